@@ -1,0 +1,96 @@
+/**
+ * The composition root: configuration -> database -> services. Both surfaces (REST and
+ * GraphQL) and the CLI receive the same `App`.
+ */
+import 'reflect-metadata';
+import pino, { Logger } from 'pino';
+import type { Config } from './config';
+import { createDataSource } from './db/data-source';
+import { Db } from './db/db';
+import { CountingLogger } from './db/query-counter';
+import { FieldCipher } from './domain/crypto';
+import { Scheduler } from './jobs/scheduler';
+import { AuthService } from './modules/auth/auth.service';
+import { EventService } from './modules/events/event.service';
+import { EventHub } from './modules/events/event.hub';
+import { WebhookService } from './modules/webhooks/webhook.service';
+import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { PayoutService } from './modules/payouts/payout.service';
+import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
+import { LedgerService } from './modules/balances/ledger.service';
+import { TopupService } from './modules/topups/topup.service';
+import { MethodService } from './modules/methods/method.service';
+import { PaymentService } from './modules/payments/payment.service';
+import { defaultBaseUrl } from './modules/payments/base-url';
+
+export interface App {
+  config: Config;
+  log: Logger;
+  db: Db;
+  auth: AuthService;
+  idempotency: IdempotencyService;
+  events: EventService;
+  eventHub: EventHub;
+  webhooks: WebhookService;
+  ledger: LedgerService;
+  payouts: PayoutService;
+  topups: TopupService;
+  methods: MethodService;
+  payments: PaymentService;
+  scheduler: Scheduler;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'payments-gateway' }, redact: ['req.headers.authorization'] });
+}
+
+export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
+  const ds = createDataSource(config.database, new CountingLogger(log.child({ component: 'sql' })));
+  await ds.initialize();
+  const applied = await ds.runMigrations({ transaction: 'each' });
+  if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+  const db = new Db(ds);
+
+  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  const auth = new AuthService(db);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const events = new EventService(db);
+  events.attach(ds);
+  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
+  const webhooks = new WebhookService({
+    db, idempotency, events, cipher, log: log.child({ component: 'webhooks' }), allowLoopback: config.webhookAllowLoopback,
+    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs,
+  });
+  const ledger = new LedgerService(db);
+  const topups = new TopupService({ db, idempotency, events, ledger });
+  const payouts = new PayoutService({
+    db, idempotency, events, cipher, ledger, connector: simulatedPayoutConnector, settleMs: config.simulatedSettleMs,
+  });
+  const methods = new MethodService(db, idempotency);
+  const payments = new PaymentService({
+    db, idempotency, events, ledger, methods, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+  });
+  const scheduler = new Scheduler(
+    [
+      { name: 'payouts.settle', run: () => payouts.settleDue() },
+      { name: 'topups.expire', run: () => topups.expireDue(), everyMs: 1000 },
+      { name: 'payments.settle', run: () => payments.settleDue() },
+      { name: 'payments.expire', run: () => payments.expireDue(), everyMs: 1000 },
+      { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
+      ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhooks.deliverDue() }] : []),
+    ],
+    config.schedulerIntervalMs,
+    log.child({ component: 'scheduler' }),
+  );
+
+  return {
+    config, log, db, auth, idempotency, events, eventHub, webhooks, ledger, payouts, topups, methods, payments, scheduler,
+    async close() {
+      await scheduler.stop();
+      eventHub.close();
+      await webhooks.drain();
+      await db.close();
+    },
+  };
+}

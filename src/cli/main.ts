@@ -1,0 +1,103 @@
+/**
+ * Provisioning CLI (CONTRACT.md "Provisioning"). Prints JSON on standard output.
+ *
+ *   keys create --merchant <id|name> --env test|live   (creates the merchant by name if needed)
+ *   keys revoke <public_key|key_id>
+ *   merchants create --name <name>
+ *   merchants list
+ *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
+ *   migrate                      apply pending migrations
+ *   schema emit                  print the GraphQL SDL (schema.graphql)
+ */
+import 'reflect-metadata';
+import { loadConfig } from '../config';
+import { createApp } from '../app';
+import pino from 'pino';
+import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
+
+const USAGE = `usage:
+  cli keys create --merchant <id|name> --env test|live
+  cli keys revoke <public_key|key_id>
+  cli merchants create --name <name>
+  cli merchants list
+  cli ledger verify
+  cli migrate
+  cli schema emit`;
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`--${name}=`));
+  return inline?.slice(name.length + 3);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group === 'schema' && command === 'emit') {
+    const { printGraphQLSchema } = await import('../graphql/schema');
+    process.stdout.write(printGraphQLSchema());
+    return 0;
+  }
+  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'migrate undefined'];
+  if (!known.includes(`${group} ${command}`)) fail(USAGE);
+
+  const config = loadConfig();
+  const app = await createApp({ ...config, logLevel: 'warn' }, pino({ level: process.env.LOG_LEVEL ?? 'warn' }, process.stderr));
+  try {
+    switch (`${group} ${command}`) {
+      case 'migrate undefined':
+        print({ migrated: true });
+        return 0;
+      case 'ledger verify': {
+        const report = await app.ledger.verify();
+        print({ ok: report.mismatches.length === 0, ...report });
+        return report.mismatches.length === 0 ? 0 : 1;
+      }
+      case 'merchants list':
+        print((await app.auth.listMerchants()).map((m) => ({ merchant_id: m.id, name: m.name, created_at: m.createdAt.toISOString() })));
+        return 0;
+      case 'merchants create': {
+        const name = option(rest, 'name') ?? fail('merchants create needs --name <name>');
+        const m = await app.auth.createMerchant(name);
+        print({ merchant_id: m.id, name: m.name, created_at: m.createdAt.toISOString() });
+        return 0;
+      }
+      case 'keys create': {
+        const merchantArg = option(rest, 'merchant') ?? fail('keys create needs --merchant <id|name>');
+        const env = option(rest, 'env') ?? 'test';
+        if (!ENVIRONMENTS.includes(env as Environment)) fail('--env must be test or live');
+        const merchant = (await app.auth.findMerchant(merchantArg)) ?? (await app.auth.createMerchant(merchantArg));
+        const key = await app.auth.issueKey(merchant.id, env as Environment);
+        print({ merchant_id: key.merchant_id, public_key: key.public_key, secret_key: key.secret_key, api_key_id: key.api_key_id, environment: key.environment });
+        return 0;
+      }
+      case 'keys revoke': {
+        const target = rest[0] ?? fail('keys revoke needs <public_key|key_id>');
+        const ok = await app.auth.revokeKey(target);
+        if (!ok) fail(`no such key: ${target}`);
+        print({ revoked: target });
+        return 0;
+      }
+    }
+    return 2;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,49 @@
+/**
+ * DataSource factory: MySQL/MariaDB when DATABASE_URL is set, otherwise an embedded
+ * SQLite file. Schema changes only ever go through the migrations in ./migrations.
+ */
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import { CountingLogger } from './query-counter';
+
+export function createDataSource(database: DatabaseConfig, logger = new CountingLogger()): DataSource {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    logger,
+    maxQueryExecutionTime: 1000,
+  } as const;
+  let options: DataSourceOptions;
+  if (database.kind === 'mysql') {
+    options = {
+      ...common,
+      type: 'mysql',
+      url: database.url,
+      timezone: 'Z',
+      charset: 'utf8mb4_unicode_ci',
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      extra: { connectionLimit: 20, decimalNumbers: false },
+    };
+  } else {
+    fs.mkdirSync(path.dirname(database.file), { recursive: true });
+    options = {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.file,
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('busy_timeout = 5000');
+        db.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  return new DataSource(options);
+}

@@ -1,0 +1,79 @@
+/**
+ * The unit of work. Every state transition runs inside `db.tx`, so the record change,
+ * its event row and its ledger rows commit together or not at all.
+ *
+ * MySQL/MariaDB: each transaction takes its own pooled connection; deadlocks and lock
+ * wait time-outs are retried. Row locks (`forUpdate`) serialise competing writers.
+ *
+ * SQLite: the driver has exactly one connection, so concurrent transactions would
+ * interleave on it. Every unit of work (reads included, so no request can read another's
+ * uncommitted rows) is queued and runs alone. That makes SQLite single-process only,
+ * which is what an embedded database is for; two gateway processes need MySQL.
+ */
+import { DataSource, EntityManager, QueryFailedError, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import { CountingLogger } from './query-counter';
+
+const RETRYABLE_MYSQL = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WAIT_TIMEOUT */]);
+
+export class Db {
+  readonly kind: 'mysql' | 'sqlite';
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly ds: DataSource) {
+    this.kind = ds.options.type === 'mysql' ? 'mysql' : 'sqlite';
+  }
+
+  get queryCount(): number {
+    return (this.ds.logger as unknown as CountingLogger).count ?? 0;
+  }
+
+  /** Runs `fn` in one transaction; retried from the start on deadlock (MySQL). */
+  async tx<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.kind === 'sqlite') return this.serial(() => this.ds.transaction(fn));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ds.transaction(fn);
+      } catch (err) {
+        if (attempt >= 5 || !isRetryable(err)) throw err;
+        await sleep(5 * attempt + Math.floor(Math.random() * 20));
+      }
+    }
+  }
+
+  /** Runs reads outside a transaction (MySQL) or in the queue (SQLite). */
+  async read<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.kind === 'sqlite') return this.serial(() => fn(this.ds.manager));
+    return fn(this.ds.manager);
+  }
+
+  /** `SELECT ... FOR UPDATE` where the engine has row locks; SQLite's queue already serialises. */
+  forUpdate<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
+    return this.kind === 'mysql' ? qb.setLock('pessimistic_write') : qb;
+  }
+
+  isUniqueViolation(err: unknown): boolean {
+    if (!(err instanceof QueryFailedError)) return false;
+    const e = err as QueryFailedError & { code?: string; errno?: number };
+    return e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || /UNIQUE constraint failed/.test(e.message);
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    if (this.ds.isInitialized) await this.ds.destroy();
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function isRetryable(err: unknown): boolean {
+  const e = err as { errno?: number; driverError?: { errno?: number } };
+  return RETRYABLE_MYSQL.has(e?.errno ?? -1) || RETRYABLE_MYSQL.has(e?.driverError?.errno ?? -1);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

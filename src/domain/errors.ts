@@ -1,0 +1,74 @@
+/**
+ * The one error type of the domain. Every failure the API can report is an ApiError
+ * with the contract's code and HTTP status; REST renders it as
+ * `{ "error": { code, message, param? } }`, GraphQL as an error whose
+ * `extensions.code` is the same code.
+ */
+export type ErrorCode =
+  | 'validation_error'
+  | 'invalid_json'
+  | 'idempotency_key_required'
+  | 'unauthorized'
+  | 'not_found'
+  | 'idempotency_conflict'
+  | 'duplicate_merchant_reference'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'approval_required'
+  | 'invalid_state'
+  | 'insufficient_balance'
+  | 'payment_method_unavailable'
+  | 'rate_limited'
+  | 'internal_error';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  validation_error: 400,
+  invalid_json: 400,
+  idempotency_key_required: 400,
+  unauthorized: 401,
+  not_found: 404,
+  idempotency_conflict: 409,
+  duplicate_merchant_reference: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  approval_required: 422,
+  invalid_state: 422,
+  insufficient_balance: 422,
+  payment_method_unavailable: 422,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; param?: string };
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS_OF[code];
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) } };
+  }
+
+  static validation(param: string, message: string): ApiError {
+    return new ApiError('validation_error', message, param);
+  }
+
+  static notFound(resource: string): ApiError {
+    return new ApiError('not_found', `No such ${resource}.`);
+  }
+
+  static internal(): ApiError {
+    return new ApiError('internal_error', 'An internal error occurred. Quote the Request-Id header when reporting it.');
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Identifiers: a resource prefix and a ULID (time-ordered, 80 random bits), lower-cased,
+ * e.g. `po_01jf3x...`. Monotonic within a process, so `id DESC` breaks ties of equal
+ * `created_at` in creation order.
+ */
+import { randomBytes } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+
+const ulid = monotonicFactory();
+
+export const ID_PREFIX = {
+  merchant: 'mer',
+  apiKey: 'key',
+  payoutIntent: 'po',
+  paymentIntent: 'pi',
+  paymentMethodSetting: 'pms',
+  topupIntent: 'tu',
+  event: 'evt',
+  idempotencyKey: 'idk',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
+  auditEntry: 'aud',
+  ledgerEntry: 'le',
+  balance: 'bal',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIX;
+
+export function newId(kind: IdKind, now = Date.now()): string {
+  return `${ID_PREFIX[kind]}_${ulid(now).toLowerCase()}`;
+}
+
+/** URL-safe random token with `bytes` bytes of entropy. */
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,46 @@
+/**
+ * GraphQL over HTTP (POST and GET) on /graphql with Apollo Server, behind the same
+ * authentication as REST and graphql-armor's depth, cost, alias, directive and token limits.
+ */
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../app';
+import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
+import { createContext, GqlContext } from './context';
+import { requestBaseUrl } from '../modules/payments/base-url';
+import { formatError } from './errors';
+import { buildGraphQLSchema } from './schema';
+
+export const ARMOR_LIMITS = {
+  maxDepth: { n: 10 },
+  costLimit: { maxCost: 5000 },
+  maxAliases: { n: 15 },
+  maxDirectives: { n: 20 },
+  maxTokens: { n: 2000 },
+} as const;
+
+export function createArmor() {
+  return new ApolloArmor({ ...ARMOR_LIMITS, blockFieldSuggestion: { enabled: true } }).protect();
+}
+
+export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+  const armor = createArmor();
+  const apollo = new ApolloServer<GqlContext>({
+    schema: buildGraphQLSchema(),
+    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled()],
+    validationRules: [...armor.validationRules],
+    formatError: formatError(app.log),
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+  });
+  await apollo.start();
+  await fastify.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    method: ['GET', 'POST'],
+    context: async (request) => createContext(app, ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
+  });
+  return apollo;
+}

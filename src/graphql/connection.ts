@@ -1,0 +1,75 @@
+/** Relay connections: `edges { cursor node }`, `nodes`, `pageInfo`. Forward pagination (`first`/`after`). */
+import { ClassType, Field, ObjectType } from 'type-graphql';
+import type { Page } from '../domain/listing';
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => Boolean)
+  hasNextPage: boolean;
+
+  @Field(() => Boolean, { description: 'Always false: lists page forward only, newest first.' })
+  hasPreviousPage: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor: string | null;
+}
+
+export interface ConnectionShape<T> {
+  edges: { cursor: string; node: T }[];
+  nodes: T[];
+  pageInfo: PageInfo;
+}
+
+export function Connection<T extends object>(name: string, NodeType: ClassType<T>) {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field(() => String)
+    cursor: string;
+
+    @Field(() => NodeType)
+    node: T;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionType implements ConnectionShape<T> {
+    @Field(() => [Edge])
+    edges: Edge[];
+
+    @Field(() => [NodeType])
+    nodes: T[];
+
+    @Field(() => PageInfo)
+    pageInfo: PageInfo;
+  }
+  return ConnectionType;
+}
+
+export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
+  return {
+    edges: page.data.map((node, i) => ({ cursor: page.cursors[i], node })),
+    nodes: page.data,
+    pageInfo: {
+      hasNextPage: page.hasMore,
+      hasPreviousPage: false,
+      startCursor: page.cursors[0] ?? null,
+      endCursor: page.cursors[page.cursors.length - 1] ?? null,
+    },
+  };
+}
+
+/** GraphQL list arguments mapped onto the REST query names, so one parser validates both. */
+export function listQuery(first: number | undefined, after: string | undefined, filter?: Record<string, unknown>): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  if (first !== undefined && first !== null) query.limit = String(first);
+  if (after !== undefined && after !== null) query.cursor = after;
+  for (const [key, value] of Object.entries(filter ?? {})) {
+    if (value === undefined || value === null) continue;
+    query[key] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return query;
+}
+
+export const LIST_PARAM_NAMES: Record<string, string> = { limit: 'first', cursor: 'after' };

@@ -1,0 +1,84 @@
+/**
+ * GraphQL errors carry the REST error code in `extensions.code` (CONTRACT.md). Domain
+ * results come back as stored API results so that idempotent replays look the same on
+ * both surfaces.
+ */
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { Logger } from 'pino';
+import { ApiError, ErrorBody } from '../domain/errors';
+import type { ApiResult } from '../modules/idempotency/idempotency.service';
+
+/** Maps REST parameter paths to GraphQL argument paths, e.g. `recipient.bank_code` -> `input.recipient.bankCode`. */
+export function graphqlParam(param: string, prefix = 'input'): string {
+  if (param === 'Idempotency-Key') return param;
+  const camel = param.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return prefix ? `${prefix}.${camel}` : camel;
+}
+
+export function toGraphQLError(err: ApiError, paramPrefix = 'input'): GraphQLError {
+  return new GraphQLError(err.message, {
+    extensions: { code: err.code, ...(err.param ? { param: graphqlParam(err.param, paramPrefix) } : {}) },
+  });
+}
+
+/** Returns the body of a successful result; throws the stored error of a failed one. */
+export function unwrapResult<T>(result: ApiResult, paramPrefix = 'input'): T {
+  const body = JSON.parse(result.body) as T | ErrorBody;
+  if (result.status >= 400) {
+    const { error } = body as ErrorBody;
+    throw toGraphQLError(new ApiError(error.code, error.message, error.param), paramPrefix);
+  }
+  return body as T;
+}
+
+/**
+ * Awaits a domain call and unwraps its result. Errors the domain throws before a result
+ * exists (a body that fails to parse without an Idempotency-Key) get the same `param`
+ * mapping as stored ones, so `extensions.param` does not depend on the header.
+ */
+export async function unwrapCall<T>(call: Promise<ApiResult>, paramPrefix = 'input'): Promise<T> {
+  let result: ApiResult;
+  try {
+    result = await call;
+  } catch (err) {
+    if (err instanceof ApiError) throw toGraphQLError(err, paramPrefix);
+    throw err;
+  }
+  return unwrapResult<T>(result, paramPrefix);
+}
+
+const INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
+
+export function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof ApiError) {
+      const e = toGraphQLError(original);
+      return { ...formatted, message: e.message, extensions: e.extensions };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && INPUT_CODES.has(code)) {
+      return { ...formatted, extensions: { ...formatted.extensions, code: 'validation_error', graphqlCode: code } };
+    }
+    if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;
+    if (code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'PERSISTED_QUERY_NOT_SUPPORTED' || code === 'OPERATION_RESOLUTION_FAILURE' || code === 'BAD_REQUEST') {
+      return formatted;
+    }
+    log.error({ err: original }, 'unhandled GraphQL error');
+    return { message: ApiError.internal().message, path: formatted.path, locations: formatted.locations, extensions: { code: 'internal_error' } };
+  };
+}
+
+/** Runs a list parse/query, reporting bad arguments under their GraphQL names (`first`, `after`, `filter.*`). */
+export async function withListArgs<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError && err.param) {
+      const mapped = err.param === 'limit' ? 'first' : err.param === 'cursor' ? 'after' : graphqlParam(err.param, 'filter');
+      throw new GraphQLError(err.message, { extensions: { code: err.code, param: mapped } });
+    }
+    throw err;
+  }
+}

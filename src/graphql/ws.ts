@@ -1,0 +1,86 @@
+/**
+ * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
+ * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
+ * applied here: authentication from `connectionParams.authorization` (a bad key closes the
+ * socket with 4401), the token limit at parse time, graphql-armor's validation rules
+ * (depth, cost, aliases, directives), and a fresh per-operation context.
+ */
+import type { FastifyInstance } from 'fastify';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { App } from '../app';
+import { randomToken } from '../domain/ids';
+import type { AuthenticatedKey } from '../modules/auth/auth.service';
+import { ARMOR_LIMITS, createArmor } from './apollo';
+import { createContext } from './context';
+import { buildGraphQLSchema } from './schema';
+import { pathOf } from '../http/plumbing';
+
+// graphql-ws publishes `use/ws` through package "exports", which this project's
+// moduleResolution ("node") does not read: load it at runtime, type it from its file.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
+
+type Extra = {
+  socket: WebSocket;
+  key?: AuthenticatedKey;
+};
+
+export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
+  const schema = buildGraphQLSchema();
+  const armor = createArmor();
+  const rules = [...specifiedRules, ...armor.validationRules];
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+
+  fastify.server.on('upgrade', (req, socket, head) => {
+    if (pathOf(req.url ?? '') !== '/graphql') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  const server = useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const authorization = ctx.connectionParams?.authorization;
+        try {
+          ctx.extra.key = await app.auth.authenticate(typeof authorization === 'string' ? authorization : undefined);
+          return true;
+        } catch {
+          ctx.extra.socket.close(4401, 'Unauthorized');
+          return false;
+        }
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        const key = ctx.extra.key;
+        if (!key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, { maxTokens: ARMOR_LIMITS.maxTokens.n });
+        } catch (err) {
+          return [new GraphQLError((err as Error).message, { extensions: { code: 'validation_error' } })];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length > 0) {
+          return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: 'validation_error' } }));
+        }
+        const requestId = `req_${randomToken(12)}`;
+        const contextValue = createContext(app, { ...key, requestId, log: app.log.child({ requestId }) });
+        return {
+          schema, document, contextValue,
+          variableValues: payload.variables ?? undefined,
+          operationName: payload.operationName ?? undefined,
+        };
+      },
+    },
+    wss,
+  );
+
+  fastify.addHook('preClose', async () => {
+    for (const client of wss.clients) client.close(1001, 'Going away');
+    await server.dispose();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Prometheus metrics at /metrics (prom-client): process defaults plus request counts and
+ * latency by method, route pattern and status. Route patterns, never raw URLs, so ids do
+ * not explode the label space. No merchant data is exposed.
+ */
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export function registerMetrics(fastify: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames, registers: [registry],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+  fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  return registry;
+}

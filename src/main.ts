@@ -1,0 +1,51 @@
+/** Start: config -> database (migrations) -> server -> listen -> scheduler. */
+import 'reflect-metadata';
+import { loadConfig } from './config';
+import { createApp, createLogger } from './app';
+import { buildServer } from './server';
+import { seedDemoMerchant } from './seed';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const app = await createApp(config, log);
+  const demo = await seedDemoMerchant(app);
+  const server = await buildServer(app);
+  const address = await server.listen({ port: config.port, host: config.host });
+  app.scheduler.start();
+  const port = server.server.address() && typeof server.server.address() === 'object' ? (server.server.address() as { port: number }).port : config.port;
+  log.info({ address, port, database: app.db.kind }, 'listening');
+  if (demo) {
+    const base = `http://localhost:${port}`;
+    process.stdout.write(
+      [
+        '',
+        'Created a demo merchant with a TEST key pair (shown once; the secret is stored only as a hash):',
+        `  public key: ${demo.public_key}`,
+        `  secret key: ${demo.secret_key}`,
+        'Try:',
+        `  curl -u ${demo.public_key}:${demo.secret_key} ${base}/v1/payout_intents`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await app.scheduler.stop();
+    await server.close();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  // eslint-disable-next-line no-console
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+/**
+ * Merchants and API keys. Secrets are random 32-byte values, stored only as SHA-256
+ * digests (a fast hash is right for high-entropy machine secrets) and compared in
+ * constant time. Every failure is the same 401: the message never says which part failed.
+ */
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { digestEquals, sha256 } from '../../domain/crypto';
+import type { Db } from '../../db/db';
+import { ApiKey, Environment } from './api-key.entity';
+import { Merchant } from './merchant.entity';
+import type { Scope } from '../../domain/scope';
+
+export interface AuthenticatedKey extends Scope {
+  apiKeyId: string;
+}
+
+export interface IssuedKey {
+  merchant_id: string;
+  api_key_id: string;
+  environment: Environment;
+  public_key: string;
+  secret_key: string;
+}
+
+const PUBLIC_KEY = /^pk_(test|live)_[A-Za-z0-9]{16,64}$/;
+const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{16,96}$/;
+/** A digest nobody's secret has, compared against when the public key is unknown so timing tells nothing. */
+const DUMMY_DIGEST = sha256('no such key').toString('hex');
+
+function unauthorized(): ApiError {
+  return new ApiError('unauthorized', 'Invalid API credentials. Send HTTP Basic auth with your public key as the username and your secret key as the password.');
+}
+
+function alnum(bytes: number): string {
+  // base62 without modulo bias is not needed for secrecy here: 32 random bytes of base64 stripped of symbols keeps > 190 bits.
+  return randomBytes(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+export class AuthService {
+  constructor(private readonly db: Db) {}
+
+  /** Parses `Authorization: Basic base64(pk:sk)` and returns the key's scope, or throws 401. */
+  async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
+    if (!header) throw unauthorized();
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    if (!m) throw unauthorized();
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw unauthorized();
+    const publicKey = decoded.slice(0, colon);
+    const secret = decoded.slice(colon + 1);
+    const pk = PUBLIC_KEY.exec(publicKey);
+    const sk = SECRET_KEY.exec(secret);
+    const key = pk ? await this.db.read((em) => em.findOneBy(ApiKey, { publicKey })) : null;
+    const presented = sha256(secret).toString('hex');
+    const matches = digestEquals(presented, key?.secretHash ?? DUMMY_DIGEST);
+    if (!key || !pk || !sk || !matches || pk[1] !== sk[1] || key.environment !== pk[1] || key.revokedAt) {
+      throw unauthorized();
+    }
+    return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment };
+  }
+
+  async createMerchant(name: string): Promise<Merchant> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 200) throw ApiError.validation('name', 'Merchant name must be 1 to 200 characters.');
+    return this.db.tx(async (em) => {
+      const merchant = em.create(Merchant, { id: newId('merchant'), name: trimmed, createdAt: new Date() });
+      await em.insert(Merchant, merchant);
+      return merchant;
+    });
+  }
+
+  async listMerchants(): Promise<Merchant[]> {
+    return this.db.read((em) => em.find(Merchant, { order: { createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  /** Finds a merchant by id or by name. */
+  async findMerchant(idOrName: string): Promise<Merchant | null> {
+    return this.db.read(async (em) => (await em.findOneBy(Merchant, { id: idOrName })) ?? em.findOneBy(Merchant, { name: idOrName }));
+  }
+
+  async issueKey(merchantId: string, environment: Environment): Promise<IssuedKey> {
+    const publicKey = `pk_${environment}_${alnum(18).slice(0, 24)}`;
+    const secretKey = `sk_${environment}_${alnum(40).slice(0, 48)}`;
+    const apiKey = await this.db.tx(async (em) => {
+      const row = em.create(ApiKey, {
+        id: newId('apiKey'),
+        merchantId,
+        environment,
+        publicKey,
+        secretHash: sha256(secretKey).toString('hex'),
+        createdAt: new Date(),
+        revokedAt: null,
+      });
+      await em.insert(ApiKey, row);
+      return row;
+    });
+    return { merchant_id: merchantId, api_key_id: apiKey.id, environment, public_key: publicKey, secret_key: secretKey };
+  }
+
+  /** Revokes by public key or key id. Returns false when no such key exists. */
+  async revokeKey(publicKeyOrId: string): Promise<boolean> {
+    return this.db.tx(async (em) => {
+      const key = (await em.findOneBy(ApiKey, { publicKey: publicKeyOrId })) ?? (await em.findOneBy(ApiKey, { id: publicKeyOrId }));
+      if (!key) return false;
+      if (!key.revokedAt) await em.update(ApiKey, { id: key.id }, { revokedAt: new Date() });
+      return true;
+    });
+  }
+
+  async merchantsByIds(ids: readonly string[]): Promise<Map<string, Merchant>> {
+    const rows = await this.db.read((em) => em.createQueryBuilder(Merchant, 'm').where('m.id IN (:...ids)', { ids: [...ids] }).getMany());
+    return new Map(rows.map((m) => [m.id, m]));
+  }
+}

@@ -1,0 +1,41 @@
+import { Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { EnvironmentEnum } from '../../graphql/enums';
+import type { Merchant } from './merchant.entity';
+
+@ObjectType('Merchant')
+export class MerchantType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => DateTimeScalar)
+  createdAt: Date;
+}
+
+@ObjectType('Viewer', { description: 'The caller: the API key, its merchant and its environment.' })
+export class ViewerType {
+  @Field(() => ID)
+  apiKeyId: string;
+
+  @Field(() => EnvironmentEnum)
+  environment: EnvironmentEnum;
+
+  merchantId: string;
+}
+
+@Resolver(() => ViewerType)
+export class ViewerResolver {
+  @Query(() => ViewerType)
+  viewer(@Ctx() { ctx }: GqlContext): ViewerType {
+    return { apiKeyId: ctx.apiKeyId, environment: ctx.environment as EnvironmentEnum, merchantId: ctx.merchantId };
+  }
+
+  @FieldResolver(() => MerchantType)
+  async merchant(@Root() viewer: ViewerType, @Ctx() { loaders }: GqlContext): Promise<Merchant | null> {
+    return loaders.merchant.load(viewer.merchantId);
+  }
+}

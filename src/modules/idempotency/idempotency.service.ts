@@ -1,0 +1,201 @@
+/**
+ * Idempotency keys, in the database so that every gateway process shares them.
+ *
+ * Phases (after Brandur Leach's "atomic phases"):
+ *  1. Lock: INSERT the (api key, Idempotency-Key) row as `in_flight` in its own short
+ *     transaction. The unique index decides the race: a loser finds the row and answers
+ *     409 (in flight or different fingerprint) or replays the stored response.
+ *  2. Execute: the handler's transaction also marks the row `done` with the response, so
+ *     the domain change and the stored response commit together. A crash before that
+ *     commit leaves no change and an `in_flight` row whose lease expires, after which a
+ *     retry takes the key over and runs afresh.
+ *  3. A 4xx is stored in a short transaction of its own; a 5xx deletes the row (releases
+ *     the key) so the retry reaches a fresh handler.
+ */
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import { fingerprint } from '../../domain/canonical';
+import { newId } from '../../domain/ids';
+import type { Db } from '../../db/db';
+import { IdempotencyKey } from './idempotency-key.entity';
+import type { RequestContext } from '../auth/request-context';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+/** A final HTTP answer, as stored and replayed. `body` is the exact bytes sent. */
+export interface ApiResult {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotentCall<T> {
+  ctx: RequestContext;
+  /** The header value, if any. */
+  key: string | undefined;
+  /** The operation (route) the key is bound to, e.g. `POST /v1/payout_intents`. */
+  operation: string;
+  /** The raw request body, fingerprinted as-is (keys sorted) when it fails to parse. */
+  raw: unknown;
+  /** Validates and normalises the body; its result is fingerprinted and handed to `execute`. */
+  parse: (raw: unknown) => T;
+  /** Performs the change inside the given transaction. */
+  execute: (em: EntityManager, input: T) => Promise<HandlerResult>;
+}
+
+export function validateIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (!PRINTABLE_ASCII.test(key)) {
+    throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters (0x20-0x7E); a UUID v4 is suggested.');
+  }
+  return key;
+}
+
+/** Fault injection for tests. */
+export interface IdempotencyHooks {
+  /** Runs once the key is held (`in_flight` committed), before the handler's transaction opens. */
+  beforeExecute?: (operation: string) => Promise<void>;
+  /** Runs inside the handler's transaction, before it commits. */
+  beforeCommit?: (operation: string) => Promise<void>;
+}
+
+export class IdempotencyService {
+  readonly hooks: IdempotencyHooks = {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly lockTimeoutMs: number,
+  ) {}
+
+  async run<T>(call: IdempotentCall<T>): Promise<ApiResult> {
+    const key = validateIdempotencyKey(call.key);
+    let input: T | undefined;
+    let parseError: ApiError | undefined;
+    try {
+      input = call.parse(call.raw);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      parseError = err;
+    }
+    if (key === undefined) {
+      if (parseError) throw parseError;
+      return this.execute(call, input as T);
+    }
+
+    const fp = parseError ? fingerprint(call.operation, { invalid: call.raw ?? null }) : fingerprint(call.operation, input);
+    const acquired = await this.acquire(call.ctx, key, fp);
+    if ('replay' in acquired) return acquired.replay;
+    const { row } = acquired;
+
+    if (parseError) return this.storeError(row, parseError);
+    try {
+      return await this.execute(call, input as T, row);
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) return this.storeError(row, err);
+      await this.release(row);
+      throw err;
+    }
+  }
+
+  /** Deletes expired keys; run by the scheduler. */
+  async purgeExpired(now = Date.now()): Promise<number> {
+    const result = await this.db.tx((em) =>
+      em.createQueryBuilder().delete().from(IdempotencyKey).where('expires_at <= :now', { now }).execute(),
+    );
+    return result.affected ?? 0;
+  }
+
+  private async execute<T>(call: IdempotentCall<T>, input: T, row?: IdempotencyKey): Promise<ApiResult> {
+    if (row && this.hooks.beforeExecute) await this.hooks.beforeExecute(call.operation);
+    return this.db.tx(async (em) => {
+      const result = await call.execute(em, input);
+      if (this.hooks.beforeCommit) await this.hooks.beforeCommit(call.operation);
+      const body = JSON.stringify(result.body);
+      if (row) await this.finish(em, row, result.status, body);
+      return { status: result.status, body, replayed: false };
+    });
+  }
+
+  private async acquire(ctx: RequestContext, key: string, fp: string): Promise<{ row: IdempotencyKey } | { replay: ApiResult }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = new Date();
+      const row: IdempotencyKey = Object.assign(new IdempotencyKey(), {
+        id: newId('idempotencyKey'),
+        apiKeyId: ctx.apiKeyId,
+        idemKey: key,
+        fingerprint: fp,
+        state: 'in_flight' as const,
+        responseStatus: null,
+        responseBody: null,
+        requestId: ctx.requestId,
+        lockedAt: now,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      });
+      try {
+        await this.db.tx((em) => em.insert(IdempotencyKey, row));
+        return { row };
+      } catch (err) {
+        if (!this.db.isUniqueViolation(err)) throw err;
+      }
+      const existing = await this.db.read((em) => em.findOneBy(IdempotencyKey, { apiKeyId: ctx.apiKeyId, idemKey: key }));
+      if (!existing) continue;
+      if (existing.expiresAt.getTime() <= now.getTime()) {
+        await this.db.tx((em) =>
+          em.createQueryBuilder().delete().from(IdempotencyKey)
+            .where('id = :id AND expires_at <= :now', { id: existing.id, now: now.getTime() }).execute(),
+        );
+        continue;
+      }
+      if (existing.fingerprint !== fp) {
+        throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+      }
+      if (existing.state === 'done') {
+        return { replay: { status: existing.responseStatus ?? 200, body: existing.responseBody ?? 'null', replayed: true } };
+      }
+      if (now.getTime() - existing.lockedAt.getTime() < this.lockTimeoutMs) {
+        throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+      }
+      // The holder's lease ran out (it crashed): take the key over. Its change never committed,
+      // because a committed change marks the row done in the same transaction.
+      const takenOver = await this.db.tx((em) =>
+        em.createQueryBuilder().update(IdempotencyKey)
+          .set({ lockedAt: now, requestId: ctx.requestId })
+          .where('id = :id AND state = :state AND locked_at = :old', { id: existing.id, state: 'in_flight', old: existing.lockedAt.getTime() })
+          .execute(),
+      );
+      if (takenOver.affected === 1) return { row: Object.assign(existing, { lockedAt: now, requestId: ctx.requestId }) };
+    }
+    throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+  }
+
+  /** Marks the row done, guarded by the lease so that a taken-over holder cannot also commit. */
+  private async finish(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
+    const result = await em.createQueryBuilder().update(IdempotencyKey)
+      .set({ state: 'done', responseStatus: status, responseBody: body })
+      .where('id = :id AND state = :state AND locked_at = :lease', { id: row.id, state: 'in_flight', lease: row.lockedAt.getTime() })
+      .execute();
+    if (result.affected !== 1) {
+      throw new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.');
+    }
+  }
+
+  private async storeError(row: IdempotencyKey, err: ApiError): Promise<ApiResult> {
+    const body = JSON.stringify(err.toBody());
+    await this.db.tx((em) => this.finish(em, row, err.status, body));
+    return { status: err.status, body, replayed: false };
+  }
+
+  private async release(row: IdempotencyKey): Promise<void> {
+    await this.db.tx((em) =>
+      em.createQueryBuilder().delete().from(IdempotencyKey)
+        .where('id = :id AND locked_at = :lease', { id: row.id, lease: row.lockedAt.getTime() }).execute(),
+    );
+  }
+}

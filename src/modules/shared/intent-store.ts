@@ -1,0 +1,106 @@
+/**
+ * Scoped persistence shared by every intent resource (payouts, topups, payments):
+ * every query is bounded by (merchant_id, environment), row locks for transitions, and
+ * conditional updates (`... WHERE status = :from`) so a concurrent transition can never
+ * be applied twice.
+ */
+import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+
+export interface IntentRow extends ObjectLiteral {
+  id: string;
+  merchantId: string;
+  environment: string;
+  status: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export class IntentStore<E extends IntentRow, W> {
+  constructor(
+    private readonly db: Db,
+    private readonly entity: EntityTarget<E>,
+    /** Human name for messages, e.g. "payout intent". */
+    readonly noun: string,
+    readonly listSpec: ListSpec,
+    private readonly toWire: (row: E) => W,
+  ) {}
+
+  scoped(em: EntityManager, scope: Scope): SelectQueryBuilder<E> {
+    return em.createQueryBuilder(this.entity, 'r')
+      .where('r.merchant_id = :merchantId AND r.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment });
+  }
+
+  findLocked(em: EntityManager, scope: Scope, id: string): Promise<E | null> {
+    return this.db.forUpdate(this.scoped(em, scope).andWhere('r.id = :id', { id })).getOne();
+  }
+
+  /** Loads and row-locks a record for a transition, or 404s. */
+  async lock(em: EntityManager, scope: Scope, id: string): Promise<E> {
+    const row = await this.findLocked(em, scope, id);
+    if (!row) throw ApiError.notFound(this.noun);
+    return row;
+  }
+
+  /** `locking` reads the latest committed row (needed after losing a unique-index race on MySQL). */
+  findByReference(em: EntityManager, scope: Scope, reference: string, locking = false): Promise<E | null> {
+    const qb = this.scoped(em, scope).andWhere('r.merchant_reference = :reference', { reference });
+    return (locking ? this.db.forUpdate(qb) : qb).getOne();
+  }
+
+  /** Applies `changes` only if the record is still in `from`; throws invalid_state otherwise. */
+  async transition(em: EntityManager, scope: Scope, row: E, to: string, changes: Partial<E>, now: Date): Promise<void> {
+    const from = row.status;
+    const result = await em.createQueryBuilder().update(this.entity)
+      .set({ ...changes, status: to, updatedAt: now } as never)
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :from', {
+        id: row.id, merchantId: scope.merchantId, environment: scope.environment, from,
+      })
+      .execute();
+    if (result.affected !== 1) {
+      throw new ApiError('invalid_state', `This ${this.noun} changed concurrently; it is no longer ${from}.`);
+    }
+    Object.assign(row, changes, { status: to, updatedAt: now });
+  }
+
+  async get(scope: Scope, id: string): Promise<W> {
+    const row = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id = :id', { id }).getOne());
+    if (!row) throw ApiError.notFound(this.noun);
+    return this.toWire(row);
+  }
+
+  /** Batch lookup for DataLoader: one statement for any number of ids. */
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id IN (:...ids)', { ids: [...ids] }).getMany());
+    return new Map(rows.map((r) => [r.id, this.toWire(r)]));
+  }
+
+  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, this.listSpec, scope);
+  }
+
+  async list(scope: Scope, params: ListParams): Promise<Page<W>> {
+    const rows = await this.db.read((em) => applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params).getMany());
+    return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
+  }
+
+  /**
+   * Rows whose deadline column has passed while in `status`, across all merchants, for
+   * the scheduler. Each is then transitioned under its own scope and row lock.
+   */
+  async due(column: string, status: string, now: Date, limit = 50): Promise<{ id: string; scope: Scope }[]> {
+    const rows = await this.db.read((em) =>
+      em.createQueryBuilder(this.entity, 'r')
+        .select(['r.id', 'r.merchantId', 'r.environment'])
+        .where(`r.status = :status AND r.${column} IS NOT NULL AND r.${column} <= :now`, { status, now: now.getTime() })
+        .orderBy(`r.${column}`, 'ASC')
+        .limit(limit)
+        .getMany(),
+    );
+    return rows.map((r) => ({ id: r.id, scope: { merchantId: r.merchantId, environment: r.environment as Scope['environment'] } }));
+  }
+}
