@@ -1,0 +1,45 @@
+/** GraphQL queries and mutations for payout intents: translate GraphQL <-> PayoutService, nothing more. */
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { listQuery, toConnection } from '../../graphql/connection';
+import { unwrapCall, withListArgs } from '../../graphql/errors';
+import { snakeKeys } from '../../graphql/input';
+import type { PayoutIntentWire } from './payout.service';
+import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
+
+@Resolver(() => PayoutIntentType)
+export class PayoutResolver {
+  @Query(() => PayoutIntentType, { nullable: true, description: 'A payout intent of the calling merchant and environment, or null.' })
+  payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire | null> {
+    return loaders.payoutIntent.load(id);
+  }
+
+  @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })
+  payoutIntents(
+    @Ctx() { app, ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => PayoutIntentFilter, { nullable: true }) filter?: PayoutIntentFilter,
+  ) {
+    return withListArgs(async () => toConnection(await app.payouts.list(ctx, app.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+  }
+
+  @Mutation(() => PayoutIntentType, { description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.' })
+  async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
+    return unwrapCall<PayoutIntentWire>(app.payouts.create(ctx, snakeKeys(input), idempotencyKey));
+  }
+
+  @Mutation(() => PayoutIntentType, { description: 'requires_approval -> processing.' })
+  async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
+    return unwrapCall<PayoutIntentWire>(app.payouts.approve(ctx, id, {}, idempotencyKey), '');
+  }
+
+  @Mutation(() => PayoutIntentType, { description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
+  async cancelPayoutIntent(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
+    @Ctx() { app, ctx, idempotencyKey }: GqlContext,
+  ) {
+    return unwrapCall<PayoutIntentWire>(app.payouts.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+  }
+}
