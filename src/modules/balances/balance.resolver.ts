@@ -1,0 +1,34 @@
+import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { EnvironmentEnum } from '../../graphql/enums';
+import type { BalanceWire } from './ledger.service';
+
+@ObjectType('Balance', { description: 'Minor-unit amounts per currency: available to pay out, pending settlement, reserved by payouts.' })
+export class BalanceType {
+  @Field(() => String)
+  currency: string;
+
+  @Field(() => EnvironmentEnum)
+  environment: EnvironmentEnum;
+
+  @Field(() => String)
+  available: string;
+
+  @Field(() => String)
+  pending: string;
+
+  @Field(() => String)
+  reserved: string;
+
+  @Field(() => DateTimeScalar, { name: 'updatedAt' })
+  updated_at: string;
+}
+
+@Resolver(() => BalanceType)
+export class BalanceResolver {
+  @Query(() => [BalanceType], { description: 'One balance per currency, for the calling merchant and environment.' })
+  balances(@Ctx() { app, ctx }: GqlContext): Promise<BalanceWire[]> {
+    return app.ledger.list(ctx);
+  }
+}

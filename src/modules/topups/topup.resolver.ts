@@ -1,0 +1,37 @@
+/** GraphQL queries and mutations for topup intents: translate GraphQL <-> TopupService. */
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { listQuery, toConnection } from '../../graphql/connection';
+import { unwrapResult, withListArgs, toGraphQLError } from '../../graphql/errors';
+import { snakeKeys } from '../../graphql/input';
+import { ApiError } from '../../domain/errors';
+import type { TopupIntentWire } from './topup.service';
+import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, TopupIntentType } from './topup.types';
+
+@Resolver(() => TopupIntentType)
+export class TopupResolver {
+  @Query(() => TopupIntentType, { nullable: true })
+  topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire | null> {
+    return loaders.topupIntent.load(id);
+  }
+
+  @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
+  topupIntents(
+    @Ctx() { app, ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => TopupIntentFilter, { nullable: true }) filter?: TopupIntentFilter,
+  ) {
+    return withListArgs(async () => toConnection(await app.topups.list(ctx, app.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+  }
+
+  @Mutation(() => TopupIntentType, { description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.' })
+  async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
+    try {
+      return unwrapResult<TopupIntentWire>(await app.topups.create(ctx, snakeKeys(input), idempotencyKey));
+    } catch (err) {
+      if (err instanceof ApiError) throw toGraphQLError(err);
+      throw err;
+    }
+  }
+}
