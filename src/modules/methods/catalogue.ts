@@ -1,0 +1,242 @@
+/**
+ * The payment-method catalogue, as data. Three layers:
+ *
+ *  - METHODS: the provider-neutral methods merchants and payers see (`promptpay`,
+ *    `bank_transfer`, ...), with the kind of `next_action` each produces.
+ *  - BANKS: provider-neutral bank codes (`KBANK`, `BCA`, ...) and their names.
+ *  - PROVIDERS: the simulated payment providers. Each lists its offers: which method it
+ *    serves, in which countries and currencies, for which amounts and checkout modes,
+ *    through which banks, which payer data it requires, and its own local codes.
+ *
+ * Local codes, provider codes and priorities are routing facts: they never leave the
+ * service (discovery and intents show only the neutral names). To add a provider, add an
+ * entry to PROVIDERS; nothing else changes (see docs/payments.md).
+ */
+import type { Environment } from '../auth/api-key.entity';
+import type { NextActionType } from './next-action';
+
+export const PAYMENT_METHODS = ['promptpay', 'bank_transfer', 'online_banking', 'direct_debit'] as const;
+export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
+
+export const CHECKOUT_MODES = ['direct', 'hosted'] as const;
+export type CheckoutMode = (typeof CHECKOUT_MODES)[number];
+
+/**
+ * Payer data a provider may require, under the discovery names of payments-api.md, and
+ * the create-request path each maps to. The order is the order errors report them in.
+ */
+export const PAYER_FIELDS = ['customer_name', 'customer_phone', 'account_name', 'account_number', 'bank', 'name_th'] as const;
+export type PayerField = (typeof PAYER_FIELDS)[number];
+
+export const PAYER_FIELD_PATHS: Readonly<Record<PayerField, string>> = {
+  customer_name: 'customer.name',
+  customer_phone: 'customer.phone',
+  account_name: 'payment_method_options.account_name',
+  account_number: 'payment_method_options.account_number',
+  bank: 'payment_method_options.bank',
+  name_th: 'payment_method_options.name_th',
+};
+
+export interface MethodDefinition {
+  name: PaymentMethodName;
+  displayName: string;
+  /** What the payer is shown; null for a method that settles at once. */
+  nextActionType: NextActionType | null;
+  /** How long the payer has to complete the action. */
+  actionTtlMs: number;
+  /** True when the payer chooses a bank (one discovery record per bank). */
+  bankChoice: boolean;
+  /** Who moves requires_action -> processing: the provider when it sees the payment (and the simulator's timer), or the payer on the bank's page. */
+  completedBy: 'provider' | 'payer_redirect' | 'none';
+  /** Shown on the hosted page under the method name. */
+  hint: string;
+}
+
+const MINUTE = 60_000;
+
+export const METHODS: Readonly<Record<PaymentMethodName, MethodDefinition>> = {
+  promptpay: {
+    name: 'promptpay', displayName: 'PromptPay QR', nextActionType: 'display_qr_code', actionTtlMs: 15 * MINUTE,
+    bankChoice: false, completedBy: 'provider', hint: 'Scan the QR code with any Thai banking app.',
+  },
+  bank_transfer: {
+    name: 'bank_transfer', displayName: 'Bank transfer', nextActionType: 'display_bank_transfer_instructions', actionTtlMs: 24 * 60 * MINUTE,
+    bankChoice: true, completedBy: 'provider', hint: 'Transfer the exact amount with the reference shown.',
+  },
+  online_banking: {
+    name: 'online_banking', displayName: 'Online banking', nextActionType: 'redirect_to_url', actionTtlMs: 30 * MINUTE,
+    bankChoice: true, completedBy: 'payer_redirect', hint: "Approve the payment on your bank's website.",
+  },
+  direct_debit: {
+    name: 'direct_debit', displayName: 'Direct debit', nextActionType: null, actionTtlMs: 0,
+    bankChoice: true, completedBy: 'none', hint: 'Debited from your registered bank account at once.',
+  },
+};
+
+export interface BankDefinition {
+  code: string;
+  name: string;
+  country: string;
+}
+
+export const BANKS: Readonly<Record<string, BankDefinition>> = {
+  KBANK: { code: 'KBANK', name: 'Kasikornbank', country: 'TH' },
+  SCB: { code: 'SCB', name: 'Siam Commercial Bank', country: 'TH' },
+  BBL: { code: 'BBL', name: 'Bangkok Bank', country: 'TH' },
+  KTB: { code: 'KTB', name: 'Krungthai Bank', country: 'TH' },
+  BAY: { code: 'BAY', name: 'Krungsri (Bank of Ayudhya)', country: 'TH' },
+  BCA: { code: 'BCA', name: 'Bank Central Asia', country: 'ID' },
+  BNI: { code: 'BNI', name: 'Bank Negara Indonesia', country: 'ID' },
+  BRI: { code: 'BRI', name: 'Bank Rakyat Indonesia', country: 'ID' },
+  MANDIRI: { code: 'MANDIRI', name: 'Bank Mandiri', country: 'ID' },
+};
+
+/** How a provider reaches one bank. */
+export interface BankRoute {
+  /** The provider's own code for the bank. Never shown. */
+  localCode: string;
+  /** bank_transfer: the provider's collection account at this bank. */
+  account?: { number: string; name: string };
+  /** bank_transfer: virtual accounts instead: prefix + digits derived from the intent. */
+  virtualAccountPrefix?: string;
+}
+
+export interface Offer {
+  method: PaymentMethodName;
+  /** The provider's own code for the method. Never shown. */
+  localCode: string;
+  countries: readonly string[];
+  currencies: readonly string[];
+  /** Inclusive bounds, minor units. */
+  minAmount: bigint;
+  maxAmount: bigint;
+  checkoutModes: readonly CheckoutMode[];
+  /** Neutral bank code -> route; absent for methods without a bank choice. */
+  banks?: Readonly<Record<string, BankRoute>>;
+  /** Payer data this provider needs for this method (discovery names). */
+  payer: readonly PayerField[];
+  /** Lower is preferred when several providers serve the same method and bank. */
+  priority: number;
+}
+
+/** What the simulated provider does with a payment in test mode, keyed by the payer's account number. */
+export interface TestOutcome {
+  /** The payment is held in processing with this processing_reason instead of settling at once. */
+  holdReason: string;
+  /** How the held payment settles (on the timer or the succeed/fail helpers' own choice). */
+  settle: { status: 'succeeded' } | { status: 'failed'; failureCode: string; failureMessage: string };
+}
+
+export interface ProviderDefinition {
+  /** The code a merchant pins discovery to (`provider=`). Never shown in responses. */
+  code: string;
+  /** For operators only. */
+  name: string;
+  environments: readonly Environment[];
+  /** PromptPay biller id of the provider's collection account (13-digit tax id + suffix). */
+  promptPayBillerId?: string;
+  offers: readonly Offer[];
+  /** Test-mode magic values (account_number -> outcome). */
+  testOutcomes?: Readonly<Record<string, TestOutcome>>;
+}
+
+const TH_THB = { countries: ['TH'], currencies: ['THB'] } as const;
+
+export const PROVIDERS: readonly ProviderDefinition[] = [
+  {
+    code: 'siampay',
+    name: 'SiamPay (simulated)',
+    environments: ['test', 'live'],
+    promptPayBillerId: '010556012345601',
+    offers: [
+      {
+        method: 'promptpay', localCode: 'SP-PPQR', ...TH_THB, minAmount: 100n, maxAmount: 20_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: [], priority: 10,
+      },
+      {
+        method: 'bank_transfer', localCode: 'SP-XFER', ...TH_THB, minAmount: 2_000n, maxAmount: 50_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: ['account_name', 'account_number', 'bank'], priority: 10,
+        banks: {
+          KBANK: { localCode: 'sp-004', account: { number: '0481234567', name: 'Payments Gateway Client Funds' } },
+          SCB: { localCode: 'sp-014', account: { number: '4079876543', name: 'Payments Gateway Client Funds' } },
+          BBL: { localCode: 'sp-002', account: { number: '2215550199', name: 'Payments Gateway Client Funds' } },
+        },
+      },
+    ],
+  },
+  {
+    code: 'krungpay',
+    name: 'KrungPay (simulated)',
+    environments: ['test', 'live'],
+    promptPayBillerId: '099400077788801',
+    offers: [
+      {
+        method: 'promptpay', localCode: 'KP_QR30', ...TH_THB, minAmount: 2_000n, maxAmount: 100_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: ['customer_name'], priority: 20,
+      },
+      {
+        method: 'bank_transfer', localCode: 'KP_BT', ...TH_THB, minAmount: 2_000n, maxAmount: 100_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: ['bank', 'name_th'], priority: 20,
+        banks: {
+          KBANK: { localCode: 'kp_kb', account: { number: '0739990001', name: 'Payments Gateway Client Funds' } },
+          KTB: { localCode: 'kp_kt', account: { number: '9810002233', name: 'Payments Gateway Client Funds' } },
+          BAY: { localCode: 'kp_ay', account: { number: '5558880101', name: 'Payments Gateway Client Funds' } },
+        },
+      },
+      {
+        method: 'online_banking', localCode: 'KP_IB', ...TH_THB, minAmount: 2_000n, maxAmount: 20_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: ['bank'], priority: 10,
+        banks: { SCB: { localCode: 'kp_scb_ib' }, KTB: { localCode: 'kp_ktb_ib' }, BAY: { localCode: 'kp_bay_ib' } },
+      },
+    ],
+  },
+  {
+    code: 'nusapay',
+    name: 'NusaPay (simulated)',
+    environments: ['test', 'live'],
+    offers: [
+      {
+        method: 'bank_transfer', localCode: 'NP.VA', countries: ['ID'], currencies: ['IDR'], minAmount: 1_000_000n, maxAmount: 10_000_000_000n,
+        checkoutModes: ['direct', 'hosted'], payer: ['customer_name', 'customer_phone', 'bank'], priority: 10,
+        banks: {
+          BCA: { localCode: 'np014', virtualAccountPrefix: '39358' },
+          BNI: { localCode: 'np009', virtualAccountPrefix: '8808' },
+          BRI: { localCode: 'np002', virtualAccountPrefix: '26215' },
+          MANDIRI: { localCode: 'np008', virtualAccountPrefix: '89508' },
+        },
+      },
+    ],
+  },
+  {
+    code: 'directline',
+    name: 'DirectLine debit pilot (simulated; not certified for live)',
+    environments: ['test'],
+    offers: [
+      {
+        method: 'direct_debit', localCode: 'DL/DD', ...TH_THB, minAmount: 100n, maxAmount: 10_000_000n,
+        checkoutModes: ['direct'], payer: ['account_name', 'account_number', 'bank', 'name_th'], priority: 10,
+        banks: { KBANK: { localCode: 'dl-kbank' }, SCB: { localCode: 'dl-scb' } },
+      },
+    ],
+    testOutcomes: {
+      '0000000010': { holdReason: 'risk_review', settle: { status: 'succeeded' } },
+      '0000000028': {
+        holdReason: 'risk_review',
+        settle: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: "The payer's account has insufficient funds." },
+      },
+    },
+  },
+];
+
+/** Every provider-local string: codes that must never appear in a response. */
+export function localCodes(): string[] {
+  const codes = new Set<string>();
+  for (const p of PROVIDERS) {
+    codes.add(p.code);
+    for (const o of p.offers) {
+      codes.add(o.localCode);
+      for (const route of Object.values(o.banks ?? {})) codes.add(route.localCode);
+    }
+  }
+  return [...codes];
+}

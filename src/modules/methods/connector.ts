@@ -1,0 +1,61 @@
+/**
+ * The one interface every payment provider implements. The payment service never knows
+ * which provider it talks to: routing hands it a connector and an offer, and the
+ * connector answers with what the payer must do and how the payment proceeds.
+ */
+import type { Environment } from '../auth/api-key.entity';
+import type { Offer, PaymentMethodName, ProviderDefinition } from './catalogue';
+import type { NextAction } from './next-action';
+
+/** Payer data collected on create (or on the hosted page), under the discovery names. */
+export interface PayerData {
+  customer_name?: string;
+  customer_phone?: string;
+  customer_email?: string;
+  account_name?: string;
+  account_number?: string;
+  bank?: string;
+  name_th?: string;
+}
+
+export interface PaymentAttempt {
+  intentId: string;
+  environment: Environment;
+  amount: bigint;
+  currency: string;
+  country: string;
+  method: PaymentMethodName;
+  /** Neutral bank code, or null for methods without a bank choice. */
+  bank: string | null;
+  payer: PayerData;
+  merchantName: string;
+  /** The intent's checkout address (`<base>/checkout/<token>`); redirect methods send the payer below it. */
+  checkoutUrl: string;
+  now: Date;
+}
+
+export type SettleOutcome =
+  | { status: 'succeeded' }
+  | { status: 'failed'; failureCode: string; failureMessage: string };
+
+export interface StartResult {
+  /** What the payer must do now; null when nothing. */
+  nextAction: NextAction | null;
+  /** Until when the payer may act (the intent expires afterwards). */
+  expiresAt: Date;
+  /**
+   * Where the payment goes at once: stays in requires_action waiting for the payer,
+   * succeeds at once (methods that settle immediately), or is held in processing.
+   */
+  initial: { status: 'requires_action' } | { status: 'succeeded' } | { status: 'processing'; reason: string };
+  /** How the provider will settle the payment once it is processing. */
+  settlement: SettleOutcome;
+  /** The payer-facing reference (quoted on transfers, shown on the receipt). */
+  reference: string;
+}
+
+export interface PaymentConnector {
+  readonly definition: ProviderDefinition;
+  /** Starts a payment for `attempt` through `offer` (one of this provider's offers). */
+  start(offer: Offer, attempt: PaymentAttempt): StartResult;
+}

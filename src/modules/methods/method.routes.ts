@@ -1,0 +1,17 @@
+/** REST routes for method discovery and the merchant's method settings: translate HTTP <-> MethodService. */
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../../app';
+import { ctxOf, idempotencyKeyOf, sendJson, sendResult } from '../../http/plumbing';
+
+export function registerMethodRoutes(fastify: FastifyInstance, app: App): void {
+  const { methods } = app;
+
+  // A page envelope (CONTRACT.md): the whole result is one page.
+  fastify.get('/v1/payment_method_options', async (req, reply) =>
+    sendJson(reply, 200, { data: await methods.discover(ctxOf(req), req.query as Record<string, unknown>), has_more: false, next_cursor: null }));
+
+  fastify.get('/v1/payment_method_settings', async (req, reply) => sendJson(reply, 200, { data: await methods.listSettings(ctxOf(req)) }));
+
+  fastify.post<{ Params: { payment_method: string } }>('/v1/payment_method_settings/:payment_method', async (req, reply) =>
+    sendResult(reply, await methods.updateSetting(ctxOf(req), req.params.payment_method, req.body, idempotencyKeyOf(req))));
+}

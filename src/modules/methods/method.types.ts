@@ -1,0 +1,85 @@
+/**
+ * GraphQL types for method discovery and method settings: views over the REST wire
+ * objects (camelCase schema names reading snake_case wire properties).
+ */
+import { Field, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { NextActionTypeEnum } from './next-action.types';
+
+@ObjectType('PayerRequirement')
+export class PayerRequirementType {
+  @Field(() => Boolean)
+  required: boolean;
+}
+
+@ObjectType('PayerRequirements', {
+  description: 'Payer data the method needs; a field is null when not needed. Create-request paths: customerName -> customer.name, '
+    + 'customerPhone -> customer.phone, accountName/accountNumber/bank/nameTh -> paymentMethodOptions.accountName/accountNumber/bank/nameTh.',
+})
+export class PayerRequirementsType {
+  @Field(() => PayerRequirementType, { name: 'customerName', nullable: true })
+  customer_name?: PayerRequirementType;
+
+  @Field(() => PayerRequirementType, { name: 'customerPhone', nullable: true })
+  customer_phone?: PayerRequirementType;
+
+  @Field(() => PayerRequirementType, { name: 'accountName', nullable: true })
+  account_name?: PayerRequirementType;
+
+  @Field(() => PayerRequirementType, { name: 'accountNumber', nullable: true })
+  account_number?: PayerRequirementType;
+
+  @Field(() => PayerRequirementType, { nullable: true })
+  bank?: PayerRequirementType;
+
+  @Field(() => PayerRequirementType, { name: 'nameTh', nullable: true })
+  name_th?: PayerRequirementType;
+}
+
+@ObjectType('PaymentMethodOptionOptions')
+export class PaymentMethodOptionOptionsType {
+  @Field(() => PayerRequirementsType)
+  payer: PayerRequirementsType;
+}
+
+@ObjectType('PaymentMethodOption', { description: 'One eligible (method, bank) choice. Which provider serves it is never shown.' })
+export class PaymentMethodOptionType {
+  @Field(() => String, { name: 'paymentMethod' })
+  payment_method: string;
+
+  @Field(() => String, { nullable: true, description: 'Provider-neutral bank code; null for methods without a bank choice.' })
+  bank: string | null;
+
+  @Field(() => String, { name: 'displayName' })
+  display_name: string;
+
+  @Field(() => NextActionTypeEnum, { name: 'nextActionType', nullable: true, description: 'Null for a method that settles at once.' })
+  next_action_type: NextActionTypeEnum | null;
+
+  @Field(() => String, { name: 'minAmount', nullable: true, description: 'Minor units, inclusive.' })
+  min_amount: string | null;
+
+  @Field(() => String, { name: 'maxAmount', nullable: true, description: 'Minor units, inclusive.' })
+  max_amount: string | null;
+
+  @Field(() => PaymentMethodOptionOptionsType)
+  options: PaymentMethodOptionOptionsType;
+}
+
+export const PaymentMethodOptionConnection = Connection('PaymentMethodOption', PaymentMethodOptionType);
+
+@ObjectType('PaymentMethodSetting', { description: "Whether the merchant offers a method in this key's environment." })
+export class PaymentMethodSettingType {
+  @Field(() => String, { name: 'paymentMethod' })
+  payment_method: string;
+
+  @Field(() => String, { name: 'displayName' })
+  display_name: string;
+
+  @Field(() => Boolean)
+  enabled: boolean;
+
+  @Field(() => DateTimeScalar, { name: 'updatedAt', nullable: true, description: 'Null while the catalogue default (enabled) applies.' })
+  updated_at: string | null;
+}

@@ -1,0 +1,127 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
+import type { Environment } from '../auth/api-key.entity';
+import type { NextAction } from '../methods/next-action';
+import type { PaymentStatus } from './payment.states';
+
+/** The payer's identity and contact details as sent on create (or completed on the hosted page). */
+export interface CustomerData {
+  name?: string;
+  email?: string;
+  phone?: string;
+  reference?: string;
+}
+
+export interface ReceiptData {
+  receipt_number: string;
+  amount: string;
+  currency: string;
+  payment_method: string;
+  bank: string | null;
+  reference: string;
+  paid_at: string;
+}
+
+@Entity('payment_intents')
+export class PaymentIntent {
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id: string;
+
+  @Column({ name: 'merchant_id', type: 'varchar', length: 40 })
+  merchantId: string;
+
+  @Column({ type: 'varchar', length: 4 })
+  environment: Environment;
+
+  @Column({ type: 'varchar', length: 40, transformer: moneyTransformer })
+  amount: bigint;
+
+  @Column({ type: 'varchar', length: 6 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 2 })
+  country: string;
+
+  @Column({ name: 'checkout_mode', type: 'varchar', length: 16 })
+  checkoutMode: 'direct' | 'hosted';
+
+  @Column({ type: 'varchar', length: 32 })
+  status: PaymentStatus;
+
+  @Column({ name: 'merchant_reference', type: 'varchar', length: 256 })
+  merchantReference: string;
+
+  /** SHA-256 of the canonical create fingerprint (payments-api.md idempotency rule 10). */
+  @Column({ name: 'request_fingerprint', type: 'varchar', length: 64 })
+  requestFingerprint: string;
+
+  @Column({ name: 'payment_method', type: 'varchar', length: 40, nullable: true })
+  paymentMethod: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  bank: string | null;
+
+  /** Routing fact: the provider serving the payment. Never returned. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  provider: string | null;
+
+  /** Payer-facing reference issued by the provider. */
+  @Column({ name: 'payment_reference', type: 'varchar', length: 64, nullable: true })
+  paymentReference: string | null;
+
+  /** AES-256-GCM ciphertext of the payer data (customer and payment_method_options); never returned. */
+  @Column({ name: 'payer_encrypted', type: 'text' })
+  payerEncrypted: string;
+
+  @Column({ name: 'return_url', type: 'varchar', length: 2048, nullable: true })
+  returnUrl: string | null;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  metadata: Record<string, string> | null;
+
+  @Column({ name: 'external_reference', type: 'varchar', length: 256, nullable: true })
+  externalReference: string | null;
+
+  @Column({ name: 'device_fingerprint', type: 'varchar', length: 512, nullable: true })
+  deviceFingerprint: string | null;
+
+  @Column({ name: 'next_action', type: 'text', nullable: true, transformer: jsonTransformer })
+  nextAction: NextAction | null;
+
+  @Column({ name: 'processing_reason', type: 'varchar', length: 64, nullable: true })
+  processingReason: string | null;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  receipt: ReceiptData | null;
+
+  @Column({ name: 'failure_code', type: 'varchar', length: 64, nullable: true })
+  failureCode: string | null;
+
+  @Column({ name: 'failure_message', type: 'varchar', length: 1024, nullable: true })
+  failureMessage: string | null;
+
+  /** How the simulated provider settles a processing payment (null = succeeds). */
+  @Column({ name: 'planned_failure_code', type: 'varchar', length: 64, nullable: true })
+  plannedFailureCode: string | null;
+
+  @Column({ name: 'planned_failure_message', type: 'varchar', length: 1024, nullable: true })
+  plannedFailureMessage: string | null;
+
+  /** 256-bit random token of the hosted checkout address; grants access to this intent only. */
+  @Column({ name: 'checkout_token', type: 'varchar', length: 64 })
+  checkoutToken: string;
+
+  /** When a requires_action intent expires. */
+  @Column({ name: 'expires_at', type: 'bigint', transformer: timeTransformer })
+  expiresAt: Date;
+
+  /** When the simulated provider takes its next step on its own (null = never). */
+  @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
+  settleAt: Date | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: timeTransformer })
+  updatedAt: Date;
+}

@@ -1,0 +1,205 @@
+/** OpenAPI fragments for payment intents, method discovery and method settings (spread into OPENAPI_DOCUMENT). */
+import { PAYER_FIELDS, PAYMENT_METHODS } from '../methods/catalogue';
+import { PAYMENT_STATUSES } from './payment.states';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json(ref('Error')) });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const idempotencyHeader = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.',
+  schema: { type: 'string', maxLength: 255 },
+};
+const commonErrors = {
+  400: error('validation_error; `param` names the field.'),
+  401: error('unauthorized'),
+  404: error('not_found'),
+};
+const postErrors = {
+  ...commonErrors,
+  409: error('idempotency_conflict'),
+  413: error('payload_too_large'),
+  415: error('unsupported_media_type'),
+};
+const page = (item: string) => ({
+  type: 'object', required: ['data', 'has_more', 'next_cursor'],
+  properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
+});
+const amount = { type: 'string', pattern: '^[0-9]{1,30}$', description: 'Minor units.' };
+const listParams = [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+  { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor." },
+  { name: 'status', in: 'query', schema: { type: 'string' }, description: `One state or a comma-separated list of: ${PAYMENT_STATUSES.join(', ')}.` },
+  { name: 'country', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{2}$' } },
+  { name: 'currency', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{3,6}$' } },
+  { name: 'merchant_reference', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 256 } },
+  { name: 'created_gte', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive lower bound.' },
+  { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
+];
+const testFailureBody = {
+  required: false,
+  content: json({ type: 'object', additionalProperties: false, properties: { failure_code: { type: 'string' }, failure_message: { type: 'string' } } }),
+};
+
+export const PAYMENT_OPENAPI_PATHS = {
+  '/payment_intents': {
+    post: {
+      summary: 'Create a payment intent. Direct: the named (or service-picked) method\'s next_action. Hosted: redirect_to_url to the hosted checkout page.',
+      parameters: [idempotencyHeader],
+      requestBody: { required: true, content: json(ref('CreatePaymentIntent')) },
+      responses: {
+        201: { description: 'Created.', content: json(ref('PaymentIntent')) },
+        200: { description: 'merchant_reference repeated with the same fingerprint: the original payment intent.', content: json(ref('PaymentIntent')) },
+        ...postErrors,
+        400: error('validation_error; `param` names the create-request path, e.g. payment_method_options.account_number for a missing payer field.'),
+        409: error('idempotency_conflict: the Idempotency-Key was used with another body, or merchant_reference was used with a different fingerprint.'),
+        422: error('payment_method_unavailable: the named payment_method (or bank) is not eligible, or nothing is eligible.'),
+      },
+    },
+    get: { summary: 'List payment intents, newest first.', parameters: listParams, responses: { 200: { description: 'A page.', content: json(page('PaymentIntent')) }, ...commonErrors } },
+  },
+  '/payment_intents/{id}': {
+    get: { summary: 'Retrieve a payment intent.', parameters: [idParam], responses: { 200: { description: 'The payment intent.', content: json(ref('PaymentIntent')) }, ...commonErrors } },
+  },
+  '/payment_intents/{id}/cancel': {
+    post: {
+      summary: 'Cancel a payment intent in requires_action.',
+      parameters: [idParam, idempotencyHeader],
+      requestBody: { required: false, content: json({ type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 512 } } }) },
+      responses: { 200: { description: 'Cancelled.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state: not in requires_action.') },
+    },
+  },
+  '/test_helpers/payment_intents/{id}/succeed': {
+    post: {
+      summary: 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).',
+      parameters: [idParam, idempotencyHeader],
+      responses: { 200: { description: 'Succeeded.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
+    },
+  },
+  '/test_helpers/payment_intents/{id}/fail': {
+    post: {
+      summary: 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.',
+      parameters: [idParam, idempotencyHeader],
+      requestBody: testFailureBody,
+      responses: { 200: { description: 'Failed.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
+    },
+  },
+  '/test_helpers/payment_intents/{id}/expire': {
+    post: {
+      summary: 'Test keys only: expire a payment intent in requires_action now.',
+      parameters: [idParam, idempotencyHeader],
+      responses: { 200: { description: 'Expired.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
+    },
+  },
+  '/payment_method_options': {
+    get: {
+      summary: 'Eligible payment methods and bank choices (provider-neutral). Empty data when nothing is eligible.',
+      parameters: [
+        { name: 'amount', in: 'query', schema: amount, description: 'Minor units; needs currency.' },
+        { name: 'currency', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z]{3,6}$' } },
+        { name: 'country', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+        { name: 'checkout_mode', in: 'query', schema: { enum: ['direct', 'hosted'], default: 'direct' } },
+        { name: 'provider', in: 'query', schema: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' }, description: 'Strict pin to one provider; an unknown provider gives an empty list.' },
+      ],
+      responses: { 200: { description: 'One page with everything (has_more false, next_cursor null).', content: json(page('PaymentMethodOption')) }, 400: commonErrors[400], 401: commonErrors[401] },
+    },
+  },
+  '/payment_method_settings': {
+    get: {
+      summary: "Every method of the catalogue and whether the merchant offers it in the key's environment.",
+      responses: {
+        200: { description: 'Settings.', content: json({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('PaymentMethodSetting') } } }) },
+        401: commonErrors[401],
+      },
+    },
+  },
+  '/payment_method_settings/{payment_method}': {
+    post: {
+      summary: "Enable or disable a method for the merchant in the key's environment.",
+      parameters: [{ name: 'payment_method', in: 'path', required: true, schema: { enum: [...PAYMENT_METHODS] } }, idempotencyHeader],
+      requestBody: { required: true, content: json({ type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } }) },
+      responses: { 200: { description: 'The setting.', content: json(ref('PaymentMethodSetting')) }, ...postErrors },
+    },
+  },
+};
+
+const optionalString = (maxLength: number) => ({ type: 'string', maxLength });
+
+export const PAYMENT_OPENAPI_SCHEMAS = {
+  CreatePaymentIntent: {
+    type: 'object', additionalProperties: false,
+    required: ['amount', 'currency', 'country', 'merchant_reference', 'customer'],
+    properties: {
+      amount,
+      currency: { type: 'string', pattern: '^[A-Za-z]{3,6}$' },
+      country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+      merchant_reference: { type: 'string', minLength: 1, maxLength: 256 },
+      checkout_mode: { enum: ['direct', 'hosted'], default: 'direct' },
+      customer: {
+        type: 'object', additionalProperties: false, minProperties: 1,
+        properties: {
+          name: optionalString(256), email: { type: 'string', format: 'email', maxLength: 254 },
+          phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164; spaces, hyphens, dots and brackets are ignored.' },
+          reference: optionalString(256),
+        },
+      },
+      payment_method: { type: 'string', description: `Omit in hosted checkout, or to let the service pick. One of: ${PAYMENT_METHODS.join(', ')}.` },
+      payment_method_options: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          account_name: optionalString(256), account_number: { type: 'string', pattern: '^[0-9]{6,20}$' },
+          bank: { type: 'string', description: 'Provider-neutral bank code from discovery, e.g. KBANK.' }, name_th: { type: 'string', description: 'Thai script.' },
+        },
+      },
+      return_url: { type: 'string', format: 'uri', maxLength: 2048 },
+      metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50 },
+      device_fingerprint: optionalString(512),
+      external_reference: optionalString(256),
+    },
+  },
+  PaymentReceipt: {
+    type: 'object',
+    properties: {
+      receipt_number: { type: 'string' }, amount, currency: { type: 'string' }, payment_method: { type: 'string' },
+      bank: { type: ['string', 'null'] }, reference: { type: 'string' }, paid_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  PaymentIntent: {
+    type: 'object',
+    properties: {
+      object: { const: 'payment_intent' }, id: { type: 'string' }, amount, currency: { type: 'string' }, country: { type: 'string' },
+      environment: { enum: ['test', 'live'] }, checkout_mode: { enum: ['direct', 'hosted'] }, status: { enum: [...PAYMENT_STATUSES] },
+      merchant_reference: { type: 'string' }, payment_method: { type: ['string', 'null'] },
+      next_action: { oneOf: [ref('NextAction'), { type: 'null' }] },
+      failure_code: { type: ['string', 'null'] }, failure_message: { type: ['string', 'null'] },
+      processing_reason: { enum: ['provider_confirmation', 'risk_review', null], description: 'Why the payment is processing; null in every other state.' },
+      receipt: { oneOf: [ref('PaymentReceipt'), { type: 'null' }] },
+      created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  PaymentMethodOption: {
+    type: 'object',
+    properties: {
+      object: { const: 'payment_method_option' }, payment_method: { type: 'string' }, bank: { type: ['string', 'null'] },
+      display_name: { type: 'string' }, next_action_type: { enum: ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions', null] },
+      min_amount: { type: ['string', 'null'] }, max_amount: { type: ['string', 'null'] },
+      options: {
+        type: 'object',
+        properties: {
+          payer: {
+            type: 'object', additionalProperties: false,
+            properties: Object.fromEntries(PAYER_FIELDS.map((f) => [f, { type: 'object', properties: { required: { const: true } } }])),
+          },
+        },
+      },
+    },
+  },
+  PaymentMethodSetting: {
+    type: 'object',
+    properties: {
+      object: { const: 'payment_method_setting' }, payment_method: { type: 'string' }, display_name: { type: 'string' },
+      enabled: { type: 'boolean' }, updated_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
+};

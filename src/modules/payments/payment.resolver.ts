@@ -1,0 +1,50 @@
+/** GraphQL queries and mutations for payment intents: translate GraphQL <-> PaymentService, nothing more. */
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { listQuery, toConnection } from '../../graphql/connection';
+import { unwrapResult, withListArgs } from '../../graphql/errors';
+import { snakeKeys } from '../../graphql/input';
+import type { PaymentIntentWire } from './payment.service';
+import { CreatePaymentIntentInput, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
+
+/** The REST body of a create: camelCase -> snake_case, except metadata, whose keys are the merchant's own. */
+export function createBody(input: CreatePaymentIntentInput): Record<string, unknown> {
+  const { metadata, ...rest } = input;
+  const body = snakeKeys({ ...rest }) as Record<string, unknown>;
+  if (metadata !== undefined) body.metadata = metadata;
+  return body;
+}
+
+@Resolver(() => PaymentIntentType)
+export class PaymentResolver {
+  @Query(() => PaymentIntentType, { nullable: true, description: 'A payment intent of the calling merchant and environment, or null.' })
+  paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire | null> {
+    return loaders.paymentIntent.load(id);
+  }
+
+  @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })
+  paymentIntents(
+    @Ctx() { app, ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => PaymentIntentFilter, { nullable: true }) filter?: PaymentIntentFilter,
+  ) {
+    return withListArgs(async () => toConnection(await app.payments.list(ctx, app.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+  }
+
+  @Mutation(() => PaymentIntentType, {
+    description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
+  })
+  async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() { app, ctx, idempotencyKey, baseUrl }: GqlContext) {
+    return unwrapResult<PaymentIntentWire>(await app.payments.create(ctx, createBody(input), idempotencyKey, baseUrl));
+  }
+
+  @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
+  async cancelPaymentIntent(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
+    @Ctx() { app, ctx, idempotencyKey }: GqlContext,
+  ) {
+    return unwrapResult<PaymentIntentWire>(await app.payments.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * GraphQL types for payment intents. Output types are views over the REST wire record
+ * (camelCase schema names reading snake_case wire properties), so a fresh answer, an
+ * idempotent replay and an event payload render the same. Inputs are camelCase and reach
+ * the domain through `snakeKeys`, i.e. as the REST body.
+ */
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { Connection } from '../../graphql/connection';
+import { CheckoutModeEnum, EnvironmentEnum, PaymentIntentStatusEnum } from '../../graphql/enums';
+import { NextActionType } from '../methods/next-action.types';
+
+@ObjectType('PaymentReceipt', { description: 'Present once the payment succeeded.' })
+export class PaymentReceiptType {
+  @Field(() => String, { name: 'receiptNumber' })
+  receipt_number: string;
+
+  @Field(() => String, { description: 'Minor units.' })
+  amount: string;
+
+  @Field(() => String)
+  currency: string;
+
+  @Field(() => String, { name: 'paymentMethod' })
+  payment_method: string;
+
+  @Field(() => String, { nullable: true })
+  bank: string | null;
+
+  @Field(() => String, { description: 'The payer-facing payment reference.' })
+  reference: string;
+
+  @Field(() => DateTimeScalar, { name: 'paidAt' })
+  paid_at: string;
+}
+
+@ObjectType('PaymentIntent')
+export class PaymentIntentType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String, { description: 'Minor units, as a decimal string.' })
+  amount: string;
+
+  @Field(() => String)
+  currency: string;
+
+  @Field(() => String)
+  country: string;
+
+  @Field(() => EnvironmentEnum)
+  environment: EnvironmentEnum;
+
+  @Field(() => CheckoutModeEnum, { name: 'checkoutMode' })
+  checkout_mode: CheckoutModeEnum;
+
+  @Field(() => PaymentIntentStatusEnum)
+  status: PaymentIntentStatusEnum;
+
+  @Field(() => String, { name: 'merchantReference' })
+  merchant_reference: string;
+
+  @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
+  payment_method: string | null;
+
+  @Field(() => NextActionType, { name: 'nextAction', nullable: true })
+  next_action: NextActionType | null;
+
+  @Field(() => String, { name: 'failureCode', nullable: true })
+  failure_code: string | null;
+
+  @Field(() => String, { name: 'failureMessage', nullable: true })
+  failure_message: string | null;
+
+  @Field(() => String, { name: 'processingReason', nullable: true, description: 'Why the payment is processing (provider_confirmation, risk_review); null in every other state.' })
+  processing_reason: string | null;
+
+  @Field(() => PaymentReceiptType, { nullable: true })
+  receipt: PaymentReceiptType | null;
+
+  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  created_at: string;
+
+  @Field(() => DateTimeScalar, { name: 'updatedAt' })
+  updated_at: string;
+}
+
+export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);
+
+@InputType('PaymentCustomerInput', { description: 'Payer identity and contact details; at least one field.' })
+export class PaymentCustomerInput {
+  @Field(() => String, { nullable: true })
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  email?: string;
+
+  @Field(() => String, { nullable: true, description: 'E.164, e.g. +66812345678.' })
+  phone?: string;
+
+  @Field(() => String, { nullable: true, description: "The merchant's id for the payer." })
+  reference?: string;
+}
+
+@InputType('PaymentMethodOptionsInput', { description: 'Route inputs for the selected method (discovery options.payer fields).' })
+export class PaymentMethodOptionsInput {
+  @Field(() => String, { nullable: true })
+  accountName?: string;
+
+  @Field(() => String, { nullable: true })
+  accountNumber?: string;
+
+  @Field(() => String, { nullable: true })
+  bank?: string;
+
+  @Field(() => String, { nullable: true })
+  nameTh?: string;
+}
+
+@InputType('CreatePaymentIntentInput')
+export class CreatePaymentIntentInput {
+  @Field(() => String, { description: 'Minor units, as a string of digits.' })
+  amount: string;
+
+  @Field(() => String)
+  currency: string;
+
+  @Field(() => String)
+  country: string;
+
+  @Field(() => String)
+  merchantReference: string;
+
+  @Field(() => CheckoutModeEnum, { nullable: true, description: 'Default DIRECT.' })
+  checkoutMode?: CheckoutModeEnum;
+
+  @Field(() => PaymentCustomerInput)
+  customer: PaymentCustomerInput;
+
+  @Field(() => String, { nullable: true, description: 'Omit in hosted checkout, or to let the service pick.' })
+  paymentMethod?: string;
+
+  @Field(() => PaymentMethodOptionsInput, { nullable: true })
+  paymentMethodOptions?: PaymentMethodOptionsInput;
+
+  @Field(() => String, { nullable: true })
+  returnUrl?: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'String keys to string values; keys are kept as sent.' })
+  metadata?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  deviceFingerprint?: string;
+
+  @Field(() => String, { nullable: true })
+  externalReference?: string;
+}
+
+@InputType('PaymentIntentFilter')
+export class PaymentIntentFilter {
+  @Field(() => [PaymentIntentStatusEnum], { nullable: true })
+  status?: PaymentIntentStatusEnum[];
+
+  @Field(() => String, { nullable: true })
+  country?: string;
+
+  @Field(() => String, { nullable: true })
+  currency?: string;
+
+  @Field(() => String, { nullable: true })
+  merchantReference?: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
+  createdGte?: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
+  createdLt?: string;
+}
