@@ -1,0 +1,110 @@
+/** OpenAPI fragments for the events, webhook endpoints and their delivery attempts (spread into OPENAPI_DOCUMENT). */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json(ref('Error')) });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const commonErrors = {
+  400: error('validation_error; `param` names the field.'),
+  401: error('unauthorized'),
+  404: error('not_found'),
+};
+const page = (item: string) => ({
+  type: 'object', required: ['data', 'has_more', 'next_cursor'],
+  properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
+});
+const limitCursor = [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+  { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor, or an event id (events only): the page after that event." },
+];
+const created = [
+  { name: 'created_gte', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive lower bound.' },
+  { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
+];
+
+export const EVENT_OPENAPI_PATHS = {
+  '/events': {
+    get: {
+      summary: 'List events, newest first.',
+      parameters: [
+        ...limitCursor, ...created,
+        { name: 'type', in: 'query', schema: { type: 'string' }, description: 'One or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).' },
+      ],
+      responses: { 200: { description: 'A page.', content: json(page('Event')) }, ...commonErrors },
+    },
+  },
+  '/events/{id}': {
+    get: { summary: 'Retrieve an event.', parameters: [idParam], responses: { 200: { description: 'The event.', content: json(ref('Event')) }, ...commonErrors } },
+  },
+};
+
+export const WEBHOOK_OPENAPI_PATHS = {
+  '/webhook_endpoints': {
+    post: {
+      summary: 'Create a webhook endpoint; the response carries `secret` (whsec_...) once.',
+      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+      requestBody: { required: true, content: json(ref('CreateWebhookEndpoint')) },
+      responses: {
+        201: { description: 'Created, with its secret.', content: json(ref('WebhookEndpoint')) },
+        ...commonErrors,
+        409: error('idempotency_conflict'),
+        413: error('payload_too_large'),
+        415: error('unsupported_media_type'),
+      },
+    },
+    get: {
+      summary: 'List webhook endpoints, newest first.',
+      parameters: [...limitCursor, ...created],
+      responses: { 200: { description: 'A page.', content: json(page('WebhookEndpoint')) }, ...commonErrors },
+    },
+  },
+  '/webhook_endpoints/{id}': {
+    get: { summary: 'Retrieve a webhook endpoint (never its secret).', parameters: [idParam], responses: { 200: { description: 'The endpoint.', content: json(ref('WebhookEndpoint')) }, ...commonErrors } },
+    delete: {
+      summary: 'Delete a webhook endpoint; its pending deliveries are cancelled.',
+      parameters: [idParam],
+      responses: { 200: { description: 'Deleted.', content: json({ type: 'object', properties: { object: { const: 'webhook_endpoint' }, id: { type: 'string' }, deleted: { const: true } } }) }, ...commonErrors },
+    },
+  },
+  '/webhook_endpoints/{id}/attempts': {
+    get: {
+      summary: 'Delivery attempts to this endpoint, newest first.',
+      parameters: [idParam, ...limitCursor, ...created],
+      responses: { 200: { description: 'A page.', content: json(page('WebhookAttempt')) }, ...commonErrors },
+    },
+  },
+};
+
+export const EVENT_OPENAPI_SCHEMAS = {
+  Event: {
+    type: 'object',
+    properties: {
+      object: { const: 'event' }, id: { type: 'string' }, type: { type: 'string' }, environment: { enum: ['test', 'live'] },
+      created_at: { type: 'string', format: 'date-time' },
+      data: { type: 'object', properties: { object: { type: 'object', description: 'The record as its REST route returns it.' } } },
+    },
+  },
+  CreateWebhookEndpoint: {
+    type: 'object', additionalProperties: false, required: ['url'],
+    properties: {
+      url: { type: 'string', format: 'uri', maxLength: 2048, description: 'http(s); must not resolve to a loopback, private, link-local or metadata address.' },
+      enabled_events: { type: 'array', items: { type: 'string' }, description: 'Types or `resource.*` wildcards; omitted = all.' },
+    },
+  },
+  WebhookEndpoint: {
+    type: 'object',
+    properties: {
+      object: { const: 'webhook_endpoint' }, id: { type: 'string' }, url: { type: 'string' }, environment: { enum: ['test', 'live'] },
+      enabled_events: { type: 'array', items: { type: 'string' } }, status: { enum: ['enabled', 'disabled'] },
+      disabled_reason: { type: ['string', 'null'] }, secret: { type: 'string', description: 'Create response only.' },
+      created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  WebhookAttempt: {
+    type: 'object',
+    properties: {
+      object: { const: 'webhook_attempt' }, id: { type: 'string' }, webhook_endpoint: { type: 'string' }, event: { type: 'string' },
+      attempt_number: { type: 'integer' }, status_code: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] },
+      duration_ms: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+};

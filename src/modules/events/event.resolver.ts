@@ -1,0 +1,61 @@
+/** GraphQL queries for events: translate GraphQL <-> EventService, nothing more. */
+import { Arg, Ctx, ID, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { listQuery, toConnection } from '../../graphql/connection';
+import { toGraphQLError, withListArgs } from '../../graphql/errors';
+import { snakeKeys } from '../../graphql/input';
+import { createLoaders } from '../../graphql/loaders';
+import { ApiError } from '../../domain/errors';
+import type { EventRecord } from './event.entity';
+import { EventService, EventWire, parseTypeFilter } from './event.service';
+import { EventConnection, EventFilter, EventType } from './event.types';
+
+@Resolver(() => EventType)
+export class EventResolver {
+  @Query(() => EventType, { nullable: true, description: 'An event of the calling merchant and environment, or null.' })
+  event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire | null> {
+    return loaders.event.load(id);
+  }
+
+  @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })
+  events(
+    @Ctx() { app, ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => EventFilter, { nullable: true }) filter?: EventFilter,
+  ) {
+    return withListArgs(async () => toConnection(await app.events.list(ctx, await app.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+  }
+}
+
+/**
+ * Subscription `events(types, after)`: replays the scope's events after `after` (an event
+ * id; without it, only new events), then streams live ones, in order, each once.
+ */
+@Resolver(() => EventType)
+export class EventSubscriptionResolver {
+  @Subscription(() => EventType, {
+    description: 'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
+    subscribe: async ({ args, context }: SubscribeResolverData<unknown, { types?: string[] | null; after?: string | null }, GqlContext>) => {
+      const { app, ctx } = context;
+      try {
+        const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
+        const afterSeq = args.after ? await app.events.seqOf(ctx, args.after, 'after') : await app.events.lastSeq(ctx);
+        return app.eventHub.stream(ctx, afterSeq, types);
+      } catch (err) {
+        if (err instanceof ApiError) throw toGraphQLError(err, '');
+        throw err;
+      }
+    },
+  })
+  events(
+    @Root() event: EventRecord,
+    @Ctx() context: GqlContext,
+    @Arg('types', () => [String], { nullable: true }) _types?: string[],
+    @Arg('after', () => String, { nullable: true }) _after?: string,
+  ): EventWire {
+    // DataLoaders are per event, never per subscription: a long stream must not serve stale cached rows.
+    context.loaders = createLoaders(context.app, context.ctx);
+    return EventService.toWire(event);
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Writes events into the outbox inside the caller's transaction. Event types are
+ * `<resource>.created` and `<resource>.<new status>` (CONTRACT.md "Events and webhooks").
+ *
+ * Ordering: every event gets `seq`, its position in the (merchant, environment) stream,
+ * from a counter row incremented inside the event's own transaction. The counter row stays
+ * locked until that transaction ends, so a later event of the same scope can only take the
+ * next number after the earlier one committed (or rolled back, taking its number with it):
+ * the committed events of a scope are always exactly 1..N, in commit order, with no gaps.
+ * A reader that has seen up to N and asks for `seq > N` can never miss a late commit.
+ */
+import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { applyList, encodeCursor, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import { EventRecord } from './event.entity';
+
+/** Any record as its REST route returns it. */
+export interface WireRecord {
+  object: string;
+  id: string;
+}
+
+export interface EventWire {
+  object: 'event';
+  id: string;
+  type: string;
+  environment: string;
+  created_at: string;
+  data: { object: Record<string, unknown> };
+}
+
+/** A committed event, as announced to in-process listeners (subscriptions). */
+export interface CommittedEvent {
+  merchantId: string;
+  environment: string;
+  seq: number;
+}
+
+const TYPE_PATTERN = /^[a-z][a-z_]{0,40}\.(\*|[a-z][a-z_]{0,40})$/;
+
+/** Validates a comma list of event types or `resource.*` wildcards (`param` names it in errors). */
+export function parseTypeFilter(value: string | readonly string[], param = 'type'): string[] {
+  const items = (typeof value === 'string' ? value.split(',') : [...value]).map((t) => t.trim());
+  if (items.length === 0 || items.length > 50 || items.some((t) => !TYPE_PATTERN.test(t))) {
+    throw ApiError.validation(param, `${param} must be one or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).`);
+  }
+  return [...new Set(items)];
+}
+
+/** True when `type` matches any of `patterns` (exact or `resource.*`); no patterns = all. */
+export function typeMatches(type: string, patterns: readonly string[] | undefined): boolean {
+  if (!patterns || patterns.length === 0) return true;
+  return patterns.some((p) => (p.endsWith('.*') ? type.startsWith(p.slice(0, -1)) : p === type));
+}
+
+export const EVENT_LIST: ListSpec = {
+  resource: 'event',
+  statuses: [],
+  noCountryCurrency: true,
+  noMerchantReference: true,
+  extra: { type: (v) => parseTypeFilter(v).join(',') },
+};
+
+/** Hook run inside the event's transaction (webhook fan-out writes its delivery rows here). */
+export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<void>;
+
+export class EventService {
+  /** Run in the event's transaction, after the row is written. */
+  readonly afterRecord: AfterRecordHook[] = [];
+  private readonly committedListeners: ((events: CommittedEvent[]) => void)[] = [];
+  private readonly pending = new WeakMap<QueryRunner, CommittedEvent[]>();
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Announces events to `onCommitted` listeners once their transaction commits (a fast
+   * path only: subscribers also poll the database, which stays the source of truth).
+   */
+  attach(ds: DataSource): void {
+    const pending = this.pending;
+    const fire = (events: CommittedEvent[]) => {
+      for (const listener of this.committedListeners) {
+        try {
+          listener(events);
+        } catch {
+          /* a listener's failure never affects the transaction */
+        }
+      }
+    };
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit(event) {
+        const events = pending.get(event.queryRunner);
+        if (events) {
+          pending.delete(event.queryRunner);
+          fire(events);
+        }
+      },
+      afterTransactionRollback(event) {
+        pending.delete(event.queryRunner);
+      },
+    };
+    ds.subscribers.push(subscriber);
+  }
+
+  onCommitted(listener: (events: CommittedEvent[]) => void): void {
+    this.committedListeners.push(listener);
+  }
+
+  /** Records `<record.object>.<suffix>` with a snapshot of the record, in `em`'s transaction. */
+  async record(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
+    const seq = await this.nextSeq(em, scope);
+    const event = Object.assign(new EventRecord(), {
+      id: newId('event', now.getTime()),
+      merchantId: scope.merchantId,
+      environment: scope.environment,
+      type: `${record.object}.${suffix}`,
+      resourceId: record.id,
+      data: record as unknown as Record<string, unknown>,
+      requestId,
+      createdAt: now,
+      seq,
+    });
+    await em.getRepository(EventRecord).insert(event as never);
+    for (const hook of this.afterRecord) await hook(em, event);
+    const qr = em.queryRunner;
+    if (qr) {
+      const list = this.pending.get(qr) ?? [];
+      list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
+      this.pending.set(qr, list);
+    }
+    return event;
+  }
+
+  /** Takes the next number of the scope's stream; the counter row stays locked until commit. */
+  private async nextSeq(em: EntityManager, scope: Scope): Promise<number> {
+    const mysql = em.connection.options.type === 'mysql';
+    await em.query(
+      mysql
+        ? 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = last_seq + 1'
+        : 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1',
+      [scope.merchantId, scope.environment],
+    );
+    const rows: { last_seq: string | number }[] = await em.query(
+      `SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?${mysql ? ' FOR UPDATE' : ''}`,
+      [scope.merchantId, scope.environment],
+    );
+    return Number(rows[0].last_seq);
+  }
+
+  // ---- reads ----
+
+  async get(scope: Scope, id: string): Promise<EventWire> {
+    const row = await this.find(scope, id);
+    if (!row) throw ApiError.notFound('event');
+    return EventService.toWire(row);
+  }
+
+  find(scope: Scope, id: string): Promise<EventRecord | null> {
+    return this.db.read((em) => em.findOneBy(EventRecord, { id, merchantId: scope.merchantId, environment: scope.environment }));
+  }
+
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, EventWire>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.read((em) =>
+      em.createQueryBuilder(EventRecord, 'e')
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: [...ids] })
+        .getMany(),
+    );
+    return new Map(rows.map((r) => [r.id, EventService.toWire(r)]));
+  }
+
+  /** Listing rules plus `type`; `cursor` also accepts an event id (CONTRACT.md): the page after that event. */
+  async parseList(scope: Scope, query: Record<string, unknown>): Promise<ListParams> {
+    const cursor = query.cursor;
+    if (typeof cursor === 'string' && cursor.startsWith('evt_')) {
+      const event = await this.find(scope, cursor);
+      if (!event) throw ApiError.validation('cursor', 'cursor is not an event of this API key, nor a cursor returned by this list.');
+      query = { ...query, cursor: encodeCursor(EVENT_LIST.resource, scope, { t: event.createdAt.getTime(), id: event.id }) };
+    }
+    return parseListQuery(query, EVENT_LIST, scope);
+  }
+
+  async list(scope: Scope, params: ListParams): Promise<Page<EventWire>> {
+    const rows = await this.db.read((em) => {
+      const qb = applyList(em.createQueryBuilder(EventRecord, 'e'), 'e', scope, params);
+      const types = params.extra.type?.split(',');
+      if (types) {
+        const exact = types.filter((t) => !t.endsWith('.*'));
+        const prefixes = types.filter((t) => t.endsWith('.*')).map((t) => t.slice(0, -1));
+        const clauses: string[] = [];
+        const args: Record<string, unknown> = {};
+        if (exact.length) {
+          clauses.push('e.type IN (:...exactTypes)');
+          args.exactTypes = exact;
+        }
+        prefixes.forEach((p, i) => {
+          clauses.push(`e.type LIKE :typePrefix${i}`);
+          args[`typePrefix${i}`] = `${p}%`;
+        });
+        qb.andWhere(`(${clauses.join(' OR ')})`, args);
+      }
+      return qb.getMany();
+    });
+    return toPage(rows, params, EVENT_LIST.resource, scope, EventService.toWire);
+  }
+
+  /** The seq of an event of this scope, for `after`; 404-style validation error when unknown. */
+  async seqOf(scope: Scope, id: string, param = 'after'): Promise<number> {
+    const event = await this.find(scope, id);
+    if (!event || event.seq === null) throw ApiError.validation(param, `${param} must be the id of an event of this API key's merchant and environment.`);
+    return event.seq;
+  }
+
+  /** The newest seq of a scope (0 when it has no events). */
+  async lastSeq(scope: Scope): Promise<number> {
+    const rows: { last_seq: string | number }[] = await this.db.read((em) =>
+      em.query('SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?', [scope.merchantId, scope.environment]),
+    );
+    return rows.length ? Number(rows[0].last_seq) : 0;
+  }
+
+  /** Committed events of a scope with seq > `afterSeq`, oldest first. */
+  async since(scope: Scope, afterSeq: number, limit = 200): Promise<EventRecord[]> {
+    return this.db.read((em) =>
+      em.createQueryBuilder(EventRecord, 'e')
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq })
+        .orderBy('e.seq', 'ASC')
+        .limit(limit)
+        .getMany(),
+    );
+  }
+
+  /** The newest seq of several scopes at once (one statement; subscriptions' shared poller). */
+  async lastSeqs(scopes: Scope[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (scopes.length === 0) return out;
+    const merchants = [...new Set(scopes.map((s) => s.merchantId))];
+    const rows: { merchant_id: string; environment: string; last_seq: string | number }[] = await this.db.read((em) =>
+      em.query(`SELECT merchant_id, environment, last_seq FROM event_sequences WHERE merchant_id IN (${merchants.map(() => '?').join(',')})`, merchants),
+    );
+    for (const r of rows) out.set(`${r.merchant_id}/${r.environment}`, Number(r.last_seq));
+    return out;
+  }
+
+  static toWire(event: EventRecord): EventWire {
+    return {
+      object: 'event',
+      id: event.id,
+      type: event.type,
+      environment: event.environment,
+      created_at: event.createdAt.toISOString(),
+      data: { object: event.data },
+    };
+  }
+}

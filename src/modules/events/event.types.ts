@@ -1,0 +1,47 @@
+/**
+ * GraphQL types for events: views over the REST event object (`data.object` is the
+ * record exactly as its REST route returns it, snake_case keys included).
+ */
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { Connection } from '../../graphql/connection';
+import { EnvironmentEnum } from '../../graphql/enums';
+
+@ObjectType('EventData')
+export class EventDataType {
+  @Field(() => GraphQLJSONObject, { description: 'The record as its REST route returns it, at the moment of the event.' })
+  object: Record<string, unknown>;
+}
+
+@ObjectType('Event')
+export class EventType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String, { description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.' })
+  type: string;
+
+  @Field(() => EnvironmentEnum)
+  environment: EnvironmentEnum;
+
+  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  created_at: string;
+
+  @Field(() => EventDataType)
+  data: EventDataType;
+}
+
+export const EventConnection = Connection('Event', EventType);
+
+@InputType('EventFilter')
+export class EventFilter {
+  @Field(() => [String], { nullable: true, description: 'Exact types or `resource.*` wildcards.' })
+  type?: string[];
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
+  createdGte?: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
+  createdLt?: string;
+}

@@ -1,0 +1,31 @@
+/** REST routes for webhook endpoints and their delivery attempts: translate HTTP <-> WebhookService. */
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../../app';
+import { ctxOf, idempotencyKeyOf, sendJson, sendResult } from '../../http/plumbing';
+import { pageEnvelope } from '../../http/envelope';
+
+type WithId = { Params: { id: string } };
+
+export function registerWebhookRoutes(fastify: FastifyInstance, app: App): void {
+  const { webhooks } = app;
+
+  fastify.post('/v1/webhook_endpoints', async (req, reply) =>
+    sendResult(reply, await webhooks.create(ctxOf(req), req.body, idempotencyKeyOf(req))));
+
+  fastify.get('/v1/webhook_endpoints', async (req, reply) => {
+    const ctx = ctxOf(req);
+    return sendJson(reply, 200, pageEnvelope(await webhooks.list(ctx, webhooks.parseList(ctx, req.query as Record<string, unknown>))));
+  });
+
+  fastify.get<WithId>('/v1/webhook_endpoints/:id', async (req, reply) =>
+    sendJson(reply, 200, await webhooks.get(ctxOf(req), req.params.id)));
+
+  fastify.delete<WithId>('/v1/webhook_endpoints/:id', async (req, reply) =>
+    sendResult(reply, await webhooks.remove(ctxOf(req), req.params.id, idempotencyKeyOf(req))));
+
+  fastify.get<WithId>('/v1/webhook_endpoints/:id/attempts', async (req, reply) => {
+    const ctx = ctxOf(req);
+    const params = webhooks.parseAttemptList(ctx, req.query as Record<string, unknown>);
+    return sendJson(reply, 200, pageEnvelope(await webhooks.listAttempts(ctx, req.params.id, params)));
+  });
+}
