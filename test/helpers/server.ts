@@ -1,0 +1,202 @@
+/**
+ * Boots a real gateway (real HTTP server, real database) for one test file.
+ *
+ * Database: a fresh SQLite file by default; with DATABASE_URL=mysql://.../db a fresh
+ * database `<db>_t<random>` on that server, dropped afterwards.
+ */
+import 'reflect-metadata';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn, ChildProcess } from 'node:child_process';
+import mysql from 'mysql2/promise';
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { Config, loadConfig } from '../../src/config';
+import { App, createApp } from '../../src/app';
+import { buildServer } from '../../src/server';
+import { Environment } from '../../src/modules/auth/api-key.entity';
+import { Client } from './client';
+
+export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
+export interface TestDatabase {
+  env: Record<string, string>;
+  kind: 'mysql' | 'sqlite';
+  drop(): Promise<void>;
+}
+
+export const usingMysql = (): boolean => /^mysql:\/\//.test(process.env.DATABASE_URL ?? '');
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (base && /^mysql:\/\//.test(base)) {
+    const url = new URL(base);
+    const name = `${url.pathname.replace(/^\//, '') || 'test'}_t${randomBytes(5).toString('hex')}`;
+    const admin = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.end();
+    url.pathname = `/${name}`;
+    return {
+      kind: 'mysql',
+      env: { DATABASE_URL: url.toString() },
+      async drop() {
+        const c = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-test-'));
+  return {
+    kind: 'sqlite',
+    env: { DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'payments.sqlite'), DATA_DIR: dir },
+    async drop() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  server: FastifyInstance;
+  database: TestDatabase;
+  /**
+   * Creates a merchant with a key pair in `env` and returns a client that authenticates
+   * with it. Unless `fund` is false, the merchant starts with FUNDING THB available in
+   * that environment so payouts can be created.
+   */
+  merchant(name?: string, env?: Environment, options?: { fund?: boolean }): Promise<Client>;
+  /** Adds `amount` to the merchant's available balance: a topup settled by the test helper (test) or a ledger credit (live). */
+  fund(client: Client, currency: string, amount: string): Promise<void>;
+  /** Another key pair for an existing merchant. */
+  keyFor(merchantId: string, env?: Environment): Promise<Client>;
+  client(auth?: string): Client;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse an existing database (a second "process" in the same test). */
+  database?: TestDatabase;
+  /** Start the scheduler (simulated settlement and expiries). Default true. */
+  scheduler?: boolean;
+}
+
+export function testConfig(database: TestDatabase, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...database.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SIMULATED_SETTLE_MS: '0',
+    SCHEDULER_INTERVAL_MS: '50',
+    SEED_DEMO: '0',
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+    RATE_LIMIT_PER_SECOND: '0',
+    ...extra,
+  });
+}
+
+let merchantSeq = 0;
+/** What srv.merchant() puts in a new merchant's THB balance. */
+export const FUNDING = '1000000000000';
+
+async function fundWith(app: App, client: Client, currency: string, amount: string): Promise<void> {
+  if (client.key!.environment === 'test') {
+    const topup = await client.post('/v1/topup_intents', { amount, currency, country: 'TH', merchant_reference: `fund-${randomBytes(8).toString('hex')}` }, { idempotencyKey: randomBytes(12).toString('hex') });
+    if (topup.status !== 201) throw new Error(`funding topup failed: ${topup.text}`);
+    const settled = await client.post(`/v1/test_helpers/topup_intents/${topup.body.id}/succeed`, {});
+    if (settled.status !== 200) throw new Error(`funding topup settle failed: ${settled.text}`);
+    return;
+  }
+  // Live keys have no test helpers: credit through the real ledger, as a settled topup would.
+  const scope = { merchantId: client.merchantId, environment: 'live' as const };
+  await app.db.tx((em) => app.ledger.post(em, scope, currency, [{ bucket: 'available', amount: BigInt(amount) }], { entryType: 'test_funding', sourceType: 'topup_intent', sourceId: `tu_fund_${randomBytes(6).toString('hex')}` }));
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase());
+  const ownsDatabase = !options.database;
+  const config = testConfig(database, options.env);
+  const app = await createApp(config, pino({ level: config.logLevel }));
+  const server = await buildServer(app);
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = server.server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  if (options.scheduler !== false) app.scheduler.start();
+
+  const fund = (client: Client, currency: string, amount: string) => fundWith(app, client, currency, amount);
+  const keyFor = async (merchantId: string, env: Environment = 'test') => {
+    const key = await app.auth.issueKey(merchantId, env);
+    return new Client(url, `${key.public_key}:${key.secret_key}`, { merchantId, apiKeyId: key.api_key_id, environment: env });
+  };
+  return {
+    url, app, server, database,
+    async merchant(name, env = 'test', { fund: withFunds = true } = {}) {
+      const m = await app.auth.createMerchant(name ?? `merchant-${process.pid}-${++merchantSeq}-${randomBytes(3).toString('hex')}`);
+      const client = await keyFor(m.id, env);
+      if (withFunds) await fund(client, 'THB', FUNDING);
+      return client;
+    },
+    fund,
+    keyFor,
+    client: (auth?: string) => new Client(url, auth),
+    async close() {
+      await app.scheduler.stop();
+      await server.close();
+      await app.close();
+      if (ownsDatabase) await database.drop();
+    },
+  };
+}
+
+/** Starts the compiled service as a separate OS process on the same database. */
+export async function startProcess(database: TestDatabase, extra: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
+  const main = path.resolve(__dirname, '../../src/main.js');
+  const env = {
+    ...process.env,
+    ...database.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SIMULATED_SETTLE_MS: '0',
+    SCHEDULER_INTERVAL_MS: '50',
+    SEED_DEMO: '0',
+    WEBHOOK_ALLOW_LOOPBACK: '1',
+    RATE_LIMIT_PER_SECOND: '0',
+    ...extra,
+  };
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`process did not start: ${buffer}`)), 30000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(buffer);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (buffer += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code}: ${buffer}`));
+    });
+  });
+  return {
+    url,
+    child,
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
