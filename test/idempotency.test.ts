@@ -386,6 +386,17 @@ describe('merchant_reference deduplicates beyond the key', () => {
     expect([ra.status, rb.status]).toEqual([201, 201]);
     expect(ra.body.id).not.toBe(rb.body.id);
   });
+
+  test('merchant_reference matches exactly: references differing only in case are different payouts', async () => {
+    const c = await srv.merchant();
+    const upper = ref('ORDER').toUpperCase();
+    const r1 = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: upper }));
+    const r2 = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: upper.toLowerCase() }));
+    expect([r1.status, r2.status]).toEqual([201, 201]);
+    expect(r1.body.id).not.toBe(r2.body.id);
+    const filtered = await c.get(`/v1/payout_intents?merchant_reference=${encodeURIComponent(upper)}`);
+    expect(filtered.body.data.map((p: any) => p.id)).toEqual([r1.body.id]);
+  });
 });
 
 describe('GraphQL shares the store', () => {
