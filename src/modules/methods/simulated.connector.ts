@@ -9,7 +9,7 @@ import type { PaymentAttempt, PaymentConnector, StartResult } from './connector'
 import { toMajorString } from './currency';
 import { promptPayPayload } from './emvco';
 import type { NextAction, NextActionType } from './next-action';
-import { QrCode } from './qr';
+import { qrSvgDataUrl } from './qr';
 
 interface BuildContext {
   provider: ProviderDefinition;
@@ -41,7 +41,7 @@ const BUILDERS: Readonly<Record<NextActionType, (c: BuildContext) => NextAction>
       amount: toMajorString(attempt.amount, attempt.currency),
       merchantName: qrMerchantName(attempt.merchantName),
     });
-    return { type: 'display_qr_code', expires_at: expiresAt, display_qr_code: { data, image_url_svg: QrCode.encodeText(data, 'M').toDataUrl() } };
+    return { type: 'display_qr_code', expires_at: expiresAt, display_qr_code: { data, image_url_svg: qrSvgDataUrl(data) } };
   },
   display_bank_transfer_instructions: ({ provider, route, attempt, reference, expiresAt }) => {
     if (!route || !attempt.bank) throw new Error(`catalogue: ${provider.code} bank_transfer needs a bank route`);
