@@ -1,6 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
-import type { Environment } from '../auth/api-key.entity';
+import { Column, Entity } from 'typeorm';
+import { IntentRecord } from '../shared/intent.entity';
+import { jsonTransformer, timeTransformer } from '../../db/columns';
 import type { NextAction } from '../methods/next-action';
 import type { PaymentStatus } from './payment.states';
 
@@ -23,33 +23,9 @@ export interface ReceiptData {
 }
 
 @Entity('payment_intents')
-export class PaymentIntent {
-  @PrimaryColumn({ type: 'varchar', length: 40 })
-  id: string;
-
-  @Column({ name: 'merchant_id', type: 'varchar', length: 40 })
-  merchantId: string;
-
-  @Column({ type: 'varchar', length: 4 })
-  environment: Environment;
-
-  @Column({ type: 'varchar', length: 40, transformer: moneyTransformer })
-  amount: bigint;
-
-  @Column({ type: 'varchar', length: 6 })
-  currency: string;
-
-  @Column({ type: 'varchar', length: 2 })
-  country: string;
-
+export class PaymentIntent extends IntentRecord<PaymentStatus> {
   @Column({ name: 'checkout_mode', type: 'varchar', length: 16 })
   checkoutMode: 'direct' | 'hosted';
-
-  @Column({ type: 'varchar', length: 32 })
-  status: PaymentStatus;
-
-  @Column({ name: 'merchant_reference', type: 'varchar', length: 256 })
-  merchantReference: string;
 
   /** SHA-256 of the canonical create fingerprint (payments-api.md idempotency rule 10). */
   @Column({ name: 'request_fingerprint', type: 'varchar', length: 64 })
@@ -94,12 +70,6 @@ export class PaymentIntent {
   @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
   receipt: ReceiptData | null;
 
-  @Column({ name: 'failure_code', type: 'varchar', length: 64, nullable: true })
-  failureCode: string | null;
-
-  @Column({ name: 'failure_message', type: 'varchar', length: 1024, nullable: true })
-  failureMessage: string | null;
-
   /** How the simulated provider settles a processing payment (null = succeeds). */
   @Column({ name: 'planned_failure_code', type: 'varchar', length: 64, nullable: true })
   plannedFailureCode: string | null;
@@ -118,10 +88,4 @@ export class PaymentIntent {
   /** When the simulated provider takes its next step on its own (null = never). */
   @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   settleAt: Date | null;
-
-  @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: 'bigint', transformer: timeTransformer })
-  updatedAt: Date;
 }
