@@ -4,10 +4,10 @@
  * same object (fresh, replayed, or from an event) serves both surfaces. Input types are
  * camelCase and reach the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { DateTimeScalar } from '../../graphql/scalars';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum, PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
+import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
+import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 
 @ObjectType('PayoutRecipient')
 export class PayoutRecipientType {
@@ -25,42 +25,12 @@ export class PayoutRecipientType {
 }
 
 @ObjectType('PayoutIntent')
-export class PayoutIntentType {
-  @Field(() => ID)
-  id: string;
-
-  @Field(() => String, { description: 'Minor units, as a decimal string.' })
-  amount: string;
-
-  @Field(() => String)
-  currency: string;
-
-  @Field(() => String)
-  country: string;
-
-  @Field(() => EnvironmentEnum)
-  environment: EnvironmentEnum;
-
+export class PayoutIntentType extends IntentFields {
   @Field(() => PayoutIntentStatusEnum)
   status: PayoutIntentStatusEnum;
 
-  @Field(() => String, { name: 'merchantReference' })
-  merchant_reference: string;
-
   @Field(() => PayoutRecipientType)
   recipient: PayoutRecipientType;
-
-  @Field(() => String, { name: 'failureCode', nullable: true })
-  failure_code: string | null;
-
-  @Field(() => String, { name: 'failureMessage', nullable: true })
-  failure_message: string | null;
-
-  @Field(() => DateTimeScalar, { name: 'createdAt' })
-  created_at: string;
-
-  @Field(() => DateTimeScalar, { name: 'updatedAt' })
-  updated_at: string;
 }
 
 export const PayoutIntentConnection = Connection('PayoutIntent', PayoutIntentType);
@@ -81,40 +51,13 @@ export class PayoutRecipientInput {
 }
 
 @InputType('CreatePayoutIntentInput')
-export class CreatePayoutIntentInput {
-  @Field(() => String, { description: 'Minor units, as a string of digits.' })
-  amount: string;
-
-  @Field(() => String)
-  currency: string;
-
-  @Field(() => String)
-  country: string;
-
-  @Field(() => String)
-  merchantReference: string;
-
+export class CreatePayoutIntentInput extends CreateIntentFields {
   @Field(() => PayoutRecipientInput)
   recipient: PayoutRecipientInput;
 }
 
 @InputType('PayoutIntentFilter')
-export class PayoutIntentFilter {
+export class PayoutIntentFilter extends IntentFilterFields {
   @Field(() => [PayoutIntentStatusEnum], { nullable: true })
   status?: PayoutIntentStatusEnum[];
-
-  @Field(() => String, { nullable: true })
-  country?: string;
-
-  @Field(() => String, { nullable: true })
-  currency?: string;
-
-  @Field(() => String, { nullable: true })
-  merchantReference?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
-  createdGte?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
-  createdLt?: string;
 }
