@@ -9,6 +9,7 @@ import { BANKS, METHODS, PayerField, PaymentMethodName } from '../methods/catalo
 import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.service';
+import { RULES } from './payment.input';
 import type { CheckoutView } from './payment.service';
 
 export function esc(value: unknown): string {
@@ -27,6 +28,30 @@ export const FORM_FIELDS: Readonly<Record<Exclude<PayerField, 'bank'>, { label: 
   account_name: { label: 'Account holder name', type: 'text', autocomplete: 'name', placeholder: 'As shown on your bank account' },
   account_number: { label: 'Your bank account number', type: 'text', autocomplete: 'off', placeholder: '1234567890', inputmode: 'numeric', hint: 'The account you pay from.' },
   name_th: { label: 'Name in Thai', type: 'text', autocomplete: 'off', placeholder: 'สมชาย ใจดี', hint: 'As registered with your bank, in Thai script.' },
+};
+
+type FormField = keyof typeof FORM_FIELDS;
+
+/**
+ * The server's rule for each form field (payment.input RULES), restated for the browser
+ * check: characters stripped before matching, the pattern, the maximum length. The
+ * server re-checks everything; the browser check only saves a round trip.
+ */
+const CLIENT_RULES: Readonly<Record<FormField, { strip?: string; pattern?: RegExp; max: number }>> = {
+  customer_name: { max: RULES.name.max },
+  customer_phone: { strip: '[\\s\\-().]', pattern: RULES.phone.pattern, max: RULES.phone.max },
+  account_name: { max: RULES.account_name.max },
+  account_number: { strip: '[\\s-]', pattern: RULES.account_number.pattern, max: RULES.account_number.max },
+  name_th: { pattern: RULES.name_th.pattern, max: RULES.name_th.max },
+};
+
+/** Payer-facing wording for each field's format error (browser and server say the same). */
+export const FIELD_MESSAGES: Readonly<Record<FormField, { missing: string; invalid: string }>> = {
+  customer_name: { missing: 'Enter your full name.', invalid: 'Enter your full name (at most 256 characters).' },
+  customer_phone: { missing: 'Enter your mobile number.', invalid: 'Enter your mobile number in international format, for example +66812345678.' },
+  account_name: { missing: 'Enter the account holder name.', invalid: 'Enter the account holder name (at most 256 characters).' },
+  account_number: { missing: 'Enter your bank account number.', invalid: 'Enter your account number: 6 to 20 digits.' },
+  name_th: { missing: 'Enter your name in Thai.', invalid: 'Enter your name in Thai script, for example สมชาย ใจดี.' },
 };
 
 export interface PageOptions {
@@ -62,7 +87,7 @@ label.field input[aria-invalid=true]{border-color:var(--bad)}
 button,.button{display:block;width:100%;padding:.9rem;font:inherit;font-weight:700;text-align:center;color:#fff;background:var(--brand);border:0;border-radius:10px;text-decoration:none;cursor:pointer}
 .secondary{background:#fff;color:var(--brand);border:1px solid var(--brand);margin-top:.6rem}
 .qr{display:block;width:min(100%,260px);height:auto;margin:0 auto 1rem;image-rendering:pixelated}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;font-weight:600;word-break:break-all}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 .status{font-weight:700}.ok{color:var(--ok)}.bad{color:var(--bad)}.muted{color:var(--muted);font-size:.9rem}
 a{color:var(--brand)}
 `;
@@ -77,6 +102,25 @@ const SCRIPT = `
     setTimeout(tick,1500);}
   var go=document.getElementById('redirect');
   if(go){setTimeout(function(){location.assign(go.getAttribute('data-url'))},Number(go.getAttribute('data-seconds'))*1000);}
+  var form=document.querySelector('form[data-validate]');
+  if(form){
+    var show=function(inp,msg){var id='e-'+inp.name,el=document.getElementById(id);
+      if(!msg){if(el){el.parentNode.removeChild(el);}inp.removeAttribute('aria-invalid');inp.removeAttribute('aria-describedby');return;}
+      if(!el){el=document.createElement('span');el.className='error';el.id=id;el.setAttribute('role','alert');inp.parentNode.appendChild(el);}
+      el.textContent=msg;inp.setAttribute('aria-invalid','true');inp.setAttribute('aria-describedby',id);};
+    var check=function(inp){var v=inp.value.replace(/\s+/g,' ').trim(),d=inp.dataset;
+      if(d.strip){v=v.replace(new RegExp(d.strip,'g'),'');}
+      if(!v){return d.missing;}
+      if(v.length>Number(d.max)||(d.pattern&&!new RegExp(d.pattern,'u').test(v))){return d.invalid;}
+      return '';};
+    var inputs=form.querySelectorAll('input[data-missing]');
+    inputs.forEach(function(inp){inp.addEventListener('input',function(){if(inp.getAttribute('aria-invalid')==='true'&&!check(inp)){show(inp,'');}});});
+    form.addEventListener('submit',function(ev){var first=null;
+      inputs.forEach(function(inp){var msg=check(inp);show(inp,msg);if(msg&&!first){first=inp;}});
+      if(first){ev.preventDefault();first.focus();return;}
+      var b=form.querySelector('button[type=submit]');if(b){setTimeout(function(){b.disabled=true;},0);}
+    });
+  }
   document.querySelectorAll('time[data-local]').forEach(function(t){var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){t.textContent=d.toLocaleString();}});
 })();
 `;
@@ -130,6 +174,13 @@ ${view.choices.map((c, i) => `<label class="option"><input type="radio" name="op
   return renderPage({ nonce, title: `Pay ${view.merchantName}`, body: header(view) + body });
 }
 
+function clientRule(f: FormField): string {
+  const r = CLIENT_RULES[f];
+  const m = FIELD_MESSAGES[f];
+  return ` data-max="${r.max}"${r.strip ? ` data-strip="${esc(r.strip)}"` : ''}${r.pattern ? ` data-pattern="${esc(r.pattern.source)}"` : ''}`
+    + ` data-missing="${esc(m.missing)}" data-invalid="${esc(m.invalid)}"`;
+}
+
 export type FieldErrors = Partial<Record<PayerField | 'form', string>>;
 
 /** Step 2: the payer data the chosen method needs, then Pay. */
@@ -139,12 +190,12 @@ export function detailsPage(view: CheckoutView, choice: PaymentMethodOptionWire,
     const spec = FORM_FIELDS[f];
     const err = errors[f];
     return `<label class="field" for="f-${f}">${esc(spec.label)}${spec.hint ? `<span class="hint">${esc(spec.hint)}</span>` : ''}
-<input id="f-${f}" name="${f}" type="${spec.type}" autocomplete="${spec.autocomplete}" placeholder="${esc(spec.placeholder)}"${spec.inputmode ? ` inputmode="${spec.inputmode}"` : ''} value="${esc(values[f] ?? '')}" required${err ? ` aria-invalid="true" aria-describedby="e-${f}"` : ''}>
+<input id="f-${f}" name="${f}" type="${spec.type}" autocomplete="${spec.autocomplete}" placeholder="${esc(spec.placeholder)}"${spec.inputmode ? ` inputmode="${spec.inputmode}"` : ''} value="${esc(values[f] ?? '')}" required${clientRule(f)}${err ? ` aria-invalid="true" aria-describedby="e-${f}"` : ''} data-testid="field-${f}">
 ${err ? `<span class="error" id="e-${f}" role="alert">${esc(err)}</span>` : ''}</label>`;
   }).join('\n');
   const body = `${header(view)}<section class="card"><h1>${esc(choice.display_name)}</h1>
 ${errors.form ? `<p class="alert" role="alert">${esc(errors.form)}</p>` : ''}
-<form method="post" action="${esc(view.checkoutUrl)}" novalidate>
+<form method="post" action="${esc(view.checkoutUrl)}" novalidate data-validate>
 <input type="hidden" name="payment_method" value="${esc(choice.payment_method)}">
 ${choice.bank ? `<input type="hidden" name="bank" value="${esc(choice.bank)}">` : ''}
 ${fields || '<p class="muted">No details needed.</p>'}

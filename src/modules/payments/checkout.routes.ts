@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { App } from '../../app';
 import { ApiError } from '../../domain/errors';
 import { PAYER_FIELD_PATHS, PayerField } from '../methods/catalogue';
-import { bankPage, choosePage, detailsPage, FieldErrors, FORM_FIELDS, messagePage, statusPage } from './checkout.page';
+import { bankPage, choosePage, detailsPage, FIELD_MESSAGES, FieldErrors, FORM_FIELDS, messagePage, statusPage } from './checkout.page';
 import { parseCheckoutForm } from './payment.input';
 import type { CheckoutView } from './payment.service';
 
@@ -17,14 +17,7 @@ type WithToken = { Params: { token: string }; Querystring: Record<string, string
 
 const FORM_LIMIT = 16 * 1024;
 
-/** Payer-facing wording for each field's format error. */
-const FRIENDLY: Record<string, string> = {
-  customer_name: 'Enter your full name (at most 256 characters).',
-  customer_phone: 'Enter your mobile number in international format, for example +66812345678.',
-  account_name: 'Enter the account holder name (at most 256 characters).',
-  account_number: 'Enter your account number: 6 to 20 digits.',
-  name_th: 'Enter your name in Thai script, for example สมชาย ใจดี.',
-};
+const FRIENDLY: Record<string, string> = Object.fromEntries(Object.entries(FIELD_MESSAGES).map(([f, m]) => [f, m.invalid]));
 
 const FIELD_OF_PATH = new Map(Object.entries(PAYER_FIELD_PATHS).map(([field, path]) => [path, field as PayerField]));
 
@@ -63,13 +56,14 @@ function statusCodeOf(view: CheckoutView): number {
   return view.intent.status === 'expired' ? 410 : 200;
 }
 
-function renderView(reply: FastifyReply, view: CheckoutView, option?: string): FastifyReply {
+function renderView(reply: FastifyReply, view: CheckoutView, option?: string, rejected = false): FastifyReply {
   const n = nonce();
   if (view.intent.status === 'requires_action' && view.intent.payment_method === null) {
     const choice = findChoice(view, option);
     if (choice) return send(reply, 200, n, detailsPage(view, choice, n, view.prefill));
     const notice = option !== undefined ? 'That payment method is not available for this payment. Choose another one.' : undefined;
-    return send(reply, 200, n, choosePage(view, n, notice));
+    // A POST naming no available method is bad input (400); a GET with a stale ?option= just re-offers the list.
+    return send(reply, rejected ? 400 : 200, n, choosePage(view, n, notice));
   }
   return send(reply, statusCodeOf(view), n, statusPage(view, n));
 }
@@ -110,7 +104,7 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
         : undefined;
       const choice = findChoice(view, option);
       if (view.intent.status !== 'requires_action' || view.intent.payment_method !== null) return reply.code(303).header('Location', view.checkoutUrl).send();
-      if (!choice) return renderView(reply, view, option ?? '');
+      if (!choice) return renderView(reply, view, option ?? '', true);
 
       const fieldErrors: FieldErrors = {};
       for (const [field, message] of Object.entries(errors)) {
@@ -118,7 +112,7 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
       }
       // Show every missing field at once; the service still decides (and names the first).
       for (const field of Object.keys(choice.options.payer) as PayerField[]) {
-        if (field !== 'bank' && !selection?.payer[field] && !fieldErrors[field]) fieldErrors[field] = `Enter your ${FORM_FIELDS[field as keyof typeof FORM_FIELDS].label.toLowerCase()}.`;
+        if (field !== 'bank' && !selection?.payer[field] && !fieldErrors[field]) fieldErrors[field] = FIELD_MESSAGES[field as keyof typeof FIELD_MESSAGES].missing;
       }
       const values = { ...view.prefill, ...Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, string>).filter(([k]) => k in FORM_FIELDS)) };
       const n = nonce();
