@@ -48,6 +48,10 @@ function optionOf(query: WithToken['Querystring']): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= 80 ? v : undefined;
 }
 
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 function findChoice(view: CheckoutView, option: string | undefined) {
   return option === undefined ? undefined : view.choices.find((c) => (c.bank ? `${c.payment_method}:${c.bank}` : c.payment_method) === option);
 }
@@ -95,26 +99,35 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
 
     instance.post<WithToken>('/checkout/:token', async (req, reply) => {
       const token = req.params.token;
-      const { selection, errors } = parseCheckoutForm(req.body);
+      const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
       const current = await payments.checkoutView(token);
       if (current.kind === 'not_found') return notFound(reply);
       const view = current.view;
-      const option = typeof (req.body as Record<string, unknown>)?.payment_method === 'string'
-        ? [String((req.body as Record<string, string>).payment_method).trim().toLowerCase(), (req.body as Record<string, string>).bank?.trim().toUpperCase()].filter(Boolean).join(':')
-        : undefined;
+      const method = stringOf(body.payment_method)?.trim().toLowerCase();
+      const bank = stringOf(body.bank)?.trim().toUpperCase();
+      const option = method ? [method, bank].filter(Boolean).join(':') : undefined;
       const choice = findChoice(view, option);
       if (view.intent.status !== 'requires_action' || view.intent.payment_method !== null) return reply.code(303).header('Location', view.checkoutUrl).send();
       if (!choice) return renderView(reply, view, option ?? '', true);
+
+      // Only the payer fields this method asks for are read; anything else in the form is ignored
+      // (an error in a field the page does not show could not be fixed by the payer).
+      const wanted = Object.keys(choice.options.payer).filter((f) => f in FORM_FIELDS) as (keyof typeof FORM_FIELDS)[];
+      const form: Record<string, unknown> = { payment_method: body.payment_method, bank: body.bank };
+      for (const f of wanted) form[f] = body[f];
+      const { selection, errors } = parseCheckoutForm(form);
 
       const fieldErrors: FieldErrors = {};
       for (const [field, message] of Object.entries(errors)) {
         if (field in FORM_FIELDS) fieldErrors[field as PayerField] = FRIENDLY[field] ?? message;
       }
-      // Show every missing field at once; the service still decides (and names the first).
-      for (const field of Object.keys(choice.options.payer) as PayerField[]) {
-        if (field !== 'bank' && !selection?.payer[field] && !fieldErrors[field]) fieldErrors[field] = FIELD_MESSAGES[field as keyof typeof FIELD_MESSAGES].missing;
+      // Show every missing field at once (judged on what was sent: when another field is
+      // malformed there is no selection to look in); the service still decides.
+      for (const field of wanted) {
+        const sent = stringOf(form[field]);
+        if (!fieldErrors[field] && (sent === undefined || sent.trim() === '')) fieldErrors[field] = FIELD_MESSAGES[field].missing;
       }
-      const values = { ...view.prefill, ...Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, string>).filter(([k]) => k in FORM_FIELDS)) };
+      const values = { ...view.prefill, ...Object.fromEntries(wanted.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])) };
       const n = nonce();
       if (!selection || Object.keys(fieldErrors).length > 0) return send(reply, 400, n, detailsPage(view, choice, n, values, fieldErrors));
 
@@ -135,6 +148,9 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
         throw err;
       }
     });
+
+    // Any other address under /checkout/ (a mangled or truncated link) gets the same HTML page, not the API's JSON 404.
+    instance.get('/checkout/*', async (_req, reply) => notFound(reply));
 
     instance.get<WithToken>('/checkout/:token/status', async (req, reply) => {
       const out = await payments.checkoutView(req.params.token);
