@@ -149,8 +149,8 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
       }
     });
 
-    // Any other address under /checkout/ (a mangled or truncated link) gets the same HTML page, not the API's JSON 404.
-    instance.get('/checkout/*', async (_req, reply) => notFound(reply));
+    // A link that picked up a trailing slash (some mail and chat apps do that) still works.
+    instance.get<WithToken>('/checkout/:token/', async (req, reply) => reply.code(308).header('Location', `/checkout/${encodeURIComponent(req.params.token)}`).send());
 
     instance.get<WithToken>('/checkout/:token/status', async (req, reply) => {
       const out = await payments.checkoutView(req.params.token);
