@@ -121,7 +121,7 @@ const SCRIPT = `
       var b=form.querySelector('button[type=submit]');if(b){setTimeout(function(){b.disabled=true;},0);}
     });
   }
-  document.querySelectorAll('time[data-local]').forEach(function(t){var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){t.textContent=d.toLocaleString();}});
+  document.querySelectorAll('time[data-local]').forEach(function(t){var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){t.textContent=d.toLocaleString([],{dateStyle:'medium',timeStyle:'short'});}});
 })();
 `;
 
