@@ -229,6 +229,11 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
     expect(reference).toBeTruthy();
     await expectPhoneLayout(page);
     await shot(page, 'transfer-4-instructions');
+    // A small phone: still one column, nothing cut off.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expectPhoneLayout(page);
+    await shot(page, 'transfer-4-instructions-320px');
+    await page.setViewportSize(PHONE);
 
     const rest = await merchant.get(`/v1/payment_intents/${intent.id}`);
     expect(rest.body.status).toBe('requires_action');

@@ -88,6 +88,7 @@ button,.button{display:block;width:100%;padding:.9rem;font:inherit;font-weight:7
 .secondary{background:#fff;color:var(--brand);border:1px solid var(--brand);margin-top:.6rem}
 .qr{display:block;width:min(100%,260px);height:auto;margin:0 auto 1rem;image-rendering:pixelated}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem;margin:0}dt{color:var(--muted)}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+@media (max-width:360px){main{padding:.6rem}.card{padding:1rem}dl{grid-template-columns:1fr;gap:0}dd{margin:0 0 .5rem}}
 .status{font-weight:700}.ok{color:var(--ok)}.bad{color:var(--bad)}.muted{color:var(--muted);font-size:.9rem}
 a{color:var(--brand)}
 `;
@@ -198,7 +199,7 @@ ${errors.form ? `<p class="alert" role="alert">${esc(errors.form)}</p>` : ''}
 <form method="post" action="${esc(view.checkoutUrl)}" novalidate data-validate>
 <input type="hidden" name="payment_method" value="${esc(choice.payment_method)}">
 ${choice.bank ? `<input type="hidden" name="bank" value="${esc(choice.bank)}">` : ''}
-${fields || '<p class="muted">No details needed.</p>'}
+${fields || `<p class="muted">No details needed. ${esc(METHODS[choice.payment_method as PaymentMethodName]?.hint ?? '')}</p>`}
 <button type="submit" data-testid="pay">Pay ${esc(formatForDisplay(BigInt(view.intent.amount), view.intent.currency))}</button></form>
 <a class="button secondary" href="${esc(view.checkoutUrl)}">Choose another method</a></section>`;
   return renderPage({ nonce, title: `Pay ${view.merchantName}`, body });
