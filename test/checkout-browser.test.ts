@@ -245,6 +245,26 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
     await page.close();
   });
 
+  test('a Thai-script field: Latin letters are caught in the browser, the Thai name goes through', async () => {
+    const intent = await hostedIntent('75000');
+    const page = await newPage();
+    await page.goto(intent.url);
+    await page.getByText('Bank transfer - Krungthai Bank').click();
+    await page.getByTestId('continue').click();
+    await page.getByTestId('field-name_th').fill('Somchai Jaidee');
+    await page.getByTestId('pay').click();
+    expect(await page.locator('#e-name_th').textContent()).toBe('Enter your name in Thai script, for example สมชาย ใจดี.');
+    await shot(page, 'thai-1-latin-rejected');
+    await page.getByTestId('field-name_th').fill('สมชาย ใจดี');
+    // The message goes away as soon as the field is valid.
+    expect(await page.locator('#e-name_th').count()).toBe(0);
+    await page.getByTestId('pay').click();
+    await page.getByTestId('transfer-section').waitFor();
+    expect(await page.getByTestId('transfer-bank').textContent()).toBe('Krungthai Bank');
+    await shot(page, 'thai-2-instructions');
+    await page.close();
+  });
+
   test('without JavaScript the server checks the fields and says what is wrong', async () => {
     const intent = await hostedIntent('99000');
     const noJs = await browser.newContext({ ...PHONE_CONTEXT, javaScriptEnabled: false });
