@@ -62,6 +62,7 @@ export interface WebhookAttemptWire {
 
 export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
 export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
+const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 const MAX_ENDPOINTS = 16;
 const MAX_CONCURRENT = 16;
 const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -177,8 +178,9 @@ export class WebhookService {
     return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
   }
 
-  parseAttemptList(scope: Scope, query: Record<string, unknown>): ListParams {
-    return parseListQuery(query, ATTEMPT_LIST, scope);
+  /** Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint is a 400). */
+  parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, { ...ATTEMPT_LIST, resource: attemptCursorResource(endpointId) }, scope);
   }
 
   /** Attempts to one endpoint of this scope, newest first. */
@@ -186,7 +188,7 @@ export class WebhookService {
     await this.get(scope, endpointId);
     const rows = await this.deps.db.read((em) =>
       applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }).getMany());
-    return toPage(rows, params, `${ATTEMPT_LIST.resource}:${endpointId}`, scope, attemptToWire);
+    return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
   private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
