@@ -126,11 +126,15 @@ export class WebhookService {
 
   // ---- endpoints ----
 
-  create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
+  async create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
+    // The host is resolved before the transaction opens (a slow DNS answer must not hold a
+    // transaction, or on SQLite the single write queue); a refusal is raised inside it so that
+    // it is stored against the Idempotency-Key like any other 400.
+    const refusal = await this.precheckHost(raw);
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: 'POST /v1/webhook_endpoints', raw, parse: parseCreateEndpoint,
       execute: async (em, input) => {
-        await this.checkHost(new URL(input.url));
+        if (refusal) throw refusal;
         const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
         if (count >= MAX_ENDPOINTS) throw ApiError.validation('url', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment.`);
         const now = new Date();
@@ -197,11 +201,19 @@ export class WebhookService {
       .getOne();
   }
 
-  private async checkHost(url: URL): Promise<void> {
+  /** The SSRF refusal for the body's url, or null (also when the body does not parse: `run` reports that). */
+  private async precheckHost(raw: unknown): Promise<ApiError | null> {
+    let url: URL;
+    try {
+      url = new URL(parseCreateEndpoint(raw).url);
+    } catch {
+      return null;
+    }
     try {
       await resolvePublic(url.hostname, this.deps.allowLoopback);
+      return null;
     } catch (err) {
-      if (err instanceof SsrfError) throw ApiError.validation('url', `url is not allowed: ${err.message}.`);
+      if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
       throw err;
     }
   }
