@@ -63,7 +63,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
   const webhooks = new WebhookService({
     db, idempotency, events, cipher, log: log.child({ component: 'webhooks' }), allowLoopback: config.webhookAllowLoopback,
-    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs,
+    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
   const ledger = new LedgerService(db);
   const topups = new TopupService({ db, idempotency, events, ledger });

@@ -330,6 +330,44 @@ describe('processes', () => {
     }
   });
 
+  test('a process killed mid-attempt: after the lease another process repeats the attempt with the same webhook-id', async () => {
+    const database = await createTestDatabase();
+    const receiver = await startReceiver();
+    const lease = { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_LEASE_MARGIN_MS: '500', WEBHOOK_RETRY_SCHEDULE_MS: '200,200' };
+    let release: () => void = () => undefined;
+    // The first request hangs (the process dies while waiting for it); later ones succeed.
+    receiver.respond = (_req, n) => (n === 1 ? new Promise((resolve) => { release = () => resolve({ status: 200 }); }) : { status: 200 });
+    try {
+      const setup = await startServer({ database, env: { WEBHOOK_DELIVERY: '0' } });
+      const merchant = await setup.merchant();
+      await setup.close();
+
+      const a = await startProcess(database, lease);
+      const ep = await merchant.withBase(a.url).post('/v1/webhook_endpoints', { url: `${receiver.url}/mid`, enabled_events: ['payout_intent.created'] });
+      expect((await merchant.withBase(a.url).post('/v1/payout_intents', payoutBody())).status).toBe(201);
+      const killedAt = await eventually(async () => receiver.received.length === 1 && Date.now(), 20000);
+      await a.stop('SIGKILL');
+
+      const b = await startProcess(database, lease);
+      try {
+        await eventually(async () => receiver.received.length >= 2, 20000);
+        const [first, second] = receiver.received;
+        expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+        expect(second.at - killedAt).toBeGreaterThanOrEqual(2500); // not before the lease (3 s + 0.5 s from the claim) ran out
+        new Webhook(ep.body.secret).verify(second.body, second.headers as Record<string, string>);
+        // The killed attempt's outcome was never known, so only the repeat is recorded.
+        const attempts = await merchant.withBase(b.url).get(`/v1/webhook_endpoints/${ep.body.id}/attempts`);
+        expect(attempts.body.data.map((x: any) => [x.attempt_number, x.status_code])).toEqual([[2, 200]]);
+      } finally {
+        await b.stop();
+      }
+    } finally {
+      release();
+      await receiver.close();
+      await database.drop();
+    }
+  });
+
   (usingMysql() ? test : test.skip)('two processes never send the same attempt (MariaDB; SQLite is single-process by design)', async () => {
     const database = await createTestDatabase();
     const receiver = await startReceiver();

@@ -109,6 +109,8 @@ export interface WebhookServiceDeps {
   allowLoopback: boolean;
   retryScheduleMs: number[];
   timeoutMs: number;
+  /** The lease of a claimed attempt lasts timeoutMs + this; default 30 s. */
+  leaseMarginMs?: number;
 }
 
 interface SendResult {
@@ -249,7 +251,7 @@ export class WebhookService {
     let claimed = 0;
     for (const d of due) {
       const attempt = d.attemptCount + 1;
-      const lease = now + this.deps.timeoutMs + 30_000;
+      const lease = now + this.deps.timeoutMs + (this.deps.leaseMarginMs ?? 30_000);
       const result = await this.deps.db.tx((em) =>
         em.createQueryBuilder().update(WebhookDelivery)
           .set({ status: 'sending', attemptCount: attempt, leaseUntil: new Date(lease), updatedAt: new Date(now) })
