@@ -229,6 +229,27 @@ describe('delivery', () => {
     expect((await c.get('/v1/webhook_endpoints')).body.data[0].status).toBe('disabled');
   });
 
+  test('an answer that never finishes is cut off at WEBHOOK_TIMEOUT_MS and counts by its status', async () => {
+    const c = await srv.merchant();
+    const ep = await endpoint(c, '/trickle', ['payout_intent.created']);
+    const previous = rx.respond;
+    rx.respond = (req, n) => (req.path === '/trickle' ? { status: 200, trickle: true } : previous(req, n));
+    try {
+      await c.post('/v1/payout_intents', payoutBody());
+      const attempts = await eventually(async () => {
+        const res = await c.get(`/v1/webhook_endpoints/${ep.id}/attempts`);
+        return res.body.data.length > 0 && res.body.data;
+      }, 8000);
+      expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, error: null });
+      expect(attempts[0].duration_ms).toBeGreaterThanOrEqual(1900);
+      expect(attempts[0].duration_ms).toBeLessThan(4000);
+      await sleep(400);
+    } finally {
+      rx.respond = previous;
+    }
+    expect(forPath('/trickle')).toHaveLength(1);
+  });
+
   test('a redirect is never followed: the attempt fails and the redirect target gets nothing', async () => {
     const c = await srv.merchant();
     const target = await startReceiver();

@@ -8,7 +8,8 @@ export interface Received {
   at: number;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string };
+/** `trickle`: send the status line, then a byte every 100 ms and never finish. */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; trickle?: boolean };
 
 export interface Receiver {
   url: string;
@@ -34,6 +35,12 @@ export async function startReceiver(): Promise<Receiver> {
       const n = received.filter((x) => x.headers['webhook-id'] === r.headers['webhook-id']).length;
       const answer = await receiver.respond(r, n);
       res.writeHead(answer.status, answer.headers ?? {});
+      if (answer.trickle) {
+        res.flushHeaders();
+        const timer = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       res.end(answer.body ?? '');
     });
   });

@@ -353,10 +353,29 @@ export class WebhookService {
       );
     };
     return new Promise<SendResult>((resolve) => {
+      // One deadline for the whole attempt (DNS, connect, answer, body): the socket `timeout`
+      // alone only bounds idle gaps, so a receiver trickling bytes could outlive the lease and
+      // another process would repeat the attempt while this one still runs.
+      let status: number | null = null;
+      let req: http.ClientRequest | undefined;
+      let settled = false;
+      const redirectNote = () => (status !== null && status >= 300 && status < 400 ? `redirect (${status}) not followed` : null);
+      const settle = (result: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve(result);
+      };
+      const deadline = setTimeout(() => {
+        // An answer whose status line arrived counts by its status; the rest of its body is not awaited.
+        settle(status !== null ? done(status, redirectNote()) : done(null, `timed out after ${this.deps.timeoutMs} ms`));
+        req?.destroy();
+      }, this.deps.timeoutMs);
       const hostIsIp = /^[\d.]+$|^\[/.test(url.hostname);
       const preflight = hostIsIp ? resolvePublic(url.hostname, allowLoopback).then(() => undefined) : Promise.resolve();
       preflight.then(() => {
-        const req = (url.protocol === 'https:' ? https : http).request(url, {
+        if (settled) return;
+        req = (url.protocol === 'https:' ? https : http).request(url, {
           method: 'POST',
           lookup,
           timeout: this.deps.timeoutMs,
@@ -372,16 +391,16 @@ export class WebhookService {
             received += chunk.length;
             if (received > RESPONSE_BODY_LIMIT) res.destroy();
           });
-          const status = res.statusCode ?? null;
-          const finish = () => resolve(done(status, status !== null && status >= 300 && status < 400 ? `redirect (${status}) not followed` : null));
+          status = res.statusCode ?? null;
+          const finish = () => settle(done(status, redirectNote()));
           res.on('end', finish);
           res.on('close', finish);
           res.on('error', finish);
         });
-        req.on('timeout', () => req.destroy(new Error(`timed out after ${this.deps.timeoutMs} ms`)));
-        req.on('error', (err) => resolve(done(null, err.message)));
+        req.on('timeout', () => req?.destroy(new Error(`timed out after ${this.deps.timeoutMs} ms`)));
+        req.on('error', (err) => settle(done(status, status !== null ? redirectNote() : err.message)));
         req.end(payload);
-      }, (err: Error) => resolve(done(null, err.message)));
+      }, (err: Error) => settle(done(null, err.message)));
     });
   }
 }
