@@ -15,6 +15,7 @@ import { EventService } from './modules/events/event.service';
 import { EventHub } from './modules/events/event.hub';
 import { WebhookService } from './modules/webhooks/webhook.service';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { AuditService } from './modules/audit/audit.service';
 import { PayoutService } from './modules/payouts/payout.service';
 import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
 import { LedgerService } from './modules/balances/ledger.service';
@@ -29,6 +30,7 @@ export interface App {
   db: Db;
   auth: AuthService;
   idempotency: IdempotencyService;
+  audit: AuditService;
   events: EventService;
   eventHub: EventHub;
   webhooks: WebhookService;
@@ -54,13 +56,14 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
 
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const auth = new AuthService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const audit = new AuditService(db);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, audit);
   const events = new EventService(db);
   events.attach(ds);
   const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
   const webhooks = new WebhookService({
     db, idempotency, events, cipher, log: log.child({ component: 'webhooks' }), allowLoopback: config.webhookAllowLoopback,
-    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs,
+    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
   const ledger = new LedgerService(db);
   const topups = new TopupService({ db, idempotency, events, ledger });
@@ -85,7 +88,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, events, eventHub, webhooks, ledger, payouts, topups, methods, payments, scheduler,
+    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methods, payments, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();

@@ -36,6 +36,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** Per-attempt webhook request timeout (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs: number;
+  /** How long past the timeout a claimed attempt stays leased; after that another process repeats it (WEBHOOK_LEASE_MARGIN_MS). */
+  webhookLeaseMarginMs: number;
   /** Run webhook delivery in this process (WEBHOOK_DELIVERY=0 turns it off). */
   webhookDelivery: boolean;
   /** How often subscriptions look for new events in the database (EVENTS_POLL_MS). */
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, 200),
     webhookRetryScheduleMs: msList('WEBHOOK_RETRY_SCHEDULE_MS', env.WEBHOOK_RETRY_SCHEDULE_MS, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1),
+    webhookLeaseMarginMs: int('WEBHOOK_LEASE_MARGIN_MS', env.WEBHOOK_LEASE_MARGIN_MS, 30_000),
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
   };

@@ -16,6 +16,7 @@ import { registerPaymentRoutes } from './modules/payments/payment.routes';
 import { registerCheckoutRoutes } from './modules/payments/checkout.routes';
 import { registerEventRoutes } from './modules/events/event.routes';
 import { registerWebhookRoutes } from './modules/webhooks/webhook.routes';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
 
 export async function buildServer(app: App): Promise<FastifyInstance> {
   const fastify: FastifyInstance = Fastify({
@@ -39,6 +40,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   await registerCheckoutRoutes(fastify, app);
   registerEventRoutes(fastify, app);
   registerWebhookRoutes(fastify, app);
+  registerAuditRoutes(fastify, app);
   await registerGraphQL(fastify, app);
   registerGraphQLWs(fastify, app);
   return fastify;

@@ -396,6 +396,14 @@ describe('merchant_reference deduplicates beyond the key', () => {
     expect(r1.body.id).not.toBe(r2.body.id);
     const filtered = await c.get(`/v1/payout_intents?merchant_reference=${encodeURIComponent(upper)}`);
     expect(filtered.body.data.map((p: any) => p.id)).toEqual([r1.body.id]);
+    // Trailing spaces count too (MariaDB's PAD SPACE collations would ignore them).
+    const padded = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: `${upper} ` }));
+    if (padded.status === 400) {
+      expect(padded.body.error.param).toBe('merchant_reference');
+    } else {
+      expect(padded.status).toBe(201);
+      expect(padded.body.id).not.toBe(r1.body.id);
+    }
   });
 });
 

@@ -8,5 +8,6 @@ import { Balance, LedgerEntry } from '../modules/balances/balance.entity';
 import { TopupIntent } from '../modules/topups/topup.entity';
 import { PaymentIntent } from '../modules/payments/payment.entity';
 import { PaymentMethodSetting } from '../modules/methods/method-setting.entity';
+import { AuditEntry } from '../modules/audit/audit.entity';
 
-export const ENTITIES = [Merchant, ApiKey, IdempotencyKey, PayoutIntent, EventRecord, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Balance, LedgerEntry, TopupIntent, PaymentIntent, PaymentMethodSetting];
+export const ENTITIES = [Merchant, ApiKey, IdempotencyKey, PayoutIntent, EventRecord, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Balance, LedgerEntry, TopupIntent, PaymentIntent, PaymentMethodSetting, AuditEntry];

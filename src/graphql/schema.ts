@@ -10,9 +10,10 @@ import { PaymentResolver } from '../modules/payments/payment.resolver';
 import { MethodResolver } from '../modules/methods/method.resolver';
 import { EventResolver, EventSubscriptionResolver } from '../modules/events/event.resolver';
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
+import { AuditResolver } from '../modules/audit/audit.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ViewerResolver, PayoutResolver, TopupResolver, BalanceResolver, EventResolver, EventSubscriptionResolver, WebhookResolver, PaymentResolver, MethodResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ViewerResolver, PayoutResolver, TopupResolver, BalanceResolver, EventResolver, EventSubscriptionResolver, WebhookResolver, PaymentResolver, MethodResolver, AuditResolver];
 
 let cached: GraphQLSchema | undefined;
 

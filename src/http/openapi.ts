@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { PAYOUT_STATUSES } from '../modules/payouts/payout.states';
 import { TOPUP_STATUSES } from '../modules/topups/topup.states';
 import { sendJson } from './plumbing';
+import { AUDIT_OPENAPI_PATHS, AUDIT_OPENAPI_SCHEMAS } from '../modules/audit/audit.openapi';
 import { EVENT_OPENAPI_PATHS, EVENT_OPENAPI_SCHEMAS, WEBHOOK_OPENAPI_PATHS } from '../modules/events/event.openapi';
 import { PAYMENT_OPENAPI_PATHS, PAYMENT_OPENAPI_SCHEMAS } from '../modules/payments/payment.openapi';
 
@@ -164,12 +165,14 @@ export const OPENAPI_DOCUMENT = {
     },
     ...EVENT_OPENAPI_PATHS,
     ...WEBHOOK_OPENAPI_PATHS,
+    ...AUDIT_OPENAPI_PATHS,
     ...PAYMENT_OPENAPI_PATHS,
   },
   components: {
     securitySchemes: { basic: { type: 'http', scheme: 'basic' } },
     schemas: {
       ...EVENT_OPENAPI_SCHEMAS,
+      ...AUDIT_OPENAPI_SCHEMAS,
       ...PAYMENT_OPENAPI_SCHEMAS,
       Error: {
         type: 'object', required: ['error'],

@@ -5,7 +5,8 @@ import { isMysql } from './schema-helpers';
  * Identifiers that clients send back must match byte for byte. MariaDB's default collation
  * (utf8mb4_unicode_ci) compares case- and accent-insensitively, so `Key-A` and `key-a` would
  * be one Idempotency-Key and `ORDER-1` / `order-1` one merchant reference, unlike on SQLite.
- * These columns get the binary collation; SQLite already compares with BINARY.
+ * These columns get a binary NO PAD collation (a PAD SPACE one such as utf8mb4_bin would
+ * still equate `key` and `key `); SQLite already compares TEXT byte for byte.
  */
 const COLUMNS: ReadonlyArray<[table: string, column: string, length: number]> = [
   ['api_keys', 'public_key', 80],
@@ -16,13 +17,20 @@ const COLUMNS: ReadonlyArray<[table: string, column: string, length: number]> = 
   ['payment_intents', 'checkout_token', 64],
 ];
 
+/** MariaDB names its binary NO PAD collation differently from MySQL 8. */
+async function binaryNoPad(qr: QueryRunner): Promise<string> {
+  const [{ v }] = (await qr.query('SELECT VERSION() AS v')) as { v: string }[];
+  return /mariadb/i.test(v) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
+}
+
 export class ExactMatchColumns1732579200000 implements MigrationInterface {
   name = 'ExactMatchColumns1732579200000';
 
   async up(qr: QueryRunner): Promise<void> {
     if (!isMysql(qr)) return;
+    const collation = await binaryNoPad(qr);
     for (const [table, column, length] of COLUMNS) {
-      await qr.query(`ALTER TABLE \`${table}\` MODIFY \`${column}\` VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`);
+      await qr.query(`ALTER TABLE \`${table}\` MODIFY \`${column}\` VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`);
     }
   }
 

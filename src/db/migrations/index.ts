@@ -3,6 +3,14 @@ import { Money1732320000000 } from './1732320000000-Money';
 import { Events1732406400000 } from './1732406400000-Events';
 import { Payments1732492800000 } from './1732492800000-Payments';
 import { ExactMatchColumns1732579200000 } from './1732579200000-ExactMatchColumns';
+import { AuditLog1732752000000 } from './1732752000000-AuditLog';
 
 /** Every migration, in order. New migrations are appended here. */
-export const MIGRATIONS = [Spine1732233600000, Money1732320000000, Events1732406400000, Payments1732492800000, ExactMatchColumns1732579200000];
+export const MIGRATIONS = [
+  Spine1732233600000,
+  Money1732320000000,
+  Events1732406400000,
+  Payments1732492800000,
+  ExactMatchColumns1732579200000,
+  AuditLog1732752000000,
+];

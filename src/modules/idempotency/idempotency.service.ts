@@ -11,6 +11,9 @@
  *     retry takes the key over and runs afresh.
  *  3. A 4xx is stored in a short transaction of its own; a 5xx deletes the row (releases
  *     the key) so the retry reaches a fresh handler.
+ *
+ * Every state-changing API call (REST or GraphQL) runs through `run`, so this is also where
+ * the audit log is written: inside the handler's transaction, once the handler succeeded.
  */
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
@@ -19,6 +22,7 @@ import { newId } from '../../domain/ids';
 import type { Db } from '../../db/db';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
+import type { AuditService } from '../audit/audit.service';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
@@ -71,6 +75,8 @@ export class IdempotencyService {
   constructor(
     private readonly db: Db,
     private readonly lockTimeoutMs: number,
+    /** Records each successful call in the audit log, in the call's transaction. */
+    private readonly audit?: AuditService,
   ) {}
 
   async run<T>(call: IdempotentCall<T>): Promise<ApiResult> {
@@ -115,6 +121,9 @@ export class IdempotencyService {
     if (row && this.hooks.beforeExecute) await this.hooks.beforeExecute(call.operation);
     return this.db.tx(async (em) => {
       const result = await call.execute(em, input);
+      if (this.audit && result.status < 400) {
+        await this.audit.record(em, call.ctx, { operation: call.operation, status: result.status, body: result.body, input });
+      }
       if (this.hooks.beforeCommit) await this.hooks.beforeCommit(call.operation);
       const body = JSON.stringify(result.body);
       if (row) await this.finish(em, row, result.status, body);

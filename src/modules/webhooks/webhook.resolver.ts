@@ -30,7 +30,7 @@ export class WebhookResolver {
   ) {
     return withListArgs(async () => {
       try {
-        return toConnection(await app.webhooks.listAttempts(ctx, endpointId, app.webhooks.parseAttemptList(ctx, listQuery(first, after))));
+        return toConnection(await app.webhooks.listAttempts(ctx, endpointId, app.webhooks.parseAttemptList(ctx, endpointId, listQuery(first, after))));
       } catch (err) {
         if (err instanceof ApiError && !err.param) throw toGraphQLError(err, '');
         throw err;

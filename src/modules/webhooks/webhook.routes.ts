@@ -25,7 +25,7 @@ export function registerWebhookRoutes(fastify: FastifyInstance, app: App): void 
 
   fastify.get<WithId>('/v1/webhook_endpoints/:id/attempts', async (req, reply) => {
     const ctx = ctxOf(req);
-    const params = webhooks.parseAttemptList(ctx, req.query as Record<string, unknown>);
+    const params = webhooks.parseAttemptList(ctx, req.params.id, req.query as Record<string, unknown>);
     return sendJson(reply, 200, pageEnvelope(await webhooks.listAttempts(ctx, req.params.id, params)));
   });
 }

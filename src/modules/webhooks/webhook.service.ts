@@ -62,6 +62,7 @@ export interface WebhookAttemptWire {
 
 export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
 export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
+const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 const MAX_ENDPOINTS = 16;
 const MAX_CONCURRENT = 16;
 const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -108,6 +109,8 @@ export interface WebhookServiceDeps {
   allowLoopback: boolean;
   retryScheduleMs: number[];
   timeoutMs: number;
+  /** The lease of a claimed attempt lasts timeoutMs + this; default 30 s. */
+  leaseMarginMs?: number;
 }
 
 interface SendResult {
@@ -125,11 +128,15 @@ export class WebhookService {
 
   // ---- endpoints ----
 
-  create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
+  async create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
+    // The host is resolved before the transaction opens (a slow DNS answer must not hold a
+    // transaction, or on SQLite the single write queue); a refusal is raised inside it so that
+    // it is stored against the Idempotency-Key like any other 400.
+    const refusal = await this.precheckHost(raw);
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: 'POST /v1/webhook_endpoints', raw, parse: parseCreateEndpoint,
       execute: async (em, input) => {
-        await this.checkHost(new URL(input.url));
+        if (refusal) throw refusal;
         const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
         if (count >= MAX_ENDPOINTS) throw ApiError.validation('url', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment.`);
         const now = new Date();
@@ -177,8 +184,9 @@ export class WebhookService {
     return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
   }
 
-  parseAttemptList(scope: Scope, query: Record<string, unknown>): ListParams {
-    return parseListQuery(query, ATTEMPT_LIST, scope);
+  /** Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint is a 400). */
+  parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, { ...ATTEMPT_LIST, resource: attemptCursorResource(endpointId) }, scope);
   }
 
   /** Attempts to one endpoint of this scope, newest first. */
@@ -186,7 +194,7 @@ export class WebhookService {
     await this.get(scope, endpointId);
     const rows = await this.deps.db.read((em) =>
       applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }).getMany());
-    return toPage(rows, params, `${ATTEMPT_LIST.resource}:${endpointId}`, scope, attemptToWire);
+    return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
   private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
@@ -195,11 +203,19 @@ export class WebhookService {
       .getOne();
   }
 
-  private async checkHost(url: URL): Promise<void> {
+  /** The SSRF refusal for the body's url, or null (also when the body does not parse: `run` reports that). */
+  private async precheckHost(raw: unknown): Promise<ApiError | null> {
+    let url: URL;
+    try {
+      url = new URL(parseCreateEndpoint(raw).url);
+    } catch {
+      return null;
+    }
     try {
       await resolvePublic(url.hostname, this.deps.allowLoopback);
+      return null;
     } catch (err) {
-      if (err instanceof SsrfError) throw ApiError.validation('url', `url is not allowed: ${err.message}.`);
+      if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
       throw err;
     }
   }
@@ -235,7 +251,7 @@ export class WebhookService {
     let claimed = 0;
     for (const d of due) {
       const attempt = d.attemptCount + 1;
-      const lease = now + this.deps.timeoutMs + 30_000;
+      const lease = now + this.deps.timeoutMs + (this.deps.leaseMarginMs ?? 30_000);
       const result = await this.deps.db.tx((em) =>
         em.createQueryBuilder().update(WebhookDelivery)
           .set({ status: 'sending', attemptCount: attempt, leaseUntil: new Date(lease), updatedAt: new Date(now) })
@@ -337,10 +353,29 @@ export class WebhookService {
       );
     };
     return new Promise<SendResult>((resolve) => {
+      // One deadline for the whole attempt (DNS, connect, answer, body): the socket `timeout`
+      // alone only bounds idle gaps, so a receiver trickling bytes could outlive the lease and
+      // another process would repeat the attempt while this one still runs.
+      let status: number | null = null;
+      let req: http.ClientRequest | undefined;
+      let settled = false;
+      const redirectNote = () => (status !== null && status >= 300 && status < 400 ? `redirect (${status}) not followed` : null);
+      const settle = (result: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve(result);
+      };
+      const deadline = setTimeout(() => {
+        // An answer whose status line arrived counts by its status; the rest of its body is not awaited.
+        settle(status !== null ? done(status, redirectNote()) : done(null, `timed out after ${this.deps.timeoutMs} ms`));
+        req?.destroy();
+      }, this.deps.timeoutMs);
       const hostIsIp = /^[\d.]+$|^\[/.test(url.hostname);
       const preflight = hostIsIp ? resolvePublic(url.hostname, allowLoopback).then(() => undefined) : Promise.resolve();
       preflight.then(() => {
-        const req = (url.protocol === 'https:' ? https : http).request(url, {
+        if (settled) return;
+        req = (url.protocol === 'https:' ? https : http).request(url, {
           method: 'POST',
           lookup,
           timeout: this.deps.timeoutMs,
@@ -356,16 +391,16 @@ export class WebhookService {
             received += chunk.length;
             if (received > RESPONSE_BODY_LIMIT) res.destroy();
           });
-          const status = res.statusCode ?? null;
-          const finish = () => resolve(done(status, status !== null && status >= 300 && status < 400 ? `redirect (${status}) not followed` : null));
+          status = res.statusCode ?? null;
+          const finish = () => settle(done(status, redirectNote()));
           res.on('end', finish);
           res.on('close', finish);
           res.on('error', finish);
         });
-        req.on('timeout', () => req.destroy(new Error(`timed out after ${this.deps.timeoutMs} ms`)));
-        req.on('error', (err) => resolve(done(null, err.message)));
+        req.on('timeout', () => req?.destroy(new Error(`timed out after ${this.deps.timeoutMs} ms`)));
+        req.on('error', (err) => settle(done(status, status !== null ? redirectNote() : err.message)));
         req.end(payload);
-      }, (err: Error) => resolve(done(null, err.message)));
+      }, (err: Error) => settle(done(null, err.message)));
     });
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * The audit log. `record` is called by IdempotencyService inside the transaction of every
+ * state-changing API call (REST and GraphQL both go through IdempotencyService.run), after
+ * the handler succeeded and before the commit: the entry commits with the change or not at
+ * all. Rejected calls (4xx) and rolled-back ones (5xx) therefore leave no entry, and an
+ * idempotent replay (nothing executed) adds none.
+ */
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import type { RequestContext } from '../auth/request-context';
+import { AuditEntry } from './audit.entity';
+
+export interface AuditEntryWire {
+  object: 'audit_entry';
+  id: string;
+  environment: string;
+  api_key_id: string;
+  operation: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  reason: string | null;
+  request_id: string | null;
+  status_code: number | null;
+  created_at: string;
+}
+
+const ID_FILTER = /^[a-z]{2,4}_[0-9a-z]{1,36}$|^[a-z_]{1,40}$/;
+const OPERATION_FILTER = /^(POST|DELETE|PUT|PATCH) \/v1\/[A-Za-z0-9_/:{}.-]{1,110}$/;
+
+export const AUDIT_LIST: ListSpec = {
+  resource: 'audit_entry',
+  statuses: [],
+  noCountryCurrency: true,
+  noMerchantReference: true,
+  extra: {
+    resource_id: (v) => {
+      if (!ID_FILTER.test(v)) throw ApiError.validation('resource_id', 'resource_id must be a record id such as po_01k... .');
+      return v;
+    },
+    operation: (v) => {
+      if (!OPERATION_FILTER.test(v)) throw ApiError.validation('operation', 'operation must be an operation name such as "POST /v1/payout_intents/:id/cancel".');
+      return v;
+    },
+  },
+};
+
+export function auditToWire(a: AuditEntry): AuditEntryWire {
+  return {
+    object: 'audit_entry', id: a.id, environment: a.environment, api_key_id: a.apiKeyId, operation: a.operation,
+    resource_type: a.resourceType, resource_id: a.resourceId, reason: a.reason, request_id: a.requestId,
+    status_code: a.statusCode, created_at: a.createdAt.toISOString(),
+  };
+}
+
+/** What a call did, as far as the audit log is concerned. */
+export interface AuditFacts {
+  operation: string;
+  status: number;
+  /** The response body (the record as REST returns it): its `object` and `id` name the resource. */
+  body: unknown;
+  /** The parsed input: its `reason` (cancel) is recorded, and its `id` when the body has none. */
+  input: unknown;
+}
+
+const stringField = (value: unknown, key: string): string | null => {
+  if (value === null || typeof value !== 'object') return null;
+  const v = (value as Record<string, unknown>)[key];
+  return typeof v === 'string' && v !== '' ? v : null;
+};
+
+export class AuditService {
+  constructor(private readonly db: Db) {}
+
+  async record(em: EntityManager, ctx: RequestContext, facts: AuditFacts, now = new Date()): Promise<void> {
+    const resourceType = stringField(facts.body, 'object');
+    // Records carry `id`; a method setting is named by its payment_method.
+    const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
+    await em.insert(AuditEntry, Object.assign(new AuditEntry(), {
+      id: newId('auditEntry', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment, apiKeyId: ctx.apiKeyId,
+      operation: facts.operation.slice(0, 128), resourceType: resourceType?.slice(0, 64) ?? null, resourceId: resourceId?.slice(0, 40) ?? null,
+      reason: stringField(facts.input, 'reason'), requestId: ctx.requestId?.slice(0, 64) ?? null, statusCode: facts.status, createdAt: now,
+    }));
+  }
+
+  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, AUDIT_LIST, scope);
+  }
+
+  /** The scope's entries, newest first, optionally for one record and/or one operation. */
+  async list(scope: Scope, params: ListParams): Promise<Page<AuditEntryWire>> {
+    const rows = await this.db.read((em) => {
+      const qb = applyList(em.createQueryBuilder(AuditEntry, 'a'), 'a', scope, params);
+      if (params.extra.resource_id) qb.andWhere('a.resource_id = :rid', { rid: params.extra.resource_id });
+      if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
+      return qb.getMany();
+    });
+    return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);
+  }
+}
