@@ -45,6 +45,7 @@ describe('create validation: 400 validation_error naming the param, nothing crea
     ['customer.phone with letters', { customer: { phone: '+66abc12345' } }, 'customer.phone'],
     ['customer.phone too short', { customer: { phone: '+6612' } }, 'customer.phone'],
     ['customer.name too long', { customer: { name: 'x'.repeat(257) } }, 'customer.name'],
+    ['customer.name blank', { customer: { name: '   ' } }, 'customer.name'],
     ['customer unknown field', { customer: { name: 'A', nickname: 'B' } }, 'customer.nickname'],
     // amount
     ['amount missing', (b) => delete b.amount, 'amount'],
@@ -86,6 +87,10 @@ describe('create validation: 400 validation_error naming the param, nothing crea
     ['discovery options sent back', { options: { payer: {} } }, 'options'],
     ['return_url not absolute', { return_url: '/thanks' }, 'return_url'],
     ['return_url not http', { return_url: 'javascript:alert(1)' }, 'return_url'],
+    ['return_url with credentials', { return_url: 'https://user:pw@shop.example/' }, 'return_url'],
+    ['metadata with more than 50 keys', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata'],
+    ['metadata key over 40 characters', { metadata: { ['k'.repeat(41)]: 'v' } }, `metadata.${'k'.repeat(41)}`],
+    ['metadata value over 500 characters', { metadata: { note: 'v'.repeat(501) } }, 'metadata.note'],
     ['metadata not an object', { metadata: 'x' }, 'metadata'],
     ['metadata value not a string', { metadata: { order: 7 } }, 'metadata.order'],
     ['device_fingerprint not a string', { device_fingerprint: 7 }, 'device_fingerprint'],
@@ -341,6 +346,18 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
     // Exactly one created event.
     const events = await c.get('/v1/events?limit=100&type=payment_intent.created');
     expect(events.body.data.filter((e: any) => e.data.object.id === first.body.id)).toHaveLength(1);
+  });
+
+  test('empty metadata and options and null optional fields are the same as omitting them', async () => {
+    const reference = ref('fp');
+    const b = { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: reference, customer: { name: 'A' } };
+    const first = await c.post('/v1/payment_intents', b);
+    expect(first.status).toBe(201);
+    const again = await c.post('/v1/payment_intents', {
+      ...b, metadata: {}, payment_method_options: {}, return_url: null, device_fingerprint: null, external_reference: null, payment_method: null,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
   });
 
   test('the original is returned in its current state (after it moved on), not re-run', async () => {
