@@ -382,6 +382,17 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
     expect(new Set([a.body.id, o.body.id, l.body.id]).size).toBe(3);
   });
 
+  test('merchant_reference is exact: references differing only in case are two intents (both engines)', async () => {
+    const reference = ref('Case');
+    const b = { amount: '50000', currency: 'THB', country: 'TH', customer: { name: 'A' }, payment_method: 'promptpay' };
+    const upper = await c.post('/v1/payment_intents', { ...b, merchant_reference: reference.toUpperCase() });
+    const lower = await c.post('/v1/payment_intents', { ...b, amount: '60000', merchant_reference: reference.toLowerCase() });
+    expect([upper.status, lower.status]).toEqual([201, 201]);
+    expect(upper.body.id).not.toBe(lower.body.id);
+    const list = await c.get(`/v1/payment_intents?merchant_reference=${encodeURIComponent(reference.toLowerCase())}`);
+    expect(list.body.data.map((p: any) => p.id)).toEqual([lower.body.id]);
+  });
+
   test('concurrent repeats of one merchant_reference create one intent', async () => {
     const reference = ref('fp');
     const b = complete(reference);
