@@ -203,20 +203,36 @@ export const OPENAPI_DOCUMENT = {
         },
       },
       NextAction: {
-        type: 'object', required: ['type', 'expires_at'],
-        properties: {
-          type: { enum: ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions'] },
-          url: { type: 'string', format: 'uri', description: 'redirect_to_url only.' },
-          expires_at: { type: 'string', format: 'date-time' },
-          display_qr_code: { type: 'object', properties: { data: { type: 'string' }, image_url_svg: { type: 'string' } } },
-          display_bank_transfer_instructions: {
-            type: 'object',
+        oneOf: [
+          {
+            type: 'object', additionalProperties: false, required: ['type', 'url', 'expires_at'],
+            properties: { type: { const: 'redirect_to_url' }, url: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } },
+          },
+          {
+            type: 'object', additionalProperties: false, required: ['type', 'expires_at', 'display_qr_code'],
             properties: {
-              bank: { type: 'string' }, bank_name: { type: 'string' }, account_number: { type: 'string' }, account_name: { type: 'string' },
-              reference: { type: 'string' }, amount, currency: { type: 'string' },
+              type: { const: 'display_qr_code' }, expires_at: { type: 'string', format: 'date-time' },
+              display_qr_code: {
+                type: 'object', additionalProperties: false, required: ['data', 'image_url_svg'],
+                properties: { data: { type: 'string', description: 'The EMVCo payload the QR code encodes.' }, image_url_svg: { type: 'string', description: 'data:image/svg+xml URL.' } },
+              },
             },
           },
-        },
+          {
+            type: 'object', additionalProperties: false, required: ['type', 'expires_at', 'display_bank_transfer_instructions'],
+            properties: {
+              type: { const: 'display_bank_transfer_instructions' }, expires_at: { type: 'string', format: 'date-time' },
+              display_bank_transfer_instructions: {
+                type: 'object', additionalProperties: false,
+                required: ['bank', 'bank_name', 'account_number', 'account_name', 'reference', 'amount', 'currency'],
+                properties: {
+                  bank: { type: 'string' }, bank_name: { type: 'string' }, account_number: { type: 'string' }, account_name: { type: 'string' },
+                  reference: { type: 'string' }, amount, currency: { type: 'string' },
+                },
+              },
+            },
+          },
+        ],
       },
       TopupIntent: {
         type: 'object',

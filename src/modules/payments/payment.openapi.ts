@@ -27,6 +27,8 @@ const page = (item: string) => ({
   properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
 });
 const amount = { type: 'string', pattern: '^[0-9]{1,30}$', description: 'Minor units.' };
+/** What create accepts: digits only, greater than zero, at most 30 significant digits; leading zeros are dropped. */
+const createAmount = { type: 'string', pattern: '^0*[1-9][0-9]{0,29}$', description: 'Minor units: ASCII digits, greater than zero, at most 30 significant digits; leading zeros are normalised away.' };
 const listParams = [
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
   { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor." },
@@ -72,6 +74,7 @@ export const PAYMENT_OPENAPI_PATHS = {
   },
   '/test_helpers/payment_intents/{id}/succeed': {
     post: {
+      description: 'A live key gets 404 not_found, as for an unknown route.',
       summary: 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).',
       parameters: [idParam, idempotencyHeader],
       responses: { 200: { description: 'Succeeded.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
@@ -79,6 +82,7 @@ export const PAYMENT_OPENAPI_PATHS = {
   },
   '/test_helpers/payment_intents/{id}/fail': {
     post: {
+      description: 'A live key gets 404 not_found, as for an unknown route.',
       summary: 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.',
       parameters: [idParam, idempotencyHeader],
       requestBody: testFailureBody,
@@ -87,6 +91,7 @@ export const PAYMENT_OPENAPI_PATHS = {
   },
   '/test_helpers/payment_intents/{id}/expire': {
     post: {
+      description: 'A live key gets 404 not_found, as for an unknown route.',
       summary: 'Test keys only: expire a payment intent in requires_action now.',
       parameters: [idParam, idempotencyHeader],
       responses: { 200: { description: 'Expired.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
@@ -131,42 +136,50 @@ export const PAYMENT_OPENAPI_SCHEMAS = {
     type: 'object', additionalProperties: false,
     required: ['amount', 'currency', 'country', 'merchant_reference', 'customer'],
     properties: {
-      amount,
-      currency: { type: 'string', pattern: '^[A-Za-z]{3,6}$' },
-      country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+      amount: createAmount,
+      currency: { type: 'string', pattern: '^\\s*[A-Za-z]{3,6}\\s*$', description: 'Trimmed and upper-cased, then ^[A-Z]{3,6}$.' },
+      country: { type: 'string', pattern: '^\\s*[A-Za-z]{2}\\s*$', description: 'Trimmed and upper-cased, then ^[A-Z]{2}$.' },
       merchant_reference: { type: 'string', minLength: 1, maxLength: 256 },
       checkout_mode: { enum: ['direct', 'hosted'], default: 'direct' },
       customer: {
         type: 'object', additionalProperties: false, minProperties: 1,
+        description: 'Required; at least one field.',
         properties: {
           name: optionalString(256), email: { type: 'string', format: 'email', maxLength: 254 },
-          phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164; spaces, hyphens, dots and brackets are ignored.' },
+          phone: { type: 'string', description: 'E.164 (^\\+[1-9][0-9]{6,14}$) once spaces, hyphens, dots and brackets are removed, e.g. +66 81-234-5678.' },
           reference: optionalString(256),
         },
       },
-      payment_method: { type: 'string', description: `Omit in hosted checkout, or to let the service pick. One of: ${PAYMENT_METHODS.join(', ')}.` },
+      payment_method: { type: 'string', maxLength: 40, description: `Omit in hosted checkout, or to let the service pick. One of: ${PAYMENT_METHODS.join(', ')}.` },
       payment_method_options: {
         type: 'object', additionalProperties: false,
         properties: {
-          account_name: optionalString(256), account_number: { type: 'string', pattern: '^[0-9]{6,20}$' },
-          bank: { type: 'string', description: 'Provider-neutral bank code from discovery, e.g. KBANK.' }, name_th: { type: 'string', description: 'Thai script.' },
+          account_name: optionalString(256),
+          account_number: { type: 'string', description: '6 to 20 digits once spaces and hyphens are removed.' },
+          bank: { type: 'string', maxLength: 32, description: 'Provider-neutral bank code from discovery, e.g. KBANK (upper-cased).' },
+          name_th: { type: 'string', maxLength: 256, description: 'Thai script.' },
         },
       },
       return_url: { type: 'string', format: 'uri', maxLength: 2048 },
-      metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50 },
+      metadata: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 50, propertyNames: { minLength: 1, maxLength: 40 } },
       device_fingerprint: optionalString(512),
       external_reference: optionalString(256),
     },
   },
   PaymentReceipt: {
-    type: 'object',
+    type: 'object', additionalProperties: false,
+    required: ['receipt_number', 'amount', 'currency', 'payment_method', 'bank', 'reference', 'paid_at'],
     properties: {
       receipt_number: { type: 'string' }, amount, currency: { type: 'string' }, payment_method: { type: 'string' },
       bank: { type: ['string', 'null'] }, reference: { type: 'string' }, paid_at: { type: 'string', format: 'date-time' },
     },
   },
   PaymentIntent: {
-    type: 'object',
+    type: 'object', additionalProperties: false,
+    required: [
+      'object', 'id', 'amount', 'currency', 'country', 'environment', 'checkout_mode', 'status', 'merchant_reference', 'payment_method',
+      'next_action', 'failure_code', 'failure_message', 'processing_reason', 'receipt', 'created_at', 'updated_at',
+    ],
     properties: {
       object: { const: 'payment_intent' }, id: { type: 'string' }, amount, currency: { type: 'string' }, country: { type: 'string' },
       environment: { enum: ['test', 'live'] }, checkout_mode: { enum: ['direct', 'hosted'] }, status: { enum: [...PAYMENT_STATUSES] },
