@@ -4,11 +4,12 @@
  * idempotent replay and an event payload render the same. Inputs are camelCase and reach
  * the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
-import { CheckoutModeEnum, EnvironmentEnum, PaymentIntentStatusEnum } from '../../graphql/enums';
+import { CheckoutModeEnum, PaymentIntentStatusEnum } from '../../graphql/enums';
+import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 import { NextActionType } from '../methods/next-action.types';
 
 @ObjectType('PaymentReceipt', { description: 'Present once the payment succeeded.' })
@@ -36,30 +37,12 @@ export class PaymentReceiptType {
 }
 
 @ObjectType('PaymentIntent')
-export class PaymentIntentType {
-  @Field(() => ID)
-  id: string;
-
-  @Field(() => String, { description: 'Minor units, as a decimal string.' })
-  amount: string;
-
-  @Field(() => String)
-  currency: string;
-
-  @Field(() => String)
-  country: string;
-
-  @Field(() => EnvironmentEnum)
-  environment: EnvironmentEnum;
-
+export class PaymentIntentType extends IntentFields {
   @Field(() => CheckoutModeEnum, { name: 'checkoutMode' })
   checkout_mode: CheckoutModeEnum;
 
   @Field(() => PaymentIntentStatusEnum)
   status: PaymentIntentStatusEnum;
-
-  @Field(() => String, { name: 'merchantReference' })
-  merchant_reference: string;
 
   @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
   payment_method: string | null;
@@ -67,23 +50,11 @@ export class PaymentIntentType {
   @Field(() => NextActionType, { name: 'nextAction', nullable: true })
   next_action: NextActionType | null;
 
-  @Field(() => String, { name: 'failureCode', nullable: true })
-  failure_code: string | null;
-
-  @Field(() => String, { name: 'failureMessage', nullable: true })
-  failure_message: string | null;
-
   @Field(() => String, { name: 'processingReason', nullable: true, description: 'Why the payment is processing (provider_confirmation, risk_review); null in every other state.' })
   processing_reason: string | null;
 
   @Field(() => PaymentReceiptType, { nullable: true })
   receipt: PaymentReceiptType | null;
-
-  @Field(() => DateTimeScalar, { name: 'createdAt' })
-  created_at: string;
-
-  @Field(() => DateTimeScalar, { name: 'updatedAt' })
-  updated_at: string;
 }
 
 export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);
@@ -119,19 +90,7 @@ export class PaymentMethodOptionsInput {
 }
 
 @InputType('CreatePaymentIntentInput')
-export class CreatePaymentIntentInput {
-  @Field(() => String, { description: 'Minor units, as a string of digits.' })
-  amount: string;
-
-  @Field(() => String)
-  currency: string;
-
-  @Field(() => String)
-  country: string;
-
-  @Field(() => String)
-  merchantReference: string;
-
+export class CreatePaymentIntentInput extends CreateIntentFields {
   @Field(() => CheckoutModeEnum, { nullable: true, description: 'Default DIRECT.' })
   checkoutMode?: CheckoutModeEnum;
 
@@ -158,22 +117,7 @@ export class CreatePaymentIntentInput {
 }
 
 @InputType('PaymentIntentFilter')
-export class PaymentIntentFilter {
+export class PaymentIntentFilter extends IntentFilterFields {
   @Field(() => [PaymentIntentStatusEnum], { nullable: true })
   status?: PaymentIntentStatusEnum[];
-
-  @Field(() => String, { nullable: true })
-  country?: string;
-
-  @Field(() => String, { nullable: true })
-  currency?: string;
-
-  @Field(() => String, { nullable: true })
-  merchantReference?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
-  createdGte?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
-  createdLt?: string;
 }
