@@ -36,30 +36,33 @@ async function main(): Promise<void> {
     const json = { authorization: auth, 'content-type': 'application/json' };
     const gql = JSON.stringify({ query: '{ payoutIntents(first: 25) { nodes { id amount status recipient { accountLast4 } } pageInfo { hasNextPage endCursor } } }' });
 
+    /** A request whose Idempotency-Key and merchant_reference are new every time. */
+    const freshPost = (path: string, body: () => Record<string, unknown>): Partial<autocannon.Options> => ({
+      url: `${srv.url}${path}`,
+      method: 'POST',
+      headers: json,
+      requests: [{
+        method: 'POST',
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          headers: { ...json, 'idempotency-key': randomBytes(12).toString('hex') },
+          body: JSON.stringify(body()),
+        }),
+      }],
+    } as Partial<autocannon.Options>);
+    const paymentBody = () => ({
+      amount: '50000', currency: 'THB', country: 'TH', merchant_reference: `bench-${randomBytes(8).toString('hex')}`,
+      payment_method: 'promptpay', customer: { name: 'Bench Payer', email: 'payer@example.com' },
+    });
+
     const scenarios: Scenario[] = [
       { name: 'baseline GET /healthz', options: { url: `${srv.url}/healthz` } },
+      { name: 'GET /v1/payment_method_options', options: { url: `${srv.url}/v1/payment_method_options?amount=50000&currency=THB&country=TH`, headers: { authorization: auth } } },
       { name: 'GET /v1/payout_intents/:id', options: { url: `${srv.url}/v1/payout_intents/${ids[0]}`, headers: { authorization: auth } } },
       { name: 'GET /v1/payout_intents?limit=25', options: { url: `${srv.url}/v1/payout_intents?limit=25`, headers: { authorization: auth } } },
       { name: 'POST /graphql payoutIntents(first: 25)', options: { url: `${srv.url}/graphql`, method: 'POST', headers: json, body: gql } },
-      {
-        name: 'POST /v1/payout_intents (new, with Idempotency-Key)',
-        options: {
-          url: `${srv.url}/v1/payout_intents`,
-          method: 'POST',
-          headers: json,
-          setupClient: (c: autocannon.Client) => {
-            c.setHeadersAndBody({ ...json, 'idempotency-key': randomBytes(12).toString('hex') }, JSON.stringify(payoutBody({ amount: '1' })));
-          },
-          requests: [{
-            method: 'POST',
-            setupRequest: (req: autocannon.Request) => ({
-              ...req,
-              headers: { ...json, 'idempotency-key': randomBytes(12).toString('hex') },
-              body: JSON.stringify(payoutBody({ amount: '1' })),
-            }),
-          }],
-        } as Partial<autocannon.Options>,
-      },
+      { name: 'POST /v1/payout_intents (new, with Idempotency-Key)', options: freshPost('/v1/payout_intents', () => payoutBody({ amount: '1' })) },
+      { name: 'POST /v1/payment_intents (PromptPay QR, with Idempotency-Key)', options: freshPost('/v1/payment_intents', paymentBody) },
     ];
 
     const rows: { scenario: string; rps: number; ratio: string; p50_ms: number; p99_ms: number; errors: number; non2xx: number }[] = [];
