@@ -4,6 +4,7 @@
  * `end()` rejects fields nobody read, so typos are caught instead of ignored.
  */
 import { ApiError } from './errors';
+import { parseAmount } from './money';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -135,3 +136,22 @@ export const upper = (v: string): string => v.trim().toUpperCase();
 export const countryRule: StringRule = { pattern: COUNTRY, normalise: upper, describe: 'an ISO 3166-1 alpha-2 code such as "TH"' };
 export const currencyRule: StringRule = { pattern: CURRENCY, normalise: upper, describe: 'an ISO 4217 code or token symbol of 3 to 6 letters such as "THB"' };
 export const merchantReferenceRule: StringRule = { max: 256 };
+
+/** The fields every intent create body starts with, validated in this order. */
+export interface IntentBasics {
+  amount: bigint;
+  currency: string;
+  country: string;
+  merchantReference: string;
+}
+
+export function readIntentBasics(body: FieldReader): IntentBasics {
+  const amount = body.raw('amount');
+  if (amount === undefined || amount === null) throw ApiError.validation('amount', 'amount is required.');
+  return {
+    amount: parseAmount(amount),
+    currency: body.string('currency', currencyRule),
+    country: body.string('country', countryRule),
+    merchantReference: body.string('merchant_reference', merchantReferenceRule),
+  };
+}

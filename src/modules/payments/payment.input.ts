@@ -6,8 +6,7 @@
  */
 import { canonicalJson, sha256Hex } from '../../domain/canonical';
 import { ApiError } from '../../domain/errors';
-import { parseAmount } from '../../domain/money';
-import { FieldReader, countryRule, currencyRule, merchantReferenceRule } from '../../domain/validation';
+import { FieldReader, readIntentBasics } from '../../domain/validation';
 import { CheckoutMode } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
 import { parseCheckoutMode } from '../methods/method.service';
@@ -138,12 +137,7 @@ export function parseCreatePayment(raw: unknown): CreatePaymentInput {
   if (body.has('options')) {
     throw ApiError.validation('options', 'options is the discovery record\'s field and must not be sent back; put payer data under customer and payment_method_options.');
   }
-  const amountRaw = body.raw('amount');
-  if (amountRaw === undefined || amountRaw === null) throw ApiError.validation('amount', 'amount is required.');
-  const amount = parseAmount(amountRaw);
-  const currency = body.string('currency', currencyRule);
-  const country = body.string('country', countryRule);
-  const merchantReference = body.string('merchant_reference', merchantReferenceRule);
+  const { amount, currency, country, merchantReference } = readIntentBasics(body);
   const modeRaw = body.optionalString('checkout_mode');
   const checkoutMode = modeRaw === undefined ? 'direct' : parseCheckoutMode(modeRaw, 'checkout_mode');
   const customer = parseCustomer(body);

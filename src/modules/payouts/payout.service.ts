@@ -6,8 +6,8 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
-import { formatAmount, parseAmount } from '../../domain/money';
-import { FieldReader, countryRule, currencyRule, merchantReferenceRule } from '../../domain/validation';
+import { formatAmount } from '../../domain/money';
+import { FieldReader, readIntentBasics } from '../../domain/validation';
 import type { ListParams, ListSpec, Page } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -82,12 +82,7 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
 
 export function parseCreatePayout(raw: unknown): CreatePayoutInput {
   const body = FieldReader.body(raw);
-  const amountRaw = body.raw('amount');
-  if (amountRaw === undefined || amountRaw === null) throw ApiError.validation('amount', 'amount is required.');
-  const amount = parseAmount(amountRaw);
-  const currency = body.string('currency', currencyRule);
-  const country = body.string('country', countryRule);
-  const merchantReference = body.string('merchant_reference', merchantReferenceRule);
+  const { amount, currency, country, merchantReference } = readIntentBasics(body);
   const r = body.object('recipient');
   const type = r.string('type');
   if (type !== 'bank_account') throw ApiError.validation('recipient.type', 'recipient.type must be "bank_account".');

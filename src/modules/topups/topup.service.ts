@@ -7,8 +7,8 @@
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { formatAmount, parseAmount } from '../../domain/money';
-import { FieldReader, countryRule, currencyRule, merchantReferenceRule } from '../../domain/validation';
+import { formatAmount } from '../../domain/money';
+import { FieldReader, readIntentBasics } from '../../domain/validation';
 import type { ListParams, ListSpec, Page } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -72,14 +72,8 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
 
 export function parseCreateTopup(raw: unknown): CreateTopupInput {
   const body = FieldReader.body(raw);
-  const amountRaw = body.raw('amount');
-  if (amountRaw === undefined || amountRaw === null) throw ApiError.validation('amount', 'amount is required.');
-  const input = {
-    amount: parseAmount(amountRaw),
-    currency: body.string('currency', currencyRule),
-    country: body.string('country', countryRule),
-    merchant_reference: body.string('merchant_reference', merchantReferenceRule),
-  };
+  const { amount, currency, country, merchantReference } = readIntentBasics(body);
+  const input = { amount, currency, country, merchant_reference: merchantReference };
   body.end();
   return input;
 }
