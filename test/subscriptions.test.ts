@@ -196,12 +196,16 @@ mysqlOnly('events caused on a second server process reach a subscriber here, eve
   try {
     const c = await srv.merchant();
     const remote = c.withBase(other.url);
-    const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'] });
+    // Start from a known event (`after`), then cause more on the other process, concurrently.
+    await remote.post('/v1/payout_intents', payoutBody());
+    const start = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).pop()!.id;
+    const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: start });
     const N = 20;
     await Promise.all(Array.from({ length: N }, () => remote.post('/v1/payout_intents', payoutBody())));
     await eventually(async () => s.events.length >= N, 15000);
     await new Promise((r) => setTimeout(r, 300));
-    const expected = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    const inScope = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    const expected = inScope.slice(inScope.indexOf(start) + 1);
     expect(s.events.map((e) => e.id)).toEqual(expected);
     expect(new Set(s.events.map((e) => e.id)).size).toBe(N);
     await s.stop();
