@@ -27,7 +27,7 @@ let srv: TestServer;
 beforeAll(async () => { if (usingMysql()) srv = await startServer({ scheduler: false }); });
 afterAll(async () => { if (srv) await srv.close(); });
 
-mysqlOnly('seq is gapless in commit order under concurrent writers in two processes', async () => {
+mysqlOnly('seq is gapless in commit order under concurrent writers in three processes, also for a scope\'s first events', async () => {
   const others = [await startProcess(srv.database), await startProcess(srv.database)];
   const url = new URL(srv.database.env.DATABASE_URL);
   const reader = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
@@ -69,6 +69,17 @@ mysqlOnly('seq is gapless in commit order under concurrent writers in two proces
     expect(last).toBe(seqs[seqs.length - 1]);
     console.log(`subscriptions-seq: ${seqs.length} events from 3 processes, ${reads} reads, gaps seen: ${gaps.length}`);
     expect(gaps).toEqual([]);
+
+    // A scope's very first events, racing to create its counter row from three processes
+    // (the losers wait on the duplicate key, or deadlock and are retried by Db.tx).
+    const fresh = await srv.merchant(undefined, 'test', { fund: false });
+    const freshClients = [fresh, ...others.map((o) => fresh.withBase(o.url))];
+    const first = await Promise.all(freshClients.flatMap((cl) => Array.from({ length: 8 }, () => createPayment(cl))));
+    expect(first.map((r) => r.status)).toEqual(first.map(() => 201));
+    const [freshRows] = await reader.query<any[]>('SELECT seq FROM events WHERE merchant_id = ? AND environment = ? ORDER BY seq', [fresh.merchantId, 'test']);
+    const freshSeqs = freshRows.map((r: any) => Number(r.seq));
+    expect(freshSeqs.length).toBeGreaterThanOrEqual(first.length);
+    expect(freshSeqs).toEqual(Array.from({ length: freshSeqs.length }, (_, i) => i + 1));
   } finally {
     await reader.end();
     for (const o of others) await o.stop();
