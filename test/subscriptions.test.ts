@@ -1,12 +1,19 @@
 /** graphql-ws subscriptions: auth, isolation, replay with `after`, live streaming across processes, limits. */
 import WebSocket from 'ws';
 import { createClient, Client as WsClient } from 'graphql-ws';
+import Redis from 'ioredis';
 import { startProcess, startServer, TestServer, usingMysql } from './helpers/server';
 import { Client, eventually, payoutBody } from './helpers/client';
 import { EventRecord } from '../src/modules/events/event.entity';
+import type { App } from '../src/app';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
+/** In-process servers by URL, so subscribe() can wait until the stream is registered there. */
+const apps = new Map<string, App>();
+beforeAll(async () => {
+  srv = await startServer();
+  apps.set(srv.url, srv.app);
+});
 afterAll(async () => { await srv.close(); });
 
 const wsUrl = (httpUrl: string) => httpUrl.replace(/^http/, 'ws') + '/graphql';
@@ -20,23 +27,24 @@ interface Sub {
 }
 
 async function subscribe(url: string, authorization: string | undefined, variables: Record<string, unknown> = {}, query = SUB): Promise<Sub> {
-  const client = createClient({ url: wsUrl(url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false });
+  const client = createClient({ url: wsUrl(url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
   const events: any[] = [];
   const errors: any[] = [];
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());
     client.on('closed', (e: any) => reject(new Error(`closed ${e?.code}`)));
   });
-  let subscribed: () => void;
-  const ready = new Promise<void>((r) => (subscribed = r));
+  const app = apps.get(url);
+  const before = app?.eventHub.streamCount ?? 0;
   const dispose = client.subscribe({ query, variables }, {
     next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : events.push(msg.data.events)),
     error: (err: any) => errors.push(...(Array.isArray(err) ? err : [err])),
     complete: () => undefined,
   });
-  // The subscribe message is sent synchronously after connect; give the server a moment to register.
-  setTimeout(() => subscribed(), 150);
-  await ready;
+  // A subscription without `after` starts at the scope's newest event *when the server
+  // registers it*: wait for that (or for its refusal) before the test causes events.
+  if (app) await eventually(async () => errors.length > 0 || app.eventHub.streamCount > before, 5000, 10).catch(() => undefined);
+  else await new Promise((r) => setTimeout(r, 300));
   return {
     events, errors, client,
     async stop() {
@@ -54,7 +62,7 @@ async function scopeEvents(c: Client, types?: (t: string) => boolean): Promise<E
 test('a bad key closes the socket with 4401', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   for (const authorization of [undefined, 'Basic bm9wZTpub3Bl', c.authorization!.slice(0, -4) + 'AAAA']) {
-    const client = createClient({ url: wsUrl(srv.url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false });
+    const client = createClient({ url: wsUrl(srv.url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
     const code = await new Promise<number>((resolve) => client.on('closed', (e: any) => resolve(e.code)));
     expect(code).toBe(4401);
     await client.dispose();
@@ -139,22 +147,65 @@ test('the same query limits apply over WebSocket', async () => {
   await deep.stop();
 });
 
+test('only subscriptions are served over WebSocket', async () => {
+  const c = await srv.merchant(undefined, 'test', { fund: false });
+  const s = await subscribe(srv.url, c.authorization, {}, 'query { events { edges { node { id } } } }');
+  await eventually(async () => s.errors.length > 0);
+  expect(JSON.stringify(s.errors)).toMatch(/Only subscription operations/);
+  await s.stop();
+  const m = await subscribe(srv.url, c.authorization, {}, 'mutation { cancelPayoutIntent(id: "po_x", reason: "r") { id } }');
+  await eventually(async () => m.errors.length > 0);
+  expect(JSON.stringify(m.errors)).toMatch(/Only subscription operations/);
+  await m.stop();
+});
+
+test('a key revoked after connecting is refused at the next subscribe (4403)', async () => {
+  const c = await srv.merchant(undefined, 'test', { fund: false });
+  const s = await subscribe(srv.url, c.authorization);
+  const closed = new Promise<number>((resolve) => s.client.on('closed', (e: any) => resolve(e.code)));
+  await srv.app.auth.revokeKey(c.auth!.split(':')[0]);
+  s.client.subscribe({ query: SUB }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+  expect(await closed).toBe(4403);
+  await s.client.dispose();
+});
+
 const mysqlOnly = usingMysql() ? test : test.skip;
 if (!usingMysql()) {
-  test('two-process subscription tests need MariaDB (SQLite is single-process): skipped', () => undefined);
+  test('two-process subscription tests need MariaDB (SQLite is single-process): skipped', () => {
+    console.log('subscriptions: two-process cases skipped: DATABASE_URL is not mysql:// and SQLite serves one process by design');
+  });
+}
+
+async function redisReachable(url: string): Promise<string | null> {
+  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    r.disconnect();
+  }
 }
 
 mysqlOnly('events caused on a second server process reach a subscriber here, every one once and in order; reconnect with after gets exactly the missed ones', async () => {
-  const other = await startProcess(srv.database);
+  // Database polling alone: no Redis on either side.
+  const other = await startProcess(srv.database, { REDIS_URL: '' });
   try {
     const c = await srv.merchant();
     const remote = c.withBase(other.url);
-    const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'] });
+    // Start from a known event (`after`), then cause more on the other process, concurrently.
+    await remote.post('/v1/payout_intents', payoutBody());
+    const start = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).pop()!.id;
+    const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: start });
     const N = 20;
     await Promise.all(Array.from({ length: N }, () => remote.post('/v1/payout_intents', payoutBody())));
     await eventually(async () => s.events.length >= N, 15000);
     await new Promise((r) => setTimeout(r, 300));
-    const expected = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    const inScope = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    const expected = inScope.slice(inScope.indexOf(start) + 1);
     expect(s.events.map((e) => e.id)).toEqual(expected);
     expect(new Set(s.events.map((e) => e.id)).size).toBe(N);
     await s.stop();
@@ -170,5 +221,77 @@ mysqlOnly('events caused on a second server process reach a subscriber here, eve
     await again.stop();
   } finally {
     await other.stop();
+  }
+});
+
+mysqlOnly('isolation holds across processes: merchants and environments see only their own events', async () => {
+  const other = await startProcess(srv.database, { REDIS_URL: '' });
+  try {
+    const a = await srv.merchant();
+    const aLive = await srv.keyFor(a.merchantId, 'live');
+    await srv.fund(aLive, 'THB', '100000');
+    const b = await srv.merchant();
+    const subs = {
+      a: await subscribe(srv.url, a.authorization),
+      aLive: await subscribe(srv.url, aLive.authorization),
+      b: await subscribe(srv.url, b.authorization),
+    };
+    const made = {
+      a: await Promise.all([1, 2, 3].map(() => a.withBase(other.url).post('/v1/payout_intents', payoutBody()))),
+      aLive: await Promise.all([1, 2].map(() => aLive.withBase(other.url).post('/v1/payout_intents', payoutBody()))),
+      b: await Promise.all([1].map(() => b.withBase(other.url).post('/v1/payout_intents', payoutBody()))),
+    };
+    await eventually(async () => subs.a.events.length >= 3 && subs.aLive.events.length >= 2 && subs.b.events.length >= 1, 15000);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const k of ['a', 'aLive', 'b'] as const) {
+      expect(subs[k].events.map((e) => e.data.object.id).sort()).toEqual(made[k].map((r) => r.body.id).sort());
+    }
+    expect(subs.aLive.events.every((e) => e.environment === 'LIVE')).toBe(true);
+    expect(subs.a.events.every((e) => e.environment === 'TEST')).toBe(true);
+    for (const s of Object.values(subs)) await s.stop();
+  } finally {
+    await other.stop();
+  }
+});
+
+mysqlOnly('with REDIS_URL, events caused on another process arrive at once, without waiting for the poller', async () => {
+  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const unreachable = await redisReachable(redisUrl);
+  if (unreachable) {
+    console.log(`subscriptions: Redis case skipped: ${redisUrl} is unreachable (${unreachable})`);
+    return;
+  }
+  // Polling every 10 minutes: anything that arrives within seconds came through Redis.
+  const here = await startServer({ database: srv.database, scheduler: false, env: { REDIS_URL: redisUrl, EVENTS_POLL_MS: '600000' } });
+  apps.set(here.url, here.app);
+  const other = await startProcess(srv.database, { REDIS_URL: redisUrl, EVENTS_POLL_MS: '600000' });
+  try {
+    await eventually(async () => here.app.eventHub.redisReady, 5000);
+    const c = await here.merchant();
+    const remote = c.withBase(other.url);
+    const s = await subscribe(here.url, c.authorization, { types: ['payout_intent.*'] });
+    const N = 15;
+    for (let i = 0; i < N; i++) await remote.post('/v1/payout_intents', payoutBody());
+    await eventually(async () => s.events.length >= N, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    const expected = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    expect(s.events.map((e) => e.id)).toEqual(expected);
+    await s.stop();
+
+    // Reconnect with `after` across the Redis path too: exactly the missed ones, then live.
+    const last = expected[expected.length - 1];
+    await Promise.all(Array.from({ length: 4 }, () => remote.post('/v1/payout_intents', payoutBody())));
+    const again = await subscribe(here.url, c.authorization, { types: ['payout_intent.*'], after: last });
+    await remote.post('/v1/payout_intents', payoutBody());
+    await eventually(async () => again.events.length >= 5, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    const all = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+    expect(again.events.map((e) => e.id)).toEqual(all.slice(all.indexOf(last) + 1));
+    expect(again.events).toHaveLength(5);
+    await again.stop();
+  } finally {
+    await other.stop();
+    apps.delete(here.url);
+    await here.close();
   }
 });

@@ -2,13 +2,16 @@
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
  * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401), the token limit at parse time, graphql-armor's validation rules
- * (depth, cost, aliases, directives), and a fresh per-operation context.
+ * socket with 4401; a key revoked after connecting is refused at the next subscribe with
+ * 4403), the token limit at parse time, graphql-armor's validation rules (depth, cost,
+ * aliases, directives), and a fresh per-operation context. Only subscription operations
+ * are served here.
  */
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
+import { ApiError } from '../domain/errors';
 import { randomToken } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
 import { ARMOR_LIMITS, createArmor } from './apollo';
@@ -24,7 +27,11 @@ const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/
 type Extra = {
   socket: WebSocket;
   key?: AuthenticatedKey;
+  /** The connection's credentials, checked again at every subscribe (a key revoked since connect is refused). */
+  authorization?: string;
 };
+
+const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
 
 export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
   const schema = buildGraphQLSchema();
@@ -45,17 +52,28 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
       schema,
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
+        ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
-          ctx.extra.key = await app.auth.authenticate(typeof authorization === 'string' ? authorization : undefined);
+          ctx.extra.key = await app.auth.authenticate(ctx.extra.authorization);
           return true;
-        } catch {
+        } catch (err) {
+          // Anything but bad credentials (the database is down, ...) is graphql-ws's 4500, not a 4401.
+          if (!isAuthError(err)) throw err;
           ctx.extra.socket.close(4401, 'Unauthorized');
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
-        const key = ctx.extra.key;
-        if (!key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
+      onSubscribe: async (ctx, _id, payload) => {
+        if (!ctx.extra.key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
+        // HTTP authenticates every request; a socket re-checks its key at every operation.
+        let key: AuthenticatedKey;
+        try {
+          key = await app.auth.authenticate(ctx.extra.authorization);
+        } catch (err) {
+          if (!isAuthError(err)) throw err;
+          ctx.extra.socket.close(4403, 'Forbidden');
+          return [new GraphQLError('Forbidden', { extensions: { code: 'unauthorized' } })];
+        }
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: ARMOR_LIMITS.maxTokens.n });
@@ -65,6 +83,12 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
         const errors = validate(schema, document, rules);
         if (errors.length > 0) {
           return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: 'validation_error' } }));
+        }
+        // Queries and mutations go over HTTP, where rate limits, Idempotency-Key and the
+        // request's base URL (hosted checkout links) apply; the socket is for subscriptions.
+        const operation = getOperationAST(document, payload.operationName ?? undefined);
+        if (!operation || operation.operation !== 'subscription') {
+          return [new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', { extensions: { code: 'validation_error' } })];
         }
         const requestId = `req_${randomToken(12)}`;
         const contextValue = createContext(app, { ...key, requestId, log: app.log.child({ requestId }) });

@@ -67,6 +67,13 @@ export class EventHub {
     }
   }
 
+  /** Open streams in this process (all scopes). */
+  get streamCount(): number {
+    let n = 0;
+    for (const { waiters } of this.watchers.values()) n += waiters.size;
+    return n;
+  }
+
   get redisReady(): boolean {
     return this.redis?.ready ?? false;
   }
