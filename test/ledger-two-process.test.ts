@@ -1,6 +1,7 @@
 /**
- * The 40-payout race split across two gateway processes sharing one MariaDB (issue 4,
- * part 5): the in-test server plus a separately spawned OS process. Only MySQL/MariaDB
+ * Races split across two gateway processes sharing one MariaDB: the 40-payout race (issue 4,
+ * part 5), approve || cancel, merchant_reference and Idempotency-Key (issue 2, part 4)
+ * dedup; the in-test server plus a separately spawned OS process. Only MySQL/MariaDB
  * has row locks shared between processes; SQLite is single-process by design (src/db/db.ts).
  */
 import path from 'node:path';
@@ -104,6 +105,27 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? here : there).post('/v1/topup_intents', body, { idempotencyKey: randomUUID() })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.error.code).toBe('duplicate_merchant_reference');
+  });
+
+  test('one Idempotency-Key, 20 identical requests split across both processes: one payout, every answer it or a 409', async () => {
+    const here = await srv.merchant();
+    const there = here.withBase(other.url);
+    const key = randomUUID();
+    const body = payoutBody();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? here : there).post('/v1/payout_intents', body, { idempotencyKey: key })));
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    const ids = new Set(created.map((r) => r.body.id));
+    expect(ids.size).toBe(1);
+    for (const r of results) {
+      if (r.status === 201) continue;
+      expect({ status: r.status, code: r.body.error?.code }).toEqual({ status: 409, code: 'idempotency_conflict' });
+    }
+    // Replays (once the first has finished) carry the stored body byte for byte.
+    const first = created.find((r) => r.headers.get('idempotent-replayed') === null)!;
+    for (const r of created) expect(r.text).toBe(first.text);
+    const list = (await there.get(`/v1/payout_intents?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`)).body.data;
+    expect(list.map((p: any) => p.id)).toEqual([...ids]);
   });
 
   test('ledger verify passes at the end', async () => {
