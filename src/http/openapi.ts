@@ -176,7 +176,7 @@ export const OPENAPI_DOCUMENT = {
       ...PAYMENT_OPENAPI_SCHEMAS,
       Error: {
         type: 'object', required: ['error'],
-        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string' } } } },
+        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string', description: 'Validation errors only: the path of the offending field, query parameter or header.' } }, additionalProperties: false } },
       },
       CreatePayoutIntent: {
         type: 'object', additionalProperties: false,
