@@ -6,7 +6,11 @@
  * itself checked below).
  */
 import path from 'node:path';
+import { createHmac } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+import { startReceiver } from './helpers/receiver';
 import { promisify } from 'node:util';
 import { startServer, TestServer } from './helpers/server';
 import { Client, Res, eventually, payoutBody, ref } from './helpers/client';
@@ -416,6 +420,69 @@ describe('REST routes and success statuses', () => {
   });
 });
 
+describe('Events, webhooks and the subscription', () => {
+  test('webhook delivery follows Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256>', async () => {
+    const rx = await startReceiver();
+    try {
+      const c = await srv.merchant();
+      const ep = await post(c, '/v1/webhook_endpoints', { url: `${rx.url}/hook`, enabled_events: ['payout_intent.cancelled'] });
+      expect(ep.status).toBe(201);
+      const po = await payout(c);
+      await post(c, `/v1/payout_intents/${po.id}/cancel`, { reason: 'signed reason' });
+      const r = await eventually(async () => rx.received[0], 15000);
+      expect(rx.received).toHaveLength(1);
+      const id = r.headers['webhook-id'] as string;
+      const ts = r.headers['webhook-timestamp'] as string;
+      const sig = r.headers['webhook-signature'] as string;
+      expect(ts).toMatch(/^\d+$/);
+      const key = Buffer.from(ep.body.secret.slice('whsec_'.length), 'base64');
+      const expected = createHmac('sha256', key).update(`${id}.${ts}.${r.body}`).digest('base64');
+      expect(sig.split(' ')).toContain(`v1,${expected}`);
+      const event = JSON.parse(r.body);
+      expect(event.type).toBe('payout_intent.cancelled');
+      expect(event.data.object.failure_message).toBe('signed reason');
+      expect(event).toEqual((await get(c, `/v1/events/${event.id}`)).body);
+    } finally {
+      await rx.close();
+    }
+  }, 30000);
+
+  test('subscription events(types, after) over graphql-ws with connectionParams.authorization replays what was missed', async () => {
+    const c = await srv.merchant();
+    const first = (await get(c, '/v1/events?limit=1')).body.data[0];
+    const po = await payout(c);
+    await post(c, `/v1/payout_intents/${po.id}/cancel`, {});
+    await topup(c);
+    const url = srv.url.replace(/^http/, 'ws') + '/graphql';
+    const ws = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: c.authorization }, retryAttempts: 0 });
+    const got: any[] = [];
+    const errors: any[] = [];
+    const dispose = ws.subscribe({ query: 'subscription($t: [String!], $a: String) { events(types: $t, after: $a) { id type data { object } } }', variables: { t: ['payout_intent.*'], a: first.id } }, {
+      next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : got.push(msg.data.events)),
+      error: (e: any) => errors.push(e),
+      complete: () => undefined,
+    });
+    try {
+      await eventually(async () => got.length >= 2 || errors.length > 0, 10000);
+      expect(errors).toEqual([]);
+      expect(got.map((e) => e.type)).toEqual(['payout_intent.created', 'payout_intent.cancelled']);
+      const rest = (await get(c, `/v1/events/${got[1].id}`)).body;
+      expect(got[1].data.object).toEqual(rest.data.object);
+    } finally {
+      dispose();
+      await ws.dispose();
+    }
+  }, 30000);
+
+  test('GET /events follows the listing rules (limit, unknown parameter)', async () => {
+    expectError(await get(m, '/v1/events?limit=0'), 400, 'validation_error', 'limit');
+    expectError(await get(m, '/v1/events?colour=red'), 400, 'validation_error', 'colour');
+    const last = await get(m, '/v1/events?limit=100&created_gte=2000-01-01T00:00:00Z');
+    expect(last.status).toBe(200);
+    for (const e of last.body.data) expect(e.created_at).toMatch(TS);
+  });
+});
+
 describe('Errors table', () => {
   test('400 validation_error names the path (customer.email)', async () => {
     expectError(await post(m, '/v1/payment_intents', paymentBody({ customer: { email: 'nope' } })), 400, 'validation_error', 'customer.email');
@@ -578,6 +645,23 @@ describe('Amount rules', () => {
     const res = await post(m, '/v1/payout_intents', payoutBody({ amount: '0'.repeat(26) + '1000' }));
     expect(res.status).toBe(201);
     expect(res.body.amount).toBe('1000');
+  });
+
+  test('payment fingerprint uses normalised values and filled defaults: same request written differently replays (200)', async () => {
+    const b = paymentBody({ amount: '50000' });
+    const first = await post(m, '/v1/payment_intents', b);
+    expect(first.status).toBe(201);
+    const same = await post(m, '/v1/payment_intents', { ...b, amount: '0050000', checkout_mode: 'direct' });
+    expect(same.status).toBe(200);
+    expect(same.body.id).toBe(first.body.id);
+  });
+
+  test('amounts are never rounded through a JavaScript number (30 digits round-trip exactly)', async () => {
+    const amount = '123456789012345678901234567891';
+    const res = await post(m, '/v1/topup_intents', topupBody({ amount }), { idempotencyKey: idem() });
+    expect(res.status).toBe(201);
+    expect(res.body.amount).toBe(amount);
+    expect((await get(m, `/v1/topup_intents/${res.body.id}`)).body.amount).toBe(amount);
   });
 });
 
@@ -824,6 +908,15 @@ describe('Provisioning CLI', () => {
     const c = srv.client(`${out.public_key}:${out.secret_key}`);
     expect((await get(c, '/v1/balances')).status).toBe(200);
   }, 30000);
+
+  test('the documented form `npm run --silent cli -- keys create --merchant acme --env test` prints only that JSON', async () => {
+    const env = { ...process.env, ...srv.database.env, LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_ENCRYPTION_KEY: require('./helpers/server').TEST_ENCRYPTION_KEY };
+    const root = path.resolve(__dirname, '../..');
+    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'keys', 'create', '--merchant', 'acme', '--env', 'test'], { env, cwd: root });
+    const out = JSON.parse(stdout);
+    expect(Object.keys(out).sort()).toEqual(['merchant_id', 'public_key', 'secret_key']);
+    expect((await get(srv.client(`${out.public_key}:${out.secret_key}`), '/v1/balances')).status).toBe(200);
+  }, 60000);
 });
 
 describe('Request-Id', () => {
