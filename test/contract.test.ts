@@ -13,6 +13,7 @@ import { createClient } from 'graphql-ws';
 import { startReceiver } from './helpers/receiver';
 import { promisify } from 'node:util';
 import { startServer, TestServer } from './helpers/server';
+import { loadConfig } from '../src/config';
 import { Client, Res, eventually, payoutBody, ref } from './helpers/client';
 
 const run = promisify(execFile);
@@ -104,9 +105,16 @@ describe('Addresses', () => {
     const p = await track(await m.gql('{ __typename }'));
     expect(p.status).toBe(200);
     expect(p.body.data).toEqual({ __typename: 'Query' });
-    const g = await get(m, `/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+    // A plain GraphQL-over-HTTP GET: no preflight-forcing header.
+    const g = await get(m, `/graphql?query=${encodeURIComponent('{ __typename }')}`);
     expect(g.status).toBe(200);
     expect(g.body.data).toEqual({ __typename: 'Query' });
+    const v = await get(m, `/graphql?query=${encodeURIComponent('query($n: Int) { topupIntents(first: $n) { nodes { id } } }')}&variables=${encodeURIComponent('{"n":1}')}`, { headers: { accept: 'application/json' } });
+    expect(v.status).toBe(200);
+    expect(v.body.data.topupIntents.nodes).toHaveLength(1);
+    // Not part of the contract, the reason GET is safe: mutations are refused over GET.
+    const mut = await get(m, `/graphql?query=${encodeURIComponent('mutation { approvePayoutIntent(id: "po_x") { id } }')}`);
+    expect(mut.status).toBe(405);
   });
 
   test('/checkout/:token is the next_action.url of a hosted intent and serves a page', async () => {
@@ -133,7 +141,12 @@ describe('REST routes and success statuses', () => {
     const again = await post(m, '/v1/payment_intents', { ...body, amount: '50000' });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
-    for (const change of [{ device_fingerprint: 'dfp-2' }, { external_reference: 'ext-2' }, { amount: '50001' }, { metadata: { a: '2' } }, { return_url: 'https://shop.example/other' }, { customer: { name: 'Other' } }]) {
+    for (const change of [
+      { device_fingerprint: 'dfp-2' }, { external_reference: 'ext-2' }, { amount: '50001' }, { metadata: { a: '2' } },
+      { return_url: 'https://shop.example/other' }, { customer: { name: 'Other' } }, { currency: 'IDR' }, { country: 'ID' },
+      { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', account_name: 'A', account_number: '1234567890' } },
+      { checkout_mode: 'hosted', payment_method: undefined },
+    ]) {
       expectError(await post(m, '/v1/payment_intents', { ...body, ...change }), 409, 'idempotency_conflict');
     }
   });
@@ -348,13 +361,27 @@ describe('REST routes and success statuses', () => {
       keys.add(k);
     }
     expect(res.body.data.some((o: any) => o.bank === null)).toBe(true);
-    expect(res.text).not.toMatch(/SiamPay|KrungPay|NusaPay|provider/i);
+    expect(res.text).not.toMatch(/SiamPay|KrungPay|NusaPay|DirectLine|provider|siampay|krungpay|nusapay|directline/i);
+    expect(res.text).not.toMatch(/SP-|KP_|sp-0|kp_|dl-|DL\//);
+    for (const l of [res, await get(m, '/v1/payout_intents'), await get(m, '/v1/topup_intents'), await get(m, '/v1/events')]) {
+      expect(Object.keys(l.body).sort()).toEqual(['data', 'has_more', 'next_cursor']);
+    }
     const none = await get(m, '/v1/payment_method_options?amount=999999999999999&currency=THB&country=TH');
     expect(none.status).toBe(200);
     expect(none.body.data).toEqual([]);
     expect(none.body.has_more).toBe(false);
     expect(none.body.next_cursor).toBeNull();
     expect((await get(m, '/v1/payment_method_options?amount=50000&currency=THB&country=TH&checkout_mode=hosted')).status).toBe(200);
+    // Strict pin to one provider narrows the union; the key's environment matters too.
+    const pinned = await get(m, '/v1/payment_method_options?amount=50000&currency=THB&country=TH&provider=directline');
+    expect(pinned.body.data.length).toBeGreaterThan(0);
+    expect(new Set(pinned.body.data.map((o: any) => o.payment_method))).toEqual(new Set(['direct_debit']));
+    const liveOpts = await get(live, '/v1/payment_method_options?amount=50000&currency=THB&country=TH');
+    expect(liveOpts.body.data.map((o: any) => o.payment_method)).not.toContain('direct_debit');
+    expectError(await get(m, '/v1/payment_method_options?amount=50000&currency=THB&country=TH&colour=red'), 400, 'validation_error', 'colour');
+    // The discovery object must not be sent back unchanged.
+    const withPayer = res.body.data.find((o: any) => Object.keys(o.options.payer).length > 0);
+    expectError(await post(m, '/v1/payment_intents', paymentBody({ payment_method: withPayer.payment_method, payment_method_options: withPayer.options })), 400, 'validation_error', 'payment_method_options.payer');
   });
 
   test('a named payment_method that is not eligible is 422 payment_method_unavailable', async () => {
@@ -480,6 +507,60 @@ describe('Events, webhooks and the subscription', () => {
     const last = await get(m, '/v1/events?limit=100&created_gte=2000-01-01T00:00:00Z');
     expect(last.status).toBe(200);
     for (const e of last.body.data) expect(e.created_at).toMatch(TS);
+  });
+});
+
+describe('States and settlement', () => {
+  test('every transition emits <resource>.<new status> whose data.object is the record the route returned', async () => {
+    const c = await srv.merchant();
+    const returned: any[] = [];
+    for (const action of ['succeed', 'fail', 'expire']) {
+      const pi = await payment(c);
+      returned.push((await post(c, `/v1/test_helpers/payment_intents/${pi.id}/${action}`, {})).body);
+    }
+    const pc = await payment(c);
+    returned.push((await post(c, `/v1/payment_intents/${pc.id}/cancel`, {})).body);
+    for (const outcome of ['succeed', 'fail']) {
+      const t = await topup(c);
+      returned.push((await post(c, `/v1/test_helpers/topup_intents/${t.id}/${outcome}`, {})).body);
+      const po = await payout(c);
+      returned.push((await post(c, `/v1/payout_intents/${po.id}/approve`, {})).body);
+      returned.push((await post(c, `/v1/test_helpers/payout_intents/${po.id}/${outcome}`, {})).body);
+    }
+    const events = (await get(c, '/v1/events?limit=100')).body.data;
+    for (const rec of returned) {
+      const ev = events.find((e: any) => e.type === `${rec.object}.${rec.status}` && e.data.object.id === rec.id);
+      expect(ev && { type: ev.type, object: ev.data.object }).toEqual({ type: `${rec.object}.${rec.status}`, object: rec });
+      expect(ev.environment).toBe('test');
+      expect(ev.created_at).toMatch(TS);
+    }
+  });
+
+  test('simulated providers settle on their own after SIMULATED_SETTLE_MS: success, or the failure_code of the magic account number', async () => {
+    const timed = await startServer({ env: { SIMULATED_SETTLE_MS: '200' }, database: srv.database });
+    try {
+      const c = new Client(timed.url, m.auth, m.key);
+      const ok = await payout(c);
+      const bad = await payout(c, { recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000111111116', holder_name: 'A B' } });
+      for (const po of [ok, bad]) expect((await post(c, `/v1/payout_intents/${po.id}/approve`, {})).status).toBe(202);
+      const settledOk = await eventually(async () => { const r = await c.get(`/v1/payout_intents/${ok.id}`); return r.body.status !== 'processing' && r.body; }, 15000);
+      expect(settledOk.status).toBe('succeeded');
+      const settledBad = await eventually(async () => { const r = await c.get(`/v1/payout_intents/${bad.id}`); return r.body.status !== 'processing' && r.body; }, 15000);
+      expect([settledBad.status, settledBad.failure_code]).toEqual(['failed', 'account_closed']);
+      expect(settledBad.recipient.account_last4).toBe('1116');
+      // The test helper on a record the timer already settled finds it terminal.
+      expectError(await post(c, `/v1/test_helpers/payout_intents/${ok.id}/fail`, {}), 422, 'invalid_state');
+    } finally {
+      await timed.close();
+    }
+  }, 30000);
+});
+
+describe('Configuration defaults', () => {
+  test('PORT defaults to 4000 and overrides; SIMULATED_SETTLE_MS defaults to 2000', () => {
+    expect(loadConfig({}).port).toBe(4000);
+    expect(loadConfig({ PORT: '4100' }).port).toBe(4100);
+    expect(loadConfig({}).simulatedSettleMs).toBe(2000);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The GraphQL surface for payouts (CONTRACT.md "GraphQL surface"): mutations and
  * queries round-trip against REST, enums are UPPER_CASE, amounts strings, domain errors
- * carry extensions.code (and extensions.param), GET works with a preflight header, and
+ * carry extensions.code (and extensions.param), GET works (with or without a preflight header), and
  * graphql-armor limits reject abusive documents.
  */
 import { startServer, TestServer } from './helpers/server';
@@ -245,10 +245,10 @@ describe('GraphQL over HTTP GET', () => {
     expect(res.body.data.payoutIntent).toEqual(p);
   });
 
-  test('without a preflight header the GET is refused (CSRF prevention)', async () => {
+  test('a plain GET with the Basic credentials works without a preflight header (CONTRACT.md: GET /graphql)', async () => {
     const res = await merchant.get(q('{ viewer { environment } }'));
-    expect(res.status).toBe(400);
-    expect(res.body?.data).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ viewer: { environment: 'TEST' } });
   });
 
   test('a mutation over GET is refused and changes nothing', async () => {
