@@ -556,6 +556,23 @@ describe('States and settlement', () => {
   }, 30000);
 });
 
+describe('State names', () => {
+  const STATES: Record<string, string[]> = {
+    payment_intents: ['requires_action', 'processing', 'succeeded', 'failed', 'cancelled', 'expired'],
+    payout_intents: ['requires_approval', 'processing', 'succeeded', 'failed', 'cancelled'],
+    topup_intents: ['requires_action', 'succeeded', 'failed', 'expired'],
+  };
+  test.each(Object.keys(STATES))('every %s state of the contract is a status filter value (REST and GraphQL enum)', async (resource) => {
+    expect((await get(m, `/v1/${resource}?status=${STATES[resource].join(',')}`)).status).toBe(200);
+    const typeName = { payment_intents: 'PaymentIntent', payout_intents: 'PayoutIntent', topup_intents: 'TopupIntent' }[resource];
+    const res = track(await m.gql(`{ __type(name: "${typeName}") { fields { name type { kind name ofType { name } } } } }`));
+    const statusField = res.body.data.__type.fields.find((f: any) => f.name === 'status');
+    const enumName = statusField.type.name ?? statusField.type.ofType.name;
+    const values = track(await m.gql(`{ __type(name: "${enumName}") { enumValues { name } } }`)).body.data.__type.enumValues.map((v: any) => v.name);
+    expect(values.sort()).toEqual(STATES[resource].map((x) => x.toUpperCase()).sort());
+  });
+});
+
 describe('Configuration defaults', () => {
   test('PORT defaults to 4000 and overrides; SIMULATED_SETTLE_MS defaults to 2000', () => {
     expect(loadConfig({}).port).toBe(4000);
