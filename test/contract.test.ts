@@ -340,6 +340,20 @@ describe('REST routes and success statuses', () => {
     expectError(await post(c, '/v1/payout_intents', payoutBody({ amount: '3001' })), 422, 'insufficient_balance');
     expect((await post(c, `/v1/payout_intents/${po.id}/cancel`, {})).status).toBe(202);
     expect(await bal()).toMatchObject({ available: '5000', reserved: '0' });
+    // failure moves it back; success removes it from reserved
+    const failing = await payout(c, { amount: '1000' });
+    await post(c, `/v1/payout_intents/${failing.id}/approve`, {});
+    expect(await bal()).toMatchObject({ available: '4000', reserved: '1000' });
+    expect((await post(c, `/v1/test_helpers/payout_intents/${failing.id}/fail`, {})).status).toBe(200);
+    expect(await bal()).toMatchObject({ available: '5000', reserved: '0' });
+    const paid = await payout(c, { amount: '1500' });
+    await post(c, `/v1/payout_intents/${paid.id}/approve`, {});
+    expect((await post(c, `/v1/test_helpers/payout_intents/${paid.id}/succeed`, {})).status).toBe(200);
+    expect(await bal()).toMatchObject({ available: '3500', reserved: '0' });
+    // a succeeded payment adds to available
+    const pi = await payment(c, { amount: '2500' });
+    expect((await post(c, `/v1/test_helpers/payment_intents/${pi.id}/succeed`, {})).status).toBe(200);
+    expect(await bal()).toMatchObject({ available: '6000', reserved: '0' });
   });
 
   test('GET /payment_method_options: page envelope, option shape, empty when nothing eligible', async () => {
@@ -875,6 +889,16 @@ describe('Idempotency-Key', () => {
     expect(b.text).toBe(a.text);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expectError(await post(m, '/v1/payout_intents', { ...body, amount: '2' }, { idempotencyKey: key }), 409, 'idempotency_conflict');
+  });
+
+  test('the fingerprint is of the route and the canonical body: key order does not matter, another route conflicts', async () => {
+    const key = idem();
+    const body = payoutBody();
+    const a = await post(m, '/v1/payout_intents', body, { idempotencyKey: key });
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const b = await post(m, '/v1/payout_intents', reordered, { idempotencyKey: key });
+    expect([b.status, b.text, b.headers.get('idempotent-replayed')]).toEqual([a.status, a.text, 'true']);
+    expectError(await post(m, '/v1/topup_intents', topupBody(), { idempotencyKey: key }), 409, 'idempotency_conflict');
   });
 
   test('a 4xx is stored and replayed', async () => {
