@@ -31,7 +31,7 @@ const listParams = [
   { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
 ];
 const commonErrors = {
-  400: error('validation_error, invalid_json or a malformed Idempotency-Key; `param` names the field.'),
+  400: error('validation_error, invalid_json or a malformed Idempotency-Key; `param` (validation_error only) names the field or header.'),
   401: error('unauthorized'),
   404: error('not_found'),
 };
