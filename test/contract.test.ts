@@ -681,9 +681,14 @@ describe('Errors table', () => {
     expectError(await get(m, '/nowhere'), 404, 'not_found');
   });
 
-  test('413 payload_too_large over 64 KiB', async () => {
-    const big = JSON.stringify({ ...payoutBody(), pad: 'x'.repeat(64 * 1024) });
-    expectError(await post(m, '/v1/payout_intents', undefined, { raw: big }), 413, 'payload_too_large');
+  test('413 payload_too_large over 64 KiB; exactly 64 KiB is read', async () => {
+    const base = payoutBody();
+    const empty = Buffer.byteLength(JSON.stringify({ ...base, pad: '' }));
+    const exact = JSON.stringify({ ...base, pad: 'x'.repeat(64 * 1024 - empty) });
+    expect(Buffer.byteLength(exact)).toBe(64 * 1024);
+    expectError(await post(m, '/v1/payout_intents', undefined, { raw: exact }), 400, 'validation_error', 'pad');
+    const over = JSON.stringify({ ...base, pad: 'x'.repeat(64 * 1024 - empty + 1) });
+    expectError(await post(m, '/v1/payout_intents', undefined, { raw: over }), 413, 'payload_too_large');
   });
 
   test('415 unsupported_media_type: POST without application/json', async () => {
