@@ -722,6 +722,23 @@ describe('Errors table', () => {
     expect(c.body.errors?.[0]?.extensions?.code).toBe('approval_required');
     const v = track(await m.gql('mutation($i: CreateTopupIntentInput!) { createTopupIntent(input: $i) { id } }', { i: { amount: '1.5', currency: 'THB', country: 'TH', merchantReference: ref('g') } }, { 'idempotency-key': idem() }));
     expect(v.body.errors?.[0]?.extensions?.code).toBe('validation_error');
+    // Single-record queries: null plus the not_found error, alike for unknown, foreign and other-environment ids.
+    const mine = await payout();
+    const liveOne = await post(live, '/v1/payout_intents', payoutBody());
+    const seenErrors = new Set<string>();
+    for (const [field, id] of [['payoutIntent', mine.id], ['payoutIntent', 'po_missing'], ['paymentIntent', 'pi_missing'], ['topupIntent', 'tu_missing'], ['event', 'evt_missing']] as const) {
+      const c = field === 'payoutIntent' && id === mine.id ? other : m;
+      const r = track(await c.gql(`query($id: ID!) { ${field}(id: $id) { id } }`, { id }));
+      expect(r.body.data).toEqual({ [field]: null });
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('not_found');
+      if (field === 'payoutIntent') seenErrors.add(r.body.errors[0].message);
+    }
+    if (liveOne.status === 201) {
+      const r = track(await m.gql('query($id: ID!) { payoutIntent(id: $id) { id } }', { id: liveOne.body.id }));
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('not_found');
+      seenErrors.add(r.body.errors[0].message);
+    }
+    expect(seenErrors.size).toBe(1);
     const unauth = track(await srv.client().gql('{ balances { currency } }'));
     expect(unauth.body.errors?.[0]?.extensions?.code).toBe('unauthorized');
   });

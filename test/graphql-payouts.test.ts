@@ -203,11 +203,13 @@ describe('domain errors carry extensions.code', () => {
     expect((await fails(merchant.gql(CANCEL, { id: c.id }))).extensions.code).toBe('approval_required');
   });
 
-  test('not_found for unknown ids on approve and cancel; payoutIntent is null', async () => {
+  test('not_found for unknown ids on approve and cancel; payoutIntent is null with a not_found error', async () => {
     expect((await fails(merchant.gql(APPROVE, { id: 'po_unknown' }))).extensions.code).toBe('not_found');
     expect((await fails(merchant.gql(CANCEL, { id: 'po_unknown' }))).extensions.code).toBe('not_found');
     const res = await merchant.gql(GET, { id: 'po_unknown' });
-    expect(res.body).toEqual({ data: { payoutIntent: null } });
+    expect(res.body.data).toEqual({ payoutIntent: null });
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors![0]).toMatchObject({ path: ['payoutIntent'], extensions: { code: 'not_found' } });
   });
 
   test('a reason over 512 characters is validation_error naming reason, with or without Idempotency-Key', async () => {
