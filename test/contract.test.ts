@@ -239,6 +239,10 @@ describe('REST routes and success statuses', () => {
     const ev = events.body.data.find((e: any) => e.type === 'payout_intent.cancelled' && e.data.object.id === po.id);
     expect(ev).toBeDefined();
     expect(ev.data.object.failure_message).toBe('customer asked');
+    // The reason is stored on the payout and appears in the audit log.
+    expect((await get(m, `/v1/payout_intents/${po.id}`)).body.failure_message).toBe('customer asked');
+    const audit = await get(m, '/v1/audit_log?limit=100');
+    expect(audit.body.data.some((a: any) => a.resource_id === po.id && a.reason === 'customer asked')).toBe(true);
     // terminal: approval_required naming the status
     const again = await post(m, `/v1/payout_intents/${po.id}/cancel`, {});
     expectError(again, 422, 'approval_required');
