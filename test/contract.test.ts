@@ -436,6 +436,24 @@ describe('REST routes and success statuses', () => {
     expect(succeeded.data.object).toEqual(done.body);
   });
 
+  test('events: a cursor (page cursor or event id) from another merchant, environment or resource is 400', async () => {
+    const c = await srv.merchant();
+    const mine = (await get(c, '/v1/events?limit=1')).body;
+    const theirs = (await get(other, '/v1/events?limit=1')).body.data[0];
+    expectError(await get(c, `/v1/events?cursor=${theirs.id}`), 400, 'validation_error', 'cursor');
+    expectError(await get(other, `/v1/events?cursor=${encodeURIComponent(mine.next_cursor ?? mine.data[0].id)}`), 400, 'validation_error', 'cursor');
+    const liveKey = await srv.keyFor(c.merchantId, 'live');
+    expectError(await get(liveKey, `/v1/events?cursor=${mine.data[0].id}`), 400, 'validation_error', 'cursor');
+    const topupCursor = (await get(m, '/v1/topup_intents?limit=1')).body.next_cursor;
+    expectError(await get(m, `/v1/events?cursor=${encodeURIComponent(topupCursor)}`), 400, 'validation_error', 'cursor');
+  });
+
+  test('payment method discovery validates its query parameters', async () => {
+    expectError(await get(m, '/v1/payment_method_options?amount=1.5&currency=THB&country=TH'), 400, 'validation_error', 'amount');
+    expectError(await get(m, '/v1/payment_method_options?amount=100&currency=THB&country=TH&checkout_mode=popup'), 400, 'validation_error', 'checkout_mode');
+    expectError(await get(m, '/v1/payment_method_options?amount=100&currency=THB&country=THA'), 400, 'validation_error', 'country');
+  });
+
   test('events: cursor accepts an event id', async () => {
     const c = await srv.merchant();
     await payout(c);
@@ -972,7 +990,7 @@ describe('Idempotency-Key', () => {
     expect(other.body.errors?.[0]?.extensions?.code).toBe('idempotency_conflict');
     // And the REST route of the same operation with the same key replays the stored result.
     const rest = await post(m, '/v1/payout_intents', { amount: '100', currency: 'THB', country: 'TH', merchant_reference: input.merchantReference, recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'A B' } }, { idempotencyKey: key });
-    expect([rest.status, rest.body.id]).toEqual([201, a.body.data.createPayoutIntent.id]);
+    expect([rest.status, rest.body.id, rest.headers.get('idempotent-replayed')]).toEqual([201, a.body.data.createPayoutIntent.id, 'true']);
   });
 });
 
