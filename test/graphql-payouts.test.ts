@@ -1,7 +1,7 @@
 /**
  * The GraphQL surface for payouts (CONTRACT.md "GraphQL surface"): mutations and
  * queries round-trip against REST, enums are UPPER_CASE, amounts strings, domain errors
- * carry extensions.code (and extensions.param), GET works with a preflight header, and
+ * carry extensions.code (and extensions.param), GET works (with or without a preflight header), and
  * graphql-armor limits reject abusive documents.
  */
 import { startServer, TestServer } from './helpers/server';
@@ -203,11 +203,13 @@ describe('domain errors carry extensions.code', () => {
     expect((await fails(merchant.gql(CANCEL, { id: c.id }))).extensions.code).toBe('approval_required');
   });
 
-  test('not_found for unknown ids on approve and cancel; payoutIntent is null', async () => {
+  test('not_found for unknown ids on approve and cancel; payoutIntent is null with a not_found error', async () => {
     expect((await fails(merchant.gql(APPROVE, { id: 'po_unknown' }))).extensions.code).toBe('not_found');
     expect((await fails(merchant.gql(CANCEL, { id: 'po_unknown' }))).extensions.code).toBe('not_found');
     const res = await merchant.gql(GET, { id: 'po_unknown' });
-    expect(res.body).toEqual({ data: { payoutIntent: null } });
+    expect(res.body.data).toEqual({ payoutIntent: null });
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors![0]).toMatchObject({ path: ['payoutIntent'], extensions: { code: 'not_found' } });
   });
 
   test('a reason over 512 characters is validation_error naming reason, with or without Idempotency-Key', async () => {
@@ -245,10 +247,10 @@ describe('GraphQL over HTTP GET', () => {
     expect(res.body.data.payoutIntent).toEqual(p);
   });
 
-  test('without a preflight header the GET is refused (CSRF prevention)', async () => {
+  test('a plain GET with the Basic credentials works without a preflight header (CONTRACT.md: GET /graphql)', async () => {
     const res = await merchant.get(q('{ viewer { environment } }'));
-    expect(res.status).toBe(400);
-    expect(res.body?.data).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ viewer: { environment: 'TEST' } });
   });
 
   test('a mutation over GET is refused and changes nothing', async () => {

@@ -142,21 +142,24 @@ describe('the other environment of the same merchant', () => {
 describe('GraphQL', () => {
   const ONE = 'query One($id: ID!) { payoutIntent(id: $id) { id status } }';
 
-  test('payoutIntent(id) of a foreign, other-environment or unknown id is null', async () => {
+  test('payoutIntent(id) of a foreign, other-environment or unknown id is null with the same not_found error', async () => {
+    const errors = new Set<string>();
     for (const id of [bPayout.id, aLivePayout.id, UNKNOWN_ID]) {
       const res = await a.gql(ONE, { id });
       expect(res.status).toBe(200);
-      expect(res.body.errors).toBeUndefined();
       expect(res.body.data).toEqual({ payoutIntent: null });
+      expect(res.body.errors![0].extensions.code).toBe('not_found');
+      errors.add(JSON.stringify(res.body.errors));
     }
+    expect(errors.size).toBe(1);
     const own = await a.gql(ONE, { id: aPayout.id });
     expect(own.body.data).toEqual({ payoutIntent: { id: aPayout.id, status: 'REQUIRES_APPROVAL' } });
   });
 
   test('a batch mixing own and foreign ids resolves only the own one', async () => {
     const res = await a.gql(`{ mine: payoutIntent(id: "${aPayout.id}") { id } theirs: payoutIntent(id: "${bPayout.id}") { id } live: payoutIntent(id: "${aLivePayout.id}") { id } }`);
-    expect(res.body.errors).toBeUndefined();
     expect(res.body.data).toEqual({ mine: { id: aPayout.id }, theirs: null, live: null });
+    expect(res.body.errors!.map((e: any) => [e.path[0], e.extensions.code])).toEqual([['theirs', 'not_found'], ['live', 'not_found']]);
   });
 
   test('approve and cancel of a foreign id fail exactly as for an unknown id', async () => {

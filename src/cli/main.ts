@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
         if (!ENVIRONMENTS.includes(env as Environment)) fail('--env must be test or live');
         const merchant = (await app.auth.findMerchant(merchantArg)) ?? (await app.auth.createMerchant(merchantArg));
         const key = await app.auth.issueKey(merchant.id, env as Environment);
-        print({ merchant_id: key.merchant_id, public_key: key.public_key, secret_key: key.secret_key, api_key_id: key.api_key_id, environment: key.environment });
+        print({ merchant_id: key.merchant_id, public_key: key.public_key, secret_key: key.secret_key });
         return 0;
       }
       case 'keys revoke': {

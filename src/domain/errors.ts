@@ -2,7 +2,9 @@
  * The one error type of the domain. Every failure the API can report is an ApiError
  * with the contract's code and HTTP status; REST renders it as
  * `{ "error": { code, message, param? } }`, GraphQL as an error whose
- * `extensions.code` is the same code.
+ * `extensions.code` is the same code. `param` belongs to validation errors only
+ * (CONTRACT.md "Errors": the body is `{ code, message }`, plus `param` for validation
+ * errors); other codes drop it, their message names what was wrong.
  */
 export type ErrorCode =
   | 'validation_error'
@@ -46,14 +48,17 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly status: number;
 
+  readonly param?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly param?: string,
+    param?: string,
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = STATUS_OF[code];
+    if (code === 'validation_error') this.param = param;
   }
 
   toBody(): ErrorBody {

@@ -35,6 +35,13 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    // CONTRACT.md serves GraphQL over GET as well as POST, for any GraphQL-over-HTTP client:
+    // a GET that carries the Basic credentials is answered without a preflight-forcing
+    // header. That stays CSRF-safe here: Apollo refuses mutations over GET (queries have no
+    // side effects), a POST must be application/json (415 otherwise), which a browser
+    // cannot send cross-site without a CORS preflight, and unauthenticated requests are a
+    // 401 before Apollo sees them.
+    csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
   });
   await apollo.start();
   await fastify.register(fastifyApollo(apollo), {

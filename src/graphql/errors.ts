@@ -9,6 +9,17 @@ import type { Logger } from 'pino';
 import { ApiError, ErrorBody } from '../domain/errors';
 import type { ApiResult } from '../modules/idempotency/idempotency.service';
 
+/**
+ * A single-record query's answer: the record, or - for an id that is unknown, foreign or in
+ * the other environment - the field is null and the response carries the REST failure as a
+ * `not_found` error (CONTRACT.md: GraphQL reports the same failures with the same code).
+ */
+export async function foundOrNotFound<T>(record: Promise<T | null | undefined>, resource: string): Promise<T> {
+  const found = await record;
+  if (found === null || found === undefined) throw ApiError.notFound(resource);
+  return found;
+}
+
 /** Maps REST parameter paths to GraphQL argument paths, e.g. `recipient.bank_code` -> `input.recipient.bankCode`. */
 export function graphqlParam(param: string, prefix = 'input'): string {
   if (param === 'Idempotency-Key') return param;

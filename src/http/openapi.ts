@@ -31,7 +31,7 @@ const listParams = [
   { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
 ];
 const commonErrors = {
-  400: error('validation_error, invalid_json or a malformed Idempotency-Key; `param` names the field.'),
+  400: error('validation_error, invalid_json or a malformed Idempotency-Key; `param` (validation_error only) names the field or header.'),
   401: error('unauthorized'),
   404: error('not_found'),
 };
@@ -176,7 +176,7 @@ export const OPENAPI_DOCUMENT = {
       ...PAYMENT_OPENAPI_SCHEMAS,
       Error: {
         type: 'object', required: ['error'],
-        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string' } } } },
+        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string', description: 'Validation errors only: the path of the offending field, query parameter or header.' } }, additionalProperties: false } },
       },
       CreatePayoutIntent: {
         type: 'object', additionalProperties: false,

@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { toGraphQLError, withListArgs } from '../../graphql/errors';
+import { toGraphQLError, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { createLoaders } from '../../graphql/loaders';
 import { ApiError } from '../../domain/errors';
@@ -12,9 +12,9 @@ import { EventConnection, EventFilter, EventType } from './event.types';
 
 @Resolver(() => EventType)
 export class EventResolver {
-  @Query(() => EventType, { nullable: true, description: 'An event of the calling merchant and environment, or null.' })
-  event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire | null> {
-    return loaders.event.load(id);
+  @Query(() => EventType, { nullable: true, description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire> {
+    return foundOrNotFound(loaders.event.load(id), 'event');
   }
 
   @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })

@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapResult, withListArgs } from '../../graphql/errors';
+import { unwrapResult, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PaymentIntentWire } from './payment.service';
 import { CreatePaymentIntentInput, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
@@ -17,9 +17,9 @@ export function createBody(input: CreatePaymentIntentInput): Record<string, unkn
 
 @Resolver(() => PaymentIntentType)
 export class PaymentResolver {
-  @Query(() => PaymentIntentType, { nullable: true, description: 'A payment intent of the calling merchant and environment, or null.' })
-  paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire | null> {
-    return loaders.paymentIntent.load(id);
+  @Query(() => PaymentIntentType, { nullable: true, description: 'A payment intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
+    return foundOrNotFound(loaders.paymentIntent.load(id), 'payment intent');
   }
 
   @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })

@@ -2,16 +2,16 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapCall, withListArgs } from '../../graphql/errors';
+import { unwrapCall, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PayoutIntentWire } from './payout.service';
 import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
 
 @Resolver(() => PayoutIntentType)
 export class PayoutResolver {
-  @Query(() => PayoutIntentType, { nullable: true, description: 'A payout intent of the calling merchant and environment, or null.' })
-  payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire | null> {
-    return loaders.payoutIntent.load(id);
+  @Query(() => PayoutIntentType, { nullable: true, description: 'A payout intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire> {
+    return foundOrNotFound(loaders.payoutIntent.load(id), 'payout intent');
   }
 
   @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })

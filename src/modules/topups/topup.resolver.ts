@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapResult, withListArgs, toGraphQLError } from '../../graphql/errors';
+import { unwrapResult, withListArgs, toGraphQLError, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { ApiError } from '../../domain/errors';
 import type { TopupIntentWire } from './topup.service';
@@ -10,9 +10,9 @@ import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, Topup
 
 @Resolver(() => TopupIntentType)
 export class TopupResolver {
-  @Query(() => TopupIntentType, { nullable: true })
-  topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire | null> {
-    return loaders.topupIntent.load(id);
+  @Query(() => TopupIntentType, { nullable: true, description: 'A topup intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire> {
+    return foundOrNotFound(loaders.topupIntent.load(id), 'topup intent');
   }
 
   @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
