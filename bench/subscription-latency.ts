@@ -17,9 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import WebSocket from 'ws';
-import Redis from 'ioredis';
 import { createClient } from 'graphql-ws';
-import { createTestDatabase, startServer, TestDatabase, TestServer, TEST_ENCRYPTION_KEY } from '../test/helpers/server';
+import { createTestDatabase, redisProblem, startServer, TestDatabase, TestServer, TEST_ENCRYPTION_KEY } from '../test/helpers/server';
 import { payoutBody } from '../test/helpers/client';
 import { EventRecord } from '../src/modules/events/event.entity';
 import type { WriterJob } from './latency-writer';
@@ -167,19 +166,6 @@ async function otherProcess(database: TestDatabase, scenario: string, redisUrl: 
   }
 }
 
-async function redisProblem(url: string): Promise<string | null> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    r.disconnect();
-  }
-}
 
 async function main(): Promise<void> {
   const database = await createTestDatabase();

@@ -1,8 +1,7 @@
 /** graphql-ws subscriptions: auth, isolation, replay with `after`, live streaming across processes, limits. */
 import WebSocket from 'ws';
 import { createClient, Client as WsClient } from 'graphql-ws';
-import Redis from 'ioredis';
-import { startProcess, startServer, TestServer, usingMysql } from './helpers/server';
+import { redisProblem, startProcess, startServer, TestServer, usingMysql } from './helpers/server';
 import { Client, eventually, payoutBody } from './helpers/client';
 import { EventRecord } from '../src/modules/events/event.entity';
 import type { App } from '../src/app';
@@ -176,19 +175,6 @@ if (!usingMysql()) {
   });
 }
 
-async function redisReachable(url: string): Promise<string | null> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    r.disconnect();
-  }
-}
 
 mysqlOnly('events caused on a second server process reach a subscriber here, every one once and in order; reconnect with after gets exactly the missed ones', async () => {
   // Database polling alone: no Redis on either side.
@@ -256,7 +242,7 @@ mysqlOnly('isolation holds across processes: merchants and environments see only
 
 mysqlOnly('with REDIS_URL, events caused on another process arrive at once, without waiting for the poller', async () => {
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-  const unreachable = await redisReachable(redisUrl);
+  const unreachable = await redisProblem(redisUrl);
   if (unreachable) {
     console.log(`subscriptions: Redis case skipped: ${redisUrl} is unreachable (${unreachable})`);
     return;
