@@ -432,6 +432,7 @@ describe('GraphQL shares the store', () => {
     expect(gql.body.data!.createPayoutIntent).toEqual({
       id: rest.body.id, amount: '1000', status: 'REQUIRES_APPROVAL', merchantReference: body.merchant_reference, recipient: { accountLast4: '7890' },
     });
+    expect(gql.headers.get('idempotent-replayed')).toBe('true');
     expect(await listPayouts(c)).toHaveLength(1);
 
     // The same key on another operation, on either surface, is a conflict.
@@ -445,12 +446,25 @@ describe('GraphQL shares the store', () => {
     expect((await c.get(`/v1/payout_intents/${rest.body.id}`)).body.status).toBe('requires_approval');
   });
 
+  test('GraphQL twice with the same key and body: the second answer is the same payout with Idempotent-Replayed: true', async () => {
+    const c = await srv.merchant();
+    const key = newKey('gql3');
+    const input = gqlInput(payoutBody());
+    const first = await c.gql(CREATE, { input }, { 'idempotency-key': key });
+    const second = await c.gql(CREATE, { input }, { 'idempotency-key': key });
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect(await listPayouts(c)).toHaveLength(1);
+  });
+
   test('GraphQL then REST with the same key and body replays the stored REST answer', async () => {
     const c = await srv.merchant();
     const key = newKey('gql2');
     const body = payoutBody();
     const gql = await c.gql(CREATE, { input: gqlInput(body) }, { 'idempotency-key': key });
     expect(gql.body.errors).toBeUndefined();
+    expect(gql.headers.get('idempotent-replayed')).toBeNull();
     const id = gql.body.data!.createPayoutIntent.id;
     const rest = await c.post('/v1/payout_intents', body, { idempotencyKey: key });
     expect(rest.status).toBe(201);

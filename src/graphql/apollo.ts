@@ -2,7 +2,7 @@
  * GraphQL over HTTP (POST and GET) on /graphql with Apollo Server, behind the same
  * authentication as REST and graphql-armor's depth, cost, alias, directive and token limits.
  */
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -22,6 +22,17 @@ export const ARMOR_LIMITS = {
   maxTokens: { n: 2000 },
 } as const;
 
+/** `Idempotent-Replayed: true` on a GraphQL response whose mutation was answered from the store, as on REST. */
+const replayHeaderPlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
+      },
+    };
+  },
+};
+
 export function createArmor() {
   return new ApolloArmor({ ...ARMOR_LIMITS, blockFieldSuggestion: { enabled: true } }).protect();
 }
@@ -30,7 +41,7 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
   const armor = createArmor();
   const apollo = new ApolloServer<GqlContext>({
     schema: buildGraphQLSchema(),
-    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled()],
+    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin],
     validationRules: [...armor.validationRules],
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,

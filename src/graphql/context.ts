@@ -10,8 +10,10 @@ export interface GqlContext {
   loaders: Loaders;
   /** Base of links the operation creates (hosted checkout): PUBLIC_BASE_URL, else the request's Host. */
   baseUrl?: string;
+  /** Set when a mutation of this operation answered from the idempotency store. */
+  replayed: boolean;
 }
 
 export function createContext(app: App, ctx: RequestContext, idempotencyKey?: string, baseUrl?: string): GqlContext {
-  return { app, ctx, idempotencyKey, loaders: createLoaders(app, ctx), baseUrl };
+  return { app, ctx, idempotencyKey, loaders: createLoaders(app, ctx), baseUrl, replayed: false };
 }

@@ -44,11 +44,13 @@ export function unwrapResult<T>(result: ApiResult, paramPrefix = 'input'): T {
 }
 
 /**
- * Awaits a domain call and unwraps its result. Errors the domain throws before a result
- * exists (a body that fails to parse without an Idempotency-Key) get the same `param`
- * mapping as stored ones, so `extensions.param` does not depend on the header.
+ * Awaits a mutation's domain call and unwraps its result. An idempotent replay is noted on
+ * the context so the HTTP response carries `Idempotent-Replayed: true`, as on REST. Errors
+ * the domain throws before a result exists (a body that fails to parse without an
+ * Idempotency-Key) get the same `param` mapping as stored ones, so `extensions.param` does
+ * not depend on the header.
  */
-export async function unwrapCall<T>(call: Promise<ApiResult>, paramPrefix = 'input'): Promise<T> {
+export async function mutationResult<T>(context: { replayed: boolean }, call: Promise<ApiResult>, paramPrefix = 'input'): Promise<T> {
   let result: ApiResult;
   try {
     result = await call;
@@ -56,6 +58,7 @@ export async function unwrapCall<T>(call: Promise<ApiResult>, paramPrefix = 'inp
     if (err instanceof ApiError) throw toGraphQLError(err, paramPrefix);
     throw err;
   }
+  if (result.replayed) context.replayed = true;
   return unwrapResult<T>(result, paramPrefix);
 }
 

@@ -4,7 +4,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../domain/errors';
 import type { GqlContext } from '../../graphql/context';
 import { toConnection } from '../../graphql/connection';
-import { graphqlParam, unwrapResult } from '../../graphql/errors';
+import { graphqlParam, mutationResult } from '../../graphql/errors';
 import { CheckoutModeEnum } from '../../graphql/enums';
 import type { Page } from '../../domain/listing';
 import type { PaymentMethodOptionWire, PaymentMethodSettingWire } from './method.service';
@@ -62,8 +62,9 @@ export class MethodResolver {
   async updatePaymentMethodSetting(
     @Arg('paymentMethod', () => String) paymentMethod: string,
     @Arg('enabled', () => Boolean) enabled: boolean,
-    @Ctx() { app, ctx, idempotencyKey }: GqlContext,
+    @Ctx() gql: GqlContext,
   ) {
-    return unwrapResult<PaymentMethodSettingWire>(await app.methods.updateSetting(ctx, paymentMethod, { enabled }, idempotencyKey), '');
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<PaymentMethodSettingWire>(gql, app.methods.updateSetting(ctx, paymentMethod, { enabled }, idempotencyKey), '');
   }
 }

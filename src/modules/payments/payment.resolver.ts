@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapResult, withListArgs, foundOrNotFound } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PaymentIntentWire } from './payment.service';
 import { CreatePaymentIntentInput, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
@@ -35,16 +35,18 @@ export class PaymentResolver {
   @Mutation(() => PaymentIntentType, {
     description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
-  async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() { app, ctx, idempotencyKey, baseUrl }: GqlContext) {
-    return unwrapResult<PaymentIntentWire>(await app.payments.create(ctx, createBody(input), idempotencyKey, baseUrl));
+  async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey, baseUrl } = gql;
+    return mutationResult<PaymentIntentWire>(gql, app.payments.create(ctx, createBody(input), idempotencyKey, baseUrl));
   }
 
   @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
   async cancelPaymentIntent(
     @Arg('id', () => ID) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
-    @Ctx() { app, ctx, idempotencyKey }: GqlContext,
+    @Ctx() gql: GqlContext,
   ) {
-    return unwrapResult<PaymentIntentWire>(await app.payments.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<PaymentIntentWire>(gql, app.payments.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
   }
 }

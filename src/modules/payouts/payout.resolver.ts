@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapCall, withListArgs, foundOrNotFound } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PayoutIntentWire } from './payout.service';
 import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
@@ -25,21 +25,24 @@ export class PayoutResolver {
   }
 
   @Mutation(() => PayoutIntentType, { description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.' })
-  async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
-    return unwrapCall<PayoutIntentWire>(app.payouts.create(ctx, snakeKeys(input), idempotencyKey));
+  async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<PayoutIntentWire>(gql, app.payouts.create(ctx, snakeKeys(input), idempotencyKey));
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> processing.' })
-  async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
-    return unwrapCall<PayoutIntentWire>(app.payouts.approve(ctx, id, {}, idempotencyKey), '');
+  async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<PayoutIntentWire>(gql, app.payouts.approve(ctx, id, {}, idempotencyKey), '');
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
   async cancelPayoutIntent(
     @Arg('id', () => ID) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
-    @Ctx() { app, ctx, idempotencyKey }: GqlContext,
+    @Ctx() gql: GqlContext,
   ) {
-    return unwrapCall<PayoutIntentWire>(app.payouts.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<PayoutIntentWire>(gql, app.payouts.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
   }
 }

@@ -2,9 +2,8 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { unwrapResult, withListArgs, toGraphQLError, foundOrNotFound } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import { ApiError } from '../../domain/errors';
 import type { TopupIntentWire } from './topup.service';
 import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, TopupIntentType } from './topup.types';
 
@@ -26,12 +25,8 @@ export class TopupResolver {
   }
 
   @Mutation(() => TopupIntentType, { description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.' })
-  async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
-    try {
-      return unwrapResult<TopupIntentWire>(await app.topups.create(ctx, snakeKeys(input), idempotencyKey));
-    } catch (err) {
-      if (err instanceof ApiError) throw toGraphQLError(err);
-      throw err;
-    }
+  async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<TopupIntentWire>(gql, app.topups.create(ctx, snakeKeys(input), idempotencyKey));
   }
 }

@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { toGraphQLError, unwrapResult, withListArgs } from '../../graphql/errors';
+import { toGraphQLError, withListArgs, mutationResult } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { ApiError } from '../../domain/errors';
 import type { WebhookEndpointWire } from './webhook.service';
@@ -39,12 +39,14 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookEndpointType, { description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.' })
-  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
-    return unwrapResult<WebhookEndpointWire>(await app.webhooks.create(ctx, snakeKeys(input), idempotencyKey));
+  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<WebhookEndpointWire>(gql, app.webhooks.create(ctx, snakeKeys(input), idempotencyKey));
   }
 
   @Mutation(() => DeletedWebhookEndpointType, { description: 'Deletes a webhook endpoint; pending deliveries are cancelled.' })
-  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() { app, ctx, idempotencyKey }: GqlContext) {
-    return unwrapResult<{ id: string; deleted: boolean }>(await app.webhooks.remove(ctx, id, idempotencyKey), '');
+  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+    const { app, ctx, idempotencyKey } = gql;
+    return mutationResult<{ id: string; deleted: boolean }>(gql, app.webhooks.remove(ctx, id, idempotencyKey), '');
   }
 }
