@@ -286,7 +286,6 @@ describe('SSRF (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
       `${rx.url}/hook`, 'http://127.1.2.3/hook', 'http://localhost/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook',
       'http://0.0.0.0/hook', 'http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.1.1/hook', 'http://100.64.0.1/hook',
       'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/hook', 'http://[fd00:ec2::254]/hook', 'http://2130706433/hook',
-      'http://no-such-host.invalid/hook',
     ];
     for (const url of refused) {
       const res = await c.post('/v1/webhook_endpoints', { url });
@@ -311,6 +310,17 @@ describe('SSRF (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
     });
     expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: null, error: expect.stringMatching(/loopback/) });
     expect(forPath('/rebound')).toEqual([]);
+  });
+  test('a host that does not resolve is accepted at create time; each attempt resolves it again and fails until it does', async () => {
+    const c = await strict.merchant();
+    const created = await c.post('/v1/webhook_endpoints', { url: 'https://no-such-host.invalid/hook', enabled_events: ['payout_intent.created'] });
+    expect(created.status).toBe(201);
+    await c.post('/v1/payout_intents', payoutBody());
+    const attempts = await eventually(async () => {
+      const res = await c.get(`/v1/webhook_endpoints/${created.body.id}/attempts`);
+      return res.body.data.length > 0 && res.body.data;
+    });
+    expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: null, error: expect.stringMatching(/could not be resolved|no addresses/) });
   });
 });
 

@@ -55,6 +55,9 @@ export function blockedReason(address: string, allowLoopback: boolean): string |
 
 export class SsrfError extends Error {}
 
+/** The host has no DNS answer right now: not proof of a blocked address, only of no address. */
+export class UnresolvedHostError extends SsrfError {}
+
 /** Resolves `hostname` (all addresses) and throws SsrfError if any is blocked. */
 export async function resolvePublic(hostname: string, allowLoopback: boolean): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
@@ -65,10 +68,10 @@ export async function resolvePublic(hostname: string, allowLoopback: boolean): P
     try {
       addresses = await dns.lookup(host, { all: true, verbatim: true });
     } catch {
-      throw new SsrfError(`the host ${host} could not be resolved`);
+      throw new UnresolvedHostError(`the host ${host} could not be resolved`);
     }
   }
-  if (addresses.length === 0) throw new SsrfError(`the host ${host} has no addresses`);
+  if (addresses.length === 0) throw new UnresolvedHostError(`the host ${host} has no addresses`);
   for (const a of addresses) {
     const reason = blockedReason(a.address, allowLoopback);
     if (reason) throw new SsrfError(`the host ${host} resolves to a ${reason} address (${a.address})`);

@@ -31,7 +31,7 @@ import type { RequestContext } from '../auth/request-context';
 import { EventRecord } from '../events/event.entity';
 import { EventService, parseTypeFilter, typeMatches } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
-import { parseWebhookUrl, resolvePublic, SsrfError } from './ssrf';
+import { parseWebhookUrl, resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 
 export interface WebhookEndpointWire {
@@ -215,6 +215,9 @@ export class WebhookService {
       await resolvePublic(url.hostname, this.deps.allowLoopback);
       return null;
     } catch (err) {
+      // A host without a DNS answer today (not yet set up, or no resolver here) is accepted:
+      // it points nowhere yet, and every delivery resolves and checks the address again.
+      if (err instanceof UnresolvedHostError) return null;
       if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
       throw err;
     }
