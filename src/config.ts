@@ -42,6 +42,8 @@ export interface Config {
   webhookDelivery: boolean;
   /** How often subscriptions look for new events in the database (EVENTS_POLL_MS). */
   eventsPollMs: number;
+  /** How often an open graphql-ws connection re-checks its API key; a revoked key closes it (WS_REAUTH_MS). */
+  wsReauthMs: number;
 }
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (CONTRACT.md "Events and webhooks"). */
@@ -95,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMarginMs: int('WEBHOOK_LEASE_MARGIN_MS', env.WEBHOOK_LEASE_MARGIN_MS, 30_000),
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
+    wsReauthMs: int('WS_REAUTH_MS', env.WS_REAUTH_MS, 30_000, 10),
   };
 }

@@ -5,6 +5,7 @@ import { redisProblem, startProcess, startServer, TestServer, usingMysql } from 
 import { Client, eventually, payoutBody } from './helpers/client';
 import { EventRecord } from '../src/modules/events/event.entity';
 import type { App } from '../src/app';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../src/graphql/ws';
 
 let srv: TestServer;
 /** In-process servers by URL, so subscribe() can wait until the stream is registered there. */
@@ -156,6 +157,38 @@ test('only subscriptions are served over WebSocket', async () => {
   await eventually(async () => m.errors.length > 0);
   expect(JSON.stringify(m.errors)).toMatch(/Only subscription operations/);
   await m.stop();
+});
+
+test('a key revoked while a stream is open closes the socket (4403) at the next periodic re-check', async () => {
+  const quick = await startServer({ env: { WS_REAUTH_MS: '50' } });
+  apps.set(quick.url, quick.app);
+  try {
+    const c = await quick.merchant(undefined, 'test', { fund: false });
+    const s = await subscribe(quick.url, c.authorization);
+    const closed = new Promise<number>((resolve) => s.client.on('closed', (e: any) => resolve(e.code)));
+    await quick.app.auth.revokeKey(c.auth!.split(':')[0]);
+    expect(await closed).toBe(4403);
+    await s.client.dispose();
+  } finally {
+    apps.delete(quick.url);
+    await quick.close();
+  }
+});
+
+test(`one connection holds at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions; the next is refused with rate_limited`, async () => {
+  const c = await srv.merchant(undefined, 'test', { fund: false });
+  const s = await subscribe(srv.url, c.authorization);
+  const extra: (() => void)[] = [];
+  for (let i = 1; i < MAX_SUBSCRIPTIONS_PER_SOCKET; i++) {
+    extra.push(s.client.subscribe({ query: SUB }, { next: () => undefined, error: () => undefined, complete: () => undefined }));
+  }
+  await eventually(async () => srv.app.eventHub.streamCount >= MAX_SUBSCRIPTIONS_PER_SOCKET, 5000, 10);
+  const refused = await new Promise<any[]>((resolve) => {
+    s.client.subscribe({ query: SUB }, { next: () => undefined, error: (err: any) => resolve(Array.isArray(err) ? err : [err]), complete: () => resolve([]) });
+  });
+  expect(refused[0]?.extensions?.code).toBe('rate_limited');
+  for (const stop of extra) stop();
+  await s.stop();
 });
 
 test('a key revoked after connecting is refused at the next subscribe (4403)', async () => {

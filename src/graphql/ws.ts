@@ -2,8 +2,9 @@
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
  * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401; a key revoked after connecting is refused at the next subscribe with
- * 4403), the token limit at parse time, graphql-armor's validation rules (depth, cost,
+ * socket with 4401; a key revoked after connecting closes it with 4403, at its next
+ * subscribe or at the next periodic re-check, `WS_REAUTH_MS`), at most
+ * MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the token limit at parse time, graphql-armor's validation rules (depth, cost,
  * aliases, directives), and a fresh per-operation context. Only subscription operations
  * are served here.
  */
@@ -27,9 +28,13 @@ const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/
 type Extra = {
   socket: WebSocket;
   key?: AuthenticatedKey;
-  /** The connection's credentials, checked again at every subscribe (a key revoked since connect is refused). */
+  /** The connection's credentials, checked again at every subscribe and every WS_REAUTH_MS (a revoked key closes the socket). */
   authorization?: string;
+  reauth?: NodeJS.Timeout;
 };
+
+/** Concurrent subscriptions one socket may hold; each holds a database-backed event stream. */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
 const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
 
@@ -55,6 +60,13 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
           ctx.extra.key = await app.auth.authenticate(ctx.extra.authorization);
+          ctx.extra.reauth = setInterval(() => {
+            app.auth.authenticate(ctx.extra.authorization).catch((err) => {
+              if (isAuthError(err)) ctx.extra.socket.close(4403, 'Forbidden');
+            });
+          }, app.config.wsReauthMs);
+          ctx.extra.reauth.unref();
+          ctx.extra.socket.once('close', () => clearInterval(ctx.extra.reauth));
           return true;
         } catch (err) {
           // Anything but bad credentials (the database is down, ...) is graphql-ws's 4500, not a 4401.
@@ -65,6 +77,10 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (!ctx.extra.key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
+        // graphql-ws has already registered this operation's id when onSubscribe runs.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection; complete one first or open another connection.`, { extensions: { code: 'rate_limited' } })];
+        }
         // HTTP authenticates every request; a socket re-checks its key at every operation.
         let key: AuthenticatedKey;
         try {
