@@ -91,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     idempotencyLockTimeoutMs: int('IDEMPOTENCY_LOCK_TIMEOUT_MS', env.IDEMPOTENCY_LOCK_TIMEOUT_MS, 60_000, 1),
     seedDemo: env.SEED_DEMO !== '0',
-    rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, 200),
+    rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, 1000),
     webhookRetryScheduleMs: msList('WEBHOOK_RETRY_SCHEDULE_MS', env.WEBHOOK_RETRY_SCHEDULE_MS, DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1),
     webhookLeaseMarginMs: int('WEBHOOK_LEASE_MARGIN_MS', env.WEBHOOK_LEASE_MARGIN_MS, 30_000),
