@@ -13,7 +13,7 @@ import { FieldCipher } from '../../domain/crypto';
 import { newId, randomToken } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import { FieldReader } from '../../domain/validation';
-import type { ListParams, ListSpec, Page } from '../../domain/listing';
+import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { Merchant } from '../auth/merchant.entity';
@@ -21,7 +21,7 @@ import type { RequestContext } from '../auth/request-context';
 import type { EventService } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
 import { LedgerService, Movement, MOVES } from '../balances/ledger.service';
-import { IntentStore } from '../shared/intent-store';
+import { IntentReads, IntentStore } from '../shared/intent-store';
 import { METHODS, PaymentMethodName } from '../methods/catalogue';
 import type { PayerData, SettleOutcome, StartResult } from '../methods/connector';
 import { MethodChoice, MethodService, PaymentMethodOptionWire, choiceToWire } from '../methods/method.service';
@@ -153,11 +153,10 @@ type Changes = Partial<Pick<PaymentIntent,
 
 type Actor = Scope & { requestId: string | null };
 
-export class PaymentService {
-  private readonly store: IntentStore<PaymentIntent, PaymentIntentWire>;
+export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire> {
 
   constructor(private readonly deps: PaymentServiceDeps) {
-    this.store = new IntentStore(deps.db, PaymentIntent, 'payment intent', PAYMENT_LIST, paymentToWire);
+    super(new IntentStore(deps.db, PaymentIntent, 'payment intent', PAYMENT_LIST, paymentToWire));
   }
 
   // ---- mutations (each one idempotent operation, one transaction) ----
@@ -230,56 +229,28 @@ export class PaymentService {
   async settleDue(now = new Date()): Promise<number> {
     let done = 0;
     for (const status of ['processing', 'requires_action'] as const) {
-      for (const { id, scope } of await this.store.due('settle_at', status, now)) {
-        const moved = await this.deps.db.tx(async (em) => {
-          const p = await this.store.findLocked(em, scope, id);
-          if (!p || p.status !== status || !p.settleAt || p.settleAt.getTime() > now.getTime()) return false;
-          const actor = { ...scope, requestId: null };
-          if (status === 'requires_action') {
-            if (p.expiresAt.getTime() <= now.getTime()) return false;
-            await this.move(em, actor, p, 'processing', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt: this.settleAt(now) }, now);
-          } else {
-            await this.settle(em, actor, p, this.plannedOutcome(p), now);
-          }
-          return true;
-        });
-        if (moved) done++;
-      }
+      done += await this.store.processDue('settle_at', status, now, async (em, p, scope) => {
+        if (!p.settleAt || p.settleAt.getTime() > now.getTime()) return false;
+        const actor = { ...scope, requestId: null };
+        if (status === 'requires_action') {
+          if (p.expiresAt.getTime() <= now.getTime()) return false;
+          await this.move(em, actor, p, 'processing', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt: this.settleAt(now) }, now);
+        } else {
+          await this.settle(em, actor, p, this.plannedOutcome(p), now);
+        }
+        return true;
+      });
     }
     return done;
   }
 
   /** Moves every requires_action intent past its expires_at to expired. */
   async expireDue(now = new Date()): Promise<number> {
-    let expired = 0;
-    for (const { id, scope } of await this.store.due('expires_at', 'requires_action', now)) {
-      const done = await this.deps.db.tx(async (em) => {
-        const p = await this.store.findLocked(em, scope, id);
-        if (!p || p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
-        await this.move(em, { ...scope, requestId: null }, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
-        return true;
-      });
-      if (done) expired++;
-    }
-    return expired;
-  }
-
-  // ---- reads ----
-
-  get(scope: Scope, id: string): Promise<PaymentIntentWire> {
-    return this.store.get(scope, id);
-  }
-
-  getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, PaymentIntentWire>> {
-    return this.store.getMany(scope, ids);
-  }
-
-  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
-    return this.store.parseList(scope, query);
-  }
-
-  list(scope: Scope, params: ListParams): Promise<Page<PaymentIntentWire>> {
-    return this.store.list(scope, params);
+    return this.store.processDue('expires_at', 'requires_action', now, async (em, p, scope) => {
+      if (p.expiresAt.getTime() > now.getTime()) return false;
+      await this.move(em, { ...scope, requestId: null }, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
+      return true;
+    });
   }
 
   // ---- hosted checkout (the payer's side; the token is the only credential) ----

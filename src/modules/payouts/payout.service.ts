@@ -8,14 +8,14 @@ import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import { FieldReader, readIntentBasics } from '../../domain/validation';
-import type { ListParams, ListSpec, Page } from '../../domain/listing';
+import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import type { EventService } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
 import { LedgerService, Movement, MOVES } from '../balances/ledger.service';
-import { IntentStore } from '../shared/intent-store';
+import { IntentReads, IntentStore } from '../shared/intent-store';
 import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { DEFAULT_TEST_FAILURE, PayoutConnector, PayoutOutcome } from './simulated-payout.provider';
@@ -134,11 +134,10 @@ export interface PayoutServiceDeps {
   settleMs: number;
 }
 
-export class PayoutService {
-  private readonly store: IntentStore<PayoutIntent, PayoutIntentWire>;
+export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
 
   constructor(private readonly deps: PayoutServiceDeps) {
-    this.store = new IntentStore(deps.db, PayoutIntent, 'payout intent', PAYOUT_LIST, payoutToWire);
+    super(new IntentStore(deps.db, PayoutIntent, 'payout intent', PAYOUT_LIST, payoutToWire));
   }
 
   // ---- mutations (each is one idempotent operation, one transaction) ----
@@ -209,37 +208,12 @@ export class PayoutService {
    * terminal and does nothing. Returns how many it settled.
    */
   async settleDue(now = new Date()): Promise<number> {
-    let settled = 0;
-    for (const { id, scope } of await this.store.due('settle_at', 'processing', now)) {
-      const done = await this.deps.db.tx(async (em) => {
-        const p = await this.store.findLocked(em, scope, id);
-        if (!p || p.status !== 'processing') return false;
-        const accountNumber = this.deps.cipher.decrypt(p.recipientAccountEncrypted);
-        const outcome = this.deps.connector.settle({ accountNumber, environment: scope.environment });
-        await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
-        return true;
-      });
-      if (done) settled++;
-    }
-    return settled;
-  }
-
-  // ---- reads ----
-
-  get(scope: Scope, id: string): Promise<PayoutIntentWire> {
-    return this.store.get(scope, id);
-  }
-
-  getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, PayoutIntentWire>> {
-    return this.store.getMany(scope, ids);
-  }
-
-  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
-    return this.store.parseList(scope, query);
-  }
-
-  list(scope: Scope, params: ListParams): Promise<Page<PayoutIntentWire>> {
-    return this.store.list(scope, params);
+    return this.store.processDue('settle_at', 'processing', now, async (em, p, scope) => {
+      const accountNumber = this.deps.cipher.decrypt(p.recipientAccountEncrypted);
+      const outcome = this.deps.connector.settle({ accountNumber, environment: scope.environment });
+      await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
+      return true;
+    });
   }
 
   // ---- internals ----

@@ -103,4 +103,42 @@ export class IntentStore<E extends IntentRow, W> {
     );
     return rows.map((r) => ({ id: r.id, scope: { merchantId: r.merchantId, environment: r.environment as Scope['environment'] } }));
   }
+
+  /**
+   * The scheduler's loop over `due` rows: each is re-read under its row lock in its own
+   * transaction and handed to `step` only if it is still in `status`; `step` may decline
+   * (returns false). Returns how many rows `step` moved.
+   */
+  async processDue(column: string, status: string, now: Date, step: (em: EntityManager, row: E, scope: Scope) => Promise<boolean>): Promise<number> {
+    let moved = 0;
+    for (const { id, scope } of await this.due(column, status, now)) {
+      const done = await this.db.tx(async (em) => {
+        const row = await this.findLocked(em, scope, id);
+        return row !== null && row.status === status && step(em, row, scope);
+      });
+      if (done) moved++;
+    }
+    return moved;
+  }
+}
+
+/** The reads every intent service offers, served by its scoped store. */
+export abstract class IntentReads<E extends IntentRow, W> {
+  constructor(protected readonly store: IntentStore<E, W>) {}
+
+  get(scope: Scope, id: string): Promise<W> {
+    return this.store.get(scope, id);
+  }
+
+  getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
+    return this.store.getMany(scope, ids);
+  }
+
+  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
+    return this.store.parseList(scope, query);
+  }
+
+  list(scope: Scope, params: ListParams): Promise<Page<W>> {
+    return this.store.list(scope, params);
+  }
 }

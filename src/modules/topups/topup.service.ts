@@ -9,14 +9,14 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import { FieldReader, readIntentBasics } from '../../domain/validation';
-import type { ListParams, ListSpec, Page } from '../../domain/listing';
+import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import type { EventService } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
 import { LedgerService, MOVES } from '../balances/ledger.service';
-import { IntentStore } from '../shared/intent-store';
+import { IntentReads, IntentStore } from '../shared/intent-store';
 import type { NextAction } from '../methods/next-action';
 import { TopupIntent } from './topup.entity';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
@@ -103,11 +103,10 @@ export interface TopupServiceDeps {
 
 type Changes = Partial<Pick<TopupIntent, 'failureCode' | 'failureMessage'>>;
 
-export class TopupService {
-  private readonly store: IntentStore<TopupIntent, TopupIntentWire>;
+export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
 
   constructor(private readonly deps: TopupServiceDeps) {
-    this.store = new IntentStore(deps.db, TopupIntent, 'topup intent', TOPUP_LIST, topupToWire);
+    super(new IntentStore(deps.db, TopupIntent, 'topup intent', TOPUP_LIST, topupToWire));
   }
 
   create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
@@ -141,35 +140,13 @@ export class TopupService {
 
   /** Moves every requires_action topup past its expires_at to expired. */
   async expireDue(now = new Date()): Promise<number> {
-    let expired = 0;
-    for (const { id, scope } of await this.store.due('expires_at', 'requires_action', now)) {
-      const done = await this.deps.db.tx(async (em) => {
-        const t = await this.store.findLocked(em, scope, id);
-        if (!t || t.status !== 'requires_action' || t.expiresAt.getTime() > now.getTime()) return false;
-        await this.move(em, { ...scope, requestId: null }, t, 'expired', {
-          failureCode: 'expired', failureMessage: 'The transfer was not received before the instructions expired.',
-        }, now);
-        return true;
-      });
-      if (done) expired++;
-    }
-    return expired;
-  }
-
-  get(scope: Scope, id: string): Promise<TopupIntentWire> {
-    return this.store.get(scope, id);
-  }
-
-  getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, TopupIntentWire>> {
-    return this.store.getMany(scope, ids);
-  }
-
-  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
-    return this.store.parseList(scope, query);
-  }
-
-  list(scope: Scope, params: ListParams): Promise<Page<TopupIntentWire>> {
-    return this.store.list(scope, params);
+    return this.store.processDue('expires_at', 'requires_action', now, async (em, t, scope) => {
+      if (t.expiresAt.getTime() > now.getTime()) return false;
+      await this.move(em, { ...scope, requestId: null }, t, 'expired', {
+        failureCode: 'expired', failureMessage: 'The transfer was not received before the instructions expired.',
+      }, now);
+      return true;
+    });
   }
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateTopupInput) {
