@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { startServer, TestServer, TEST_ENCRYPTION_KEY } from './helpers/server';
+import { CliRun, runCli, startServer, TestServer } from './helpers/server';
 import { Client, payoutBody, Res } from './helpers/client';
 
 let srv: TestServer;
@@ -194,29 +193,14 @@ describe('GraphQL', () => {
 });
 
 describe('provisioning CLI', () => {
-  const cli = path.resolve(__dirname, '../src/cli/main.js');
   let dataDir: string;
 
-  interface Run { code: number; stdout: string; stderr: string }
-  function run(...args: string[]): Promise<Run> {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...srv.database.env,
-      DATA_DIR: srv.database.env.DATA_DIR ?? dataDir,
-      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: '0',
-    };
-    return new Promise((resolve) => {
-      execFile(process.execPath, [cli, ...args], { env, timeout: 30000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as any).code === 'number' ? (err as any).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+  function run(...args: string[]): Promise<CliRun> {
+    return runCli(srv.database, args, { DATA_DIR: srv.database.env.DATA_DIR ?? dataDir, LOG_LEVEL: 'warn' });
   }
 
   /** stdout must be exactly one line of JSON. */
-  function oneJsonLine(r: Run): any {
+  function oneJsonLine(r: CliRun): any {
     expect(r.code).toBe(0);
     expect(r.stdout.endsWith('\n')).toBe(true);
     const lines = r.stdout.split('\n').filter((l) => l !== '');

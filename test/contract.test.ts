@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { startReceiver } from './helpers/receiver';
 import { promisify } from 'node:util';
-import { startServer, TestServer } from './helpers/server';
+import { runCli, startServer, TestServer } from './helpers/server';
 import { loadConfig } from '../src/config';
 import { Client, Res, eventually, payoutBody, ref } from './helpers/client';
 
@@ -1064,9 +1064,8 @@ describe('GraphQL surface', () => {
 
 describe('Provisioning CLI', () => {
   test('keys create prints {merchant_id, public_key, secret_key} and the key works', async () => {
-    const cli = path.resolve(__dirname, '../src/cli/main.js');
-    const env = { ...process.env, ...srv.database.env, LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? require('./helpers/server').TEST_ENCRYPTION_KEY };
-    const { stdout } = await run(process.execPath, [cli, 'keys', 'create', '--merchant', `acme-${Date.now()}`, '--env', 'test'], { env });
+    const { code, stdout } = await runCli(srv.database, ['keys', 'create', '--merchant', `acme-${Date.now()}`, '--env', 'test']);
+    expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(Object.keys(out).sort()).toEqual(['merchant_id', 'public_key', 'secret_key']);
     expect(out.public_key).toMatch(/^pk_test_/);

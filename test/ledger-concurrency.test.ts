@@ -3,10 +3,8 @@
  * no lost update, no negative available balance, no double release. On MariaDB this
  * exercises the row locks; on SQLite the write queue.
  */
-import path from 'node:path';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { startServer, TestServer, TestDatabase, TEST_ENCRYPTION_KEY } from './helpers/server';
+import { ledgerVerifyCli, startServer, TestServer } from './helpers/server';
 import { Client, payoutBody, ref } from './helpers/client';
 
 let srv: TestServer;
@@ -39,20 +37,6 @@ async function movements(payoutId: string): Promise<{ reserved: number; released
   return { reserved: count('payout_reserved'), released: count('payout_released'), paid: count('payout_paid'), rows: rows.length };
 }
 
-function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
-  const cli = path.resolve(__dirname, '../src/cli/main.js');
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'ledger', 'verify'], {
-      env: { ...process.env, ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SEED_DEMO: '0' },
-      timeout: 30000,
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as any).code === 'number' ? (err as any).code : -1) : 0;
-      let report: any;
-      try { report = JSON.parse(stdout.trim().split('\n').pop() ?? ''); } catch { report = undefined; }
-      resolve({ code, report, stderr });
-    });
-  });
-}
 
 describe('40 concurrent payouts of 10 against a balance of 100', () => {
   test.each([

@@ -5,12 +5,9 @@
  * each run the merchant's balances are compared to the model and `cli ledger verify`
  * must exit 0 with ok:true. A negative test tampers with a balance row and expects exit 1.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { startServer, TestServer, TestDatabase, TEST_ENCRYPTION_KEY } from './helpers/server';
+import { ledgerVerifyCli, startServer, TestServer, TestDatabase } from './helpers/server';
 import { Client, payoutBody, ref } from './helpers/client';
 
 let srv: TestServer;
@@ -37,21 +34,15 @@ function createPayment(c: Client, amount: bigint) {
   }, { idempotencyKey: randomUUID() });
 }
 
-function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
-  const cli = path.resolve(__dirname, '../src/cli/main.js');
+
+/** The shared `cli ledger verify` runner, timed for the summary line. */
+async function timedLedgerVerify(database: TestDatabase) {
   const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'ledger', 'verify'], {
-      env: { ...process.env, ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SEED_DEMO: '0' },
-      timeout: 30000,
-    }, (err, stdout, stderr) => {
-      stats.cliMs += Date.now() - started;
-      const code = err ? (typeof (err as any).code === 'number' ? (err as any).code : -1) : 0;
-      let report: any;
-      try { report = JSON.parse(stdout.trim().split('\n').pop() ?? ''); } catch { report = undefined; }
-      resolve({ code, report, stderr });
-    });
-  });
+  try {
+    return await ledgerVerifyCli(database);
+  } finally {
+    stats.cliMs += Date.now() - started;
+  }
 }
 
 // ---- operations ----
@@ -282,7 +273,7 @@ test('random operation sequences keep every balance equal to its ledger and to t
       await expectPayoutsMatch(c, model);
       const inProcess = await srv.app.ledger.verify();
       expect(inProcess.mismatches).toEqual([]);
-      const cli = await ledgerVerifyCli(srv.database);
+      const cli = await timedLedgerVerify(srv.database);
       if (cli.code !== 0 || cli.report?.ok !== true) throw new Error(`ledger verify: exit ${cli.code} ${JSON.stringify(cli.report)} ${cli.stderr}`);
     }),
     { numRuns: 10, endOnFailure: true },
@@ -292,13 +283,13 @@ test('random operation sequences keep every balance equal to its ledger and to t
 test('ledger verify exits 1 and names the bucket when a balance row is tampered with', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   await srv.fund(c, 'THB', '500');
-  const ok = await ledgerVerifyCli(srv.database);
+  const ok = await timedLedgerVerify(srv.database);
   expect(ok.code).toBe(0);
   expect(ok.report.ok).toBe(true);
 
   await srv.app.db.ds.query('UPDATE balances SET available = ? WHERE merchant_id = ? AND currency = ?', ['501', c.merchantId, 'THB']);
   try {
-    const bad = await ledgerVerifyCli(srv.database);
+    const bad = await timedLedgerVerify(srv.database);
     expect(bad.code).toBe(1);
     expect(bad.report.ok).toBe(false);
     expect(bad.report.mismatches).toEqual([
@@ -314,7 +305,7 @@ test('ledger verify exits 1 and names the bucket when a balance row is tampered 
     ['le_tampered', c.merchantId, 'test', 'THB', 'reserved', '3', 'tampered', 'topup_intent', 'tu_tampered', Date.now()],
   );
   try {
-    const bad = await ledgerVerifyCli(srv.database);
+    const bad = await timedLedgerVerify(srv.database);
     expect(bad.code).toBe(1);
     expect(bad.report.mismatches).toEqual([
       { merchant_id: c.merchantId, environment: 'test', currency: 'THB', bucket: 'reserved', balance: '0', ledger_sum: '3' },
@@ -322,5 +313,5 @@ test('ledger verify exits 1 and names the bucket when a balance row is tampered 
   } finally {
     await srv.app.db.ds.query('DELETE FROM ledger_entries WHERE id = ?', ['le_tampered']);
   }
-  expect((await ledgerVerifyCli(srv.database)).code).toBe(0);
+  expect((await timedLedgerVerify(srv.database)).code).toBe(0);
 }, 60000);

@@ -4,10 +4,8 @@
  * dedup; the in-test server plus a separately spawned OS process. Only MySQL/MariaDB
  * has row locks shared between processes; SQLite is single-process by design (src/db/db.ts).
  */
-import path from 'node:path';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { startServer, startProcess, usingMysql, TestServer, TestDatabase, TEST_ENCRYPTION_KEY } from './helpers/server';
+import { ledgerVerifyCli, startServer, startProcess, usingMysql, TestServer } from './helpers/server';
 import { Client, payoutBody, ref } from './helpers/client';
 
 const mysqlOnly = usingMysql() ? describe : describe.skip;
@@ -15,20 +13,6 @@ if (!usingMysql()) {
   test.skip('two processes need MariaDB/MySQL (SQLite is single-process); run with DATABASE_URL=mysql://...', () => undefined);
 }
 
-function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
-  const cli = path.resolve(__dirname, '../src/cli/main.js');
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'ledger', 'verify'], {
-      env: { ...process.env, ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SEED_DEMO: '0' },
-      timeout: 30000,
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as any).code === 'number' ? (err as any).code : -1) : 0;
-      let report: any;
-      try { report = JSON.parse(stdout.trim().split('\n').pop() ?? ''); } catch { report = undefined; }
-      resolve({ code, report, stderr });
-    });
-  });
-}
 
 mysqlOnly('two gateway processes on one MariaDB', () => {
   let srv: TestServer;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn, ChildProcess } from 'node:child_process';
+import { execFile, spawn, ChildProcess } from 'node:child_process';
 import mysql from 'mysql2/promise';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -215,4 +215,26 @@ export async function redisProblem(url: string): Promise<string | null> {
   } finally {
     r.disconnect();
   }
+}
+
+export interface CliRun { code: number; stdout: string; stderr: string }
+
+/** Runs the compiled provisioning CLI against `database`; `code` is -1 when it did not exit by itself. */
+export function runCli(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const cli = path.resolve(__dirname, '../../src/cli/main.js');
+  const fullEnv = { ...process.env, ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SEED_DEMO: '0', ...env };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: fullEnv, timeout: 30000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `cli ledger verify`: its exit code and the JSON report on its last stdout line. */
+export async function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(database, ['ledger', 'verify']);
+  let report: any;
+  try { report = JSON.parse(stdout.trim().split('\n').pop() ?? ''); } catch { report = undefined; }
+  return { code, report, stderr };
 }
