@@ -6,47 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { PAYOUT_STATUSES } from '../modules/payouts/payout.states';
 import { TOPUP_STATUSES } from '../modules/topups/topup.states';
 import { sendJson } from './plumbing';
+import { amount, commonErrors, error, idempotencyHeader, idParam, json, listParams, page, postErrors, ref, testHelperRoute, timestamps } from './openapi.parts';
 import { AUDIT_OPENAPI_PATHS, AUDIT_OPENAPI_SCHEMAS } from '../modules/audit/audit.openapi';
 import { EVENT_OPENAPI_PATHS, EVENT_OPENAPI_SCHEMAS, WEBHOOK_OPENAPI_PATHS } from '../modules/events/event.openapi';
 import { PAYMENT_OPENAPI_PATHS, PAYMENT_OPENAPI_SCHEMAS } from '../modules/payments/payment.openapi';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const error = (description: string) => ({ description, content: json(ref('Error')) });
-
-const idempotencyHeader = {
-  name: 'Idempotency-Key', in: 'header', required: false,
-  description: 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.',
-  schema: { type: 'string', maxLength: 255 },
-};
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const listParams = [
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
-  { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor." },
-  { name: 'status', in: 'query', schema: { type: 'string' }, description: 'One state or a comma-separated list.' },
-  { name: 'country', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{2}$' } },
-  { name: 'currency', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{3,6}$' } },
-  { name: 'merchant_reference', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 256 } },
-  { name: 'created_gte', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive lower bound.' },
-  { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
-];
-const commonErrors = {
-  400: error('validation_error, invalid_json or a malformed Idempotency-Key; `param` (validation_error only) names the field or header.'),
-  401: error('unauthorized'),
-  404: error('not_found'),
-};
-const postErrors = {
-  ...commonErrors,
-  409: error('idempotency_conflict'),
-  413: error('payload_too_large'),
-  415: error('unsupported_media_type'),
-};
-const page = (item: string) => ({
-  type: 'object', required: ['data', 'has_more', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
-});
-const timestamps = { created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' } };
-const amount = { type: 'string', pattern: '^[0-9]{1,30}$', description: 'Minor units.' };
+const payoutListParams = listParams(PAYOUT_STATUSES);
+const topupListParams = listParams(TOPUP_STATUSES);
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -79,7 +45,7 @@ export const OPENAPI_DOCUMENT = {
       },
       get: {
         summary: 'List payout intents, newest first.',
-        parameters: listParams,
+        parameters: payoutListParams,
         responses: { 200: { description: 'A page.', content: json(page('PayoutIntent')) }, ...commonErrors },
       },
     },
@@ -101,24 +67,8 @@ export const OPENAPI_DOCUMENT = {
         responses: { 202: { description: 'Cancelled.', content: json(ref('PayoutIntent')) }, ...postErrors, 422: error('approval_required: the message names the current status.') },
       },
     },
-    '/test_helpers/payout_intents/{id}/succeed': {
-      post: {
-        summary: 'Test keys only: settle a processing payout as succeeded.',
-        parameters: [idParam, idempotencyHeader],
-        responses: { 200: { description: 'Settled.', content: json(ref('PayoutIntent')) }, ...postErrors, 422: error('invalid_state') },
-      },
-    },
-    '/test_helpers/payout_intents/{id}/fail': {
-      post: {
-        summary: 'Test keys only: settle a processing payout as failed.',
-        parameters: [idParam, idempotencyHeader],
-        requestBody: {
-          required: false,
-          content: json({ type: 'object', additionalProperties: false, properties: { failure_code: { type: 'string' }, failure_message: { type: 'string' } } }),
-        },
-        responses: { 200: { description: 'Settled.', content: json(ref('PayoutIntent')) }, ...postErrors, 422: error('invalid_state') },
-      },
-    },
+    '/test_helpers/payout_intents/{id}/succeed': testHelperRoute('PayoutIntent', 'Test keys only: settle a processing payout as succeeded.', 'Settled.'),
+    '/test_helpers/payout_intents/{id}/fail': testHelperRoute('PayoutIntent', 'Test keys only: settle a processing payout as failed.', 'Settled.', true),
     '/topup_intents': {
       post: {
         summary: 'Create a topup intent (bank-transfer instructions in next_action). Idempotency-Key is required.',
@@ -131,29 +81,13 @@ export const OPENAPI_DOCUMENT = {
           409: error('idempotency_conflict, or duplicate_merchant_reference when merchant_reference was used before.'),
         },
       },
-      get: { summary: 'List topup intents, newest first.', parameters: listParams, responses: { 200: { description: 'A page.', content: json(page('TopupIntent')) }, ...commonErrors } },
+      get: { summary: 'List topup intents, newest first.', parameters: topupListParams, responses: { 200: { description: 'A page.', content: json(page('TopupIntent')) }, ...commonErrors } },
     },
     '/topup_intents/{id}': {
       get: { summary: 'Retrieve a topup intent.', parameters: [idParam], responses: { 200: { description: 'The topup intent.', content: json(ref('TopupIntent')) }, ...commonErrors } },
     },
-    '/test_helpers/topup_intents/{id}/succeed': {
-      post: {
-        summary: 'Test keys only: the transfer arrived; credits the available balance.',
-        parameters: [idParam, idempotencyHeader],
-        responses: { 200: { description: 'Settled.', content: json(ref('TopupIntent')) }, ...postErrors, 422: error('invalid_state') },
-      },
-    },
-    '/test_helpers/topup_intents/{id}/fail': {
-      post: {
-        summary: 'Test keys only: the transfer was rejected.',
-        parameters: [idParam, idempotencyHeader],
-        requestBody: {
-          required: false,
-          content: json({ type: 'object', additionalProperties: false, properties: { failure_code: { type: 'string' }, failure_message: { type: 'string' } } }),
-        },
-        responses: { 200: { description: 'Settled.', content: json(ref('TopupIntent')) }, ...postErrors, 422: error('invalid_state') },
-      },
-    },
+    '/test_helpers/topup_intents/{id}/succeed': testHelperRoute('TopupIntent', 'Test keys only: the transfer arrived; credits the available balance.', 'Settled.'),
+    '/test_helpers/topup_intents/{id}/fail': testHelperRoute('TopupIntent', 'Test keys only: the transfer was rejected.', 'Settled.', true),
     '/balances': {
       get: {
         summary: "The merchant's balances in the key's environment, one per currency.",

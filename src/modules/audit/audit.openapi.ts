@@ -1,7 +1,5 @@
 /** OpenAPI fragments for the audit log (spread into OPENAPI_DOCUMENT). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const error = (description: string) => ({ description, content: json(ref('Error')) });
+import { error, json, ref } from '../../http/openapi.parts';
 
 export const AUDIT_OPENAPI_PATHS = {
   '/audit_log': {

@@ -1,32 +1,16 @@
 /** OpenAPI fragments for the events, webhook endpoints and their delivery attempts (spread into OPENAPI_DOCUMENT). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const error = (description: string) => ({ description, content: json(ref('Error')) });
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const commonErrors = {
-  400: error('validation_error; `param` names the field.'),
-  401: error('unauthorized'),
-  404: error('not_found'),
-};
-const page = (item: string) => ({
-  type: 'object', required: ['data', 'has_more', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
-});
+import { commonErrors, createdParams, error, idParam, json, page, ref } from '../../http/openapi.parts';
+
 const limitCursor = [
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
   { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor, or an event id (events only): the page after that event." },
 ];
-const created = [
-  { name: 'created_gte', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive lower bound.' },
-  { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
-];
-
 export const EVENT_OPENAPI_PATHS = {
   '/events': {
     get: {
       summary: 'List events, newest first.',
       parameters: [
-        ...limitCursor, ...created,
+        ...limitCursor, ...createdParams,
         { name: 'type', in: 'query', schema: { type: 'string' }, description: 'One or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).' },
       ],
       responses: { 200: { description: 'A page.', content: json(page('Event')) }, ...commonErrors },
@@ -53,7 +37,7 @@ export const WEBHOOK_OPENAPI_PATHS = {
     },
     get: {
       summary: 'List webhook endpoints, newest first.',
-      parameters: [...limitCursor, ...created],
+      parameters: [...limitCursor, ...createdParams],
       responses: { 200: { description: 'A page.', content: json(page('WebhookEndpoint')) }, ...commonErrors },
     },
   },
@@ -68,7 +52,7 @@ export const WEBHOOK_OPENAPI_PATHS = {
   '/webhook_endpoints/{id}/attempts': {
     get: {
       summary: 'Delivery attempts to this endpoint, newest first.',
-      parameters: [idParam, ...limitCursor, ...created],
+      parameters: [idParam, ...limitCursor, ...createdParams],
       responses: { 200: { description: 'A page.', content: json(page('WebhookAttempt')) }, ...commonErrors },
     },
   },

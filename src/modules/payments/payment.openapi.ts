@@ -1,48 +1,11 @@
 /** OpenAPI fragments for payment intents, method discovery and method settings (spread into OPENAPI_DOCUMENT). */
 import { PAYER_FIELDS, PAYMENT_METHODS } from '../methods/catalogue';
 import { PAYMENT_STATUSES } from './payment.states';
+import { amount, commonErrors, error, idempotencyHeader, idParam, json, listParams, page, postErrors, ref, testHelperRoute } from '../../http/openapi.parts';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const error = (description: string) => ({ description, content: json(ref('Error')) });
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const idempotencyHeader = {
-  name: 'Idempotency-Key', in: 'header', required: false,
-  description: 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.',
-  schema: { type: 'string', maxLength: 255 },
-};
-const commonErrors = {
-  400: error('validation_error; `param` names the field.'),
-  401: error('unauthorized'),
-  404: error('not_found'),
-};
-const postErrors = {
-  ...commonErrors,
-  409: error('idempotency_conflict'),
-  413: error('payload_too_large'),
-  415: error('unsupported_media_type'),
-};
-const page = (item: string) => ({
-  type: 'object', required: ['data', 'has_more', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] } },
-});
-const amount = { type: 'string', pattern: '^[0-9]{1,30}$', description: 'Minor units.' };
 /** What create accepts: digits only, greater than zero, at most 30 significant digits; leading zeros are dropped. */
 const createAmount = { type: 'string', pattern: '^0*[1-9][0-9]{0,29}$', description: 'Minor units: ASCII digits, greater than zero, at most 30 significant digits; leading zeros are normalised away.' };
-const listParams = [
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
-  { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor." },
-  { name: 'status', in: 'query', schema: { type: 'string' }, description: `One state or a comma-separated list of: ${PAYMENT_STATUSES.join(', ')}.` },
-  { name: 'country', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{2}$' } },
-  { name: 'currency', in: 'query', schema: { type: 'string', pattern: '^[A-Z]{3,6}$' } },
-  { name: 'merchant_reference', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 256 } },
-  { name: 'created_gte', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive lower bound.' },
-  { name: 'created_lt', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Exclusive upper bound.' },
-];
-const testFailureBody = {
-  required: false,
-  content: json({ type: 'object', additionalProperties: false, properties: { failure_code: { type: 'string' }, failure_message: { type: 'string' } } }),
-};
+const paymentListParams = listParams(PAYMENT_STATUSES);
 
 export const PAYMENT_OPENAPI_PATHS = {
   '/payment_intents': {
@@ -59,7 +22,7 @@ export const PAYMENT_OPENAPI_PATHS = {
         422: error('payment_method_unavailable: the named payment_method (or bank) is not eligible, or nothing is eligible.'),
       },
     },
-    get: { summary: 'List payment intents, newest first.', parameters: listParams, responses: { 200: { description: 'A page.', content: json(page('PaymentIntent')) }, ...commonErrors } },
+    get: { summary: 'List payment intents, newest first.', parameters: paymentListParams, responses: { 200: { description: 'A page.', content: json(page('PaymentIntent')) }, ...commonErrors } },
   },
   '/payment_intents/{id}': {
     get: { summary: 'Retrieve a payment intent.', parameters: [idParam], responses: { 200: { description: 'The payment intent.', content: json(ref('PaymentIntent')) }, ...commonErrors } },
@@ -72,31 +35,9 @@ export const PAYMENT_OPENAPI_PATHS = {
       responses: { 200: { description: 'Cancelled.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state: not in requires_action.') },
     },
   },
-  '/test_helpers/payment_intents/{id}/succeed': {
-    post: {
-      description: 'A live key gets 404 not_found, as for an unknown route.',
-      summary: 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).',
-      parameters: [idParam, idempotencyHeader],
-      responses: { 200: { description: 'Succeeded.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
-    },
-  },
-  '/test_helpers/payment_intents/{id}/fail': {
-    post: {
-      description: 'A live key gets 404 not_found, as for an unknown route.',
-      summary: 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.',
-      parameters: [idParam, idempotencyHeader],
-      requestBody: testFailureBody,
-      responses: { 200: { description: 'Failed.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
-    },
-  },
-  '/test_helpers/payment_intents/{id}/expire': {
-    post: {
-      description: 'A live key gets 404 not_found, as for an unknown route.',
-      summary: 'Test keys only: expire a payment intent in requires_action now.',
-      parameters: [idParam, idempotencyHeader],
-      responses: { 200: { description: 'Expired.', content: json(ref('PaymentIntent')) }, ...postErrors, 422: error('invalid_state') },
-    },
-  },
+  '/test_helpers/payment_intents/{id}/succeed': testHelperRoute('PaymentIntent', 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).', 'Succeeded.'),
+  '/test_helpers/payment_intents/{id}/fail': testHelperRoute('PaymentIntent', 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.', 'Failed.', true),
+  '/test_helpers/payment_intents/{id}/expire': testHelperRoute('PaymentIntent', 'Test keys only: expire a payment intent in requires_action now.', 'Expired.'),
   '/payment_method_options': {
     get: {
       summary: 'Eligible payment methods and bank choices (provider-neutral). Empty data when nothing is eligible.',
