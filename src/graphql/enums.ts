@@ -1,5 +1,17 @@
 /** GraphQL enums: UPPER_CASE names whose internal values are the REST wire strings. */
 import { registerEnumType } from 'type-graphql';
+import { PAYMENT_STATUSES, PaymentStatus } from '../modules/payments/payment.states';
+import { PAYOUT_STATUSES, PayoutStatus } from '../modules/payouts/payout.states';
+import { TOPUP_STATUSES, TopupStatus } from '../modules/topups/topup.states';
+
+type WireEnum<V extends string> = { [K in V as Uppercase<K>]: K };
+
+/** The GraphQL enum of a state list (`REQUIRES_ACTION` -> `requires_action`): it cannot drift from the state machine. */
+function stateEnum<V extends string>(states: readonly V[], name: string): WireEnum<V> {
+  const values = Object.fromEntries(states.map((state) => [state.toUpperCase(), state])) as WireEnum<V>;
+  registerEnumType(values, { name });
+  return values;
+}
 
 export enum EnvironmentEnum {
   TEST = 'test',
@@ -7,37 +19,19 @@ export enum EnvironmentEnum {
 }
 registerEnumType(EnvironmentEnum, { name: 'Environment', description: 'Set by the API key prefix; never by input.' });
 
-export enum PayoutIntentStatusEnum {
-  REQUIRES_APPROVAL = 'requires_approval',
-  PROCESSING = 'processing',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  CANCELLED = 'cancelled',
-}
-registerEnumType(PayoutIntentStatusEnum, { name: 'PayoutIntentStatus' });
+export const PayoutIntentStatusEnum = stateEnum(PAYOUT_STATUSES, 'PayoutIntentStatus');
+export type PayoutIntentStatusEnum = PayoutStatus;
 
 export enum RecipientTypeEnum {
   BANK_ACCOUNT = 'bank_account',
 }
 registerEnumType(RecipientTypeEnum, { name: 'RecipientType' });
 
-export enum TopupIntentStatusEnum {
-  REQUIRES_ACTION = 'requires_action',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  EXPIRED = 'expired',
-}
-registerEnumType(TopupIntentStatusEnum, { name: 'TopupIntentStatus' });
+export const TopupIntentStatusEnum = stateEnum(TOPUP_STATUSES, 'TopupIntentStatus');
+export type TopupIntentStatusEnum = TopupStatus;
 
-export enum PaymentIntentStatusEnum {
-  REQUIRES_ACTION = 'requires_action',
-  PROCESSING = 'processing',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  CANCELLED = 'cancelled',
-  EXPIRED = 'expired',
-}
-registerEnumType(PaymentIntentStatusEnum, { name: 'PaymentIntentStatus' });
+export const PaymentIntentStatusEnum = stateEnum(PAYMENT_STATUSES, 'PaymentIntentStatus');
+export type PaymentIntentStatusEnum = PaymentStatus;
 
 export enum CheckoutModeEnum {
   DIRECT = 'direct',
