@@ -12,7 +12,7 @@ import { ApiError } from '../../domain/errors';
 import { FieldCipher } from '../../domain/crypto';
 import { newId, randomToken } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import { FieldReader } from '../../domain/validation';
+import { FieldReader, parseEmptyBody, parseTestFailure } from '../../domain/validation';
 import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -101,21 +101,7 @@ function parseCancel(raw: unknown): { reason: string | null } {
   return { reason: reason === undefined || reason.trim() === '' ? null : reason };
 }
 
-function parseEmpty(raw: unknown): Record<string, never> {
-  FieldReader.body(raw ?? {}).end();
-  return {};
-}
 
-function parseTestFailure(raw: unknown): { failure_code: string; failure_message: string } {
-  const body = FieldReader.body(raw ?? {});
-  const code = body.optionalString('failure_code', { max: 64, pattern: /^[a-z][a-z0-9_]*$/, describe: 'a snake_case code' });
-  const message = body.optionalString('failure_message', { max: 1024 });
-  body.end();
-  return {
-    failure_code: code ?? DEFAULT_TEST_FAILURE.failure_code,
-    failure_message: message ?? (code ? `Payment failed: ${code}.` : DEFAULT_TEST_FAILURE.failure_message),
-  };
-}
 
 /** What the hosted page needs to render an intent. */
 export interface CheckoutView {
@@ -192,7 +178,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     if (ctx.environment !== 'test') return Promise.reject(new ApiError('not_found', 'Test helpers exist only for test-mode API keys.'));
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: `POST /v1/test_helpers/payment_intents/:id/${action}`, raw,
-      parse: (r) => ({ id, ...(action === 'fail' ? parseTestFailure(r) : parseEmpty(r)) }),
+      parse: (r) => ({ id, ...(action === 'fail' ? parseTestFailure(r, DEFAULT_TEST_FAILURE, 'Payment') : parseEmptyBody(r)) }),
       execute: async (em, input) => {
         const p = await this.store.lock(em, ctx, id);
         const now = new Date();
@@ -200,7 +186,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
           if (p.status !== 'requires_action') {
             throw new ApiError('invalid_state', `This payment intent is ${p.status}; only a payment intent in requires_action can expire.`);
           }
-          return { status: 200, body: await this.move(em, ctx, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now) };
+          return { status: 200, body: await this.expire(em, ctx, p, now) };
         }
         if (p.status !== 'requires_action' && p.status !== 'processing') {
           throw new ApiError('invalid_state', `This payment intent is ${p.status}; only a payment intent in requires_action or processing can be settled.`);
@@ -246,11 +232,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
 
   /** Moves every requires_action intent past its expires_at to expired. */
   async expireDue(now = new Date()): Promise<number> {
-    return this.store.processDue('expires_at', 'requires_action', now, async (em, p, scope) => {
-      if (p.expiresAt.getTime() > now.getTime()) return false;
-      await this.move(em, { ...scope, requestId: null }, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
-      return true;
-    });
+    return this.store.processDue('expires_at', 'requires_action', now, (em, p, scope) => this.expireIfOverdue(em, { ...scope, requestId: null }, p, now));
   }
 
   // ---- hosted checkout (the payer's side; the token is the only credential) ----
@@ -261,9 +243,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     return this.deps.db.tx(async (em) => {
       const p = await this.findByToken(em, token);
       if (!p) return { kind: 'not_found' } as const;
-      if (p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) {
-        await this.move(em, { ...this.scopeOf(p), requestId: null }, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
-      }
+      await this.expireIfOverdue(em, { ...this.scopeOf(p), requestId: null }, p, now);
       return { kind: 'ok', view: await this.viewOf(em, p) } as const;
     });
   }
@@ -280,10 +260,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       const p = await this.findByToken(em, token, true);
       if (!p) return { kind: 'not_found' } as const;
       const actor = { ...this.scopeOf(p), requestId: null };
-      if (p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) {
-        await this.move(em, actor, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
-        return { kind: 'ok', view: await this.viewOf(em, p) } as const;
-      }
+      if (await this.expireIfOverdue(em, actor, p, now)) return { kind: 'ok', view: await this.viewOf(em, p) } as const;
       if (p.status !== 'requires_action' || p.paymentMethod !== null) {
         throw new ApiError('invalid_state', p.status === 'requires_action' ? 'A payment method was already chosen for this payment.' : `This payment is ${p.status}.`);
       }
@@ -331,9 +308,8 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       const p = await this.findByToken(em, token, true);
       if (!p) return { kind: 'not_found' } as const;
       const actor = { ...this.scopeOf(p), requestId: null };
-      if (p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) {
-        await this.move(em, actor, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
-      } else if (p.status === 'requires_action') {
+      const expired = await this.expireIfOverdue(em, actor, p, now);
+      if (!expired && p.status === 'requires_action') {
         if (!p.paymentMethod || METHODS[p.paymentMethod as PaymentMethodName]?.completedBy !== 'payer_redirect') {
           throw new ApiError('invalid_state', 'This payment is not waiting for a bank approval.');
         }
@@ -501,6 +477,18 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
   }
 
   /** One transition: conditional update, ledger rows and event row, in `em`'s transaction. */
+  /** requires_action -> expired: the one expiry transition (test helper, scheduler, hosted page). */
+  private expire(em: EntityManager, actor: Actor, p: PaymentIntent, now: Date): Promise<PaymentIntentWire> {
+    return this.move(em, actor, p, 'expired', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
+  }
+
+  /** Expires a requires_action intent whose expires_at has passed; true when it did. */
+  private async expireIfOverdue(em: EntityManager, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
+    if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
+    await this.expire(em, actor, p, now);
+    return true;
+  }
+
   private async move(em: EntityManager, actor: Actor, p: PaymentIntent, to: PaymentStatus, changes: Changes, now = new Date()): Promise<PaymentIntentWire> {
     const from = p.status;
     if (!paymentStates.can(from, to)) throw new ApiError('invalid_state', `This payment intent is ${from} and cannot become ${to}.`);

@@ -7,7 +7,7 @@ import { ApiError } from '../../domain/errors';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import { FieldReader, readIntentBasics } from '../../domain/validation';
+import { FieldReader, parseEmptyBody, parseTestFailure, readIntentBasics } from '../../domain/validation';
 import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -19,6 +19,8 @@ import { IntentReads, IntentStore } from '../shared/intent-store';
 import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { DEFAULT_TEST_FAILURE, PayoutConnector, PayoutOutcome } from './simulated-payout.provider';
+
+const PAYOUT_TEST_FAILURE = { failure_code: DEFAULT_TEST_FAILURE.failureCode, failure_message: DEFAULT_TEST_FAILURE.failureMessage };
 
 export interface PayoutIntentWire {
   object: 'payout_intent';
@@ -107,21 +109,7 @@ export function parseCancelPayout(raw: unknown): { reason: string | null } {
   return { reason: reason === undefined || reason.trim() === '' ? null : reason };
 }
 
-export function parseEmpty(raw: unknown): Record<string, never> {
-  FieldReader.body(raw ?? {}).end();
-  return {};
-}
 
-export function parseTestFailure(raw: unknown): { failure_code: string; failure_message: string } {
-  const body = FieldReader.body(raw ?? {});
-  const code = body.optionalString('failure_code', { max: 64, pattern: /^[a-z][a-z0-9_]*$/, describe: 'a snake_case code' });
-  const message = body.optionalString('failure_message', { max: 1024 });
-  body.end();
-  return {
-    failure_code: code ?? DEFAULT_TEST_FAILURE.failureCode,
-    failure_message: message ?? (code ? `Payout failed: ${code}.` : DEFAULT_TEST_FAILURE.failureMessage),
-  };
-}
 
 export interface PayoutServiceDeps {
   db: Db;
@@ -152,7 +140,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   approve(ctx: RequestContext, id: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: 'POST /v1/payout_intents/:id/approve', raw,
-      parse: (r) => ({ id, ...parseEmpty(r) }),
+      parse: (r) => ({ id, ...parseEmptyBody(r) }),
       execute: async (em) => {
         const now = new Date();
         const p = await this.store.lock(em, ctx, id);
@@ -188,7 +176,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     this.assertTestMode(ctx);
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: `POST /v1/test_helpers/payout_intents/:id/${outcome}`, raw,
-      parse: (r) => ({ id, ...(outcome === 'fail' ? parseTestFailure(r) : parseEmpty(r)) }),
+      parse: (r) => ({ id, ...(outcome === 'fail' ? parseTestFailure(r, PAYOUT_TEST_FAILURE, 'Payout') : parseEmptyBody(r)) }),
       execute: async (em, input) => {
         const p = await this.store.lock(em, ctx, id);
         if (p.status !== 'processing') {

@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import { FieldReader, readIntentBasics } from '../../domain/validation';
+import { FieldReader, parseEmptyBody, parseTestFailure, readIntentBasics } from '../../domain/validation';
 import type { ListSpec } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -70,6 +70,8 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
   };
 }
 
+const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_message: 'The bank transfer was rejected.' };
+
 export function parseCreateTopup(raw: unknown): CreateTopupInput {
   const body = FieldReader.body(raw);
   const { amount, currency, country, merchantReference } = readIntentBasics(body);
@@ -78,21 +80,7 @@ export function parseCreateTopup(raw: unknown): CreateTopupInput {
   return input;
 }
 
-function parseFailure(raw: unknown): { failure_code: string; failure_message: string } {
-  const body = FieldReader.body(raw ?? {});
-  const code = body.optionalString('failure_code', { max: 64, pattern: /^[a-z][a-z0-9_]*$/, describe: 'a snake_case code' });
-  const message = body.optionalString('failure_message', { max: 1024 });
-  body.end();
-  return {
-    failure_code: code ?? 'transfer_rejected',
-    failure_message: message ?? (code ? `Topup failed: ${code}.` : 'The bank transfer was rejected.'),
-  };
-}
 
-function parseEmpty(raw: unknown): Record<string, never> {
-  FieldReader.body(raw ?? {}).end();
-  return {};
-}
 
 export interface TopupServiceDeps {
   db: Db;
@@ -124,7 +112,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
     if (ctx.environment !== 'test') return Promise.reject(new ApiError('not_found', 'Test helpers exist only for test-mode API keys.'));
     return this.deps.idempotency.run({
       ctx, key: idempotencyKey, operation: `POST /v1/test_helpers/topup_intents/:id/${outcome}`, raw,
-      parse: (r) => ({ id, ...(outcome === 'fail' ? parseFailure(r) : parseEmpty(r)) }),
+      parse: (r) => ({ id, ...(outcome === 'fail' ? parseTestFailure(r, TOPUP_TEST_FAILURE, 'Topup') : parseEmptyBody(r)) }),
       execute: async (em, input) => {
         const t = await this.store.lock(em, ctx, id);
         if (t.status !== 'requires_action') {
