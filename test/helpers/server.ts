@@ -86,20 +86,20 @@ export interface StartOptions {
   scheduler?: boolean;
 }
 
+/** The settings every test server runs with, in process or as a spawned process. */
+const TEST_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  SIMULATED_SETTLE_MS: '0',
+  SCHEDULER_INTERVAL_MS: '50',
+  SEED_DEMO: '0',
+  WEBHOOK_ALLOW_LOOPBACK: '1',
+  RATE_LIMIT_PER_SECOND: '0',
+};
+
 export function testConfig(database: TestDatabase, extra: Record<string, string> = {}): Config {
-  return loadConfig({
-    ...database.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    SIMULATED_SETTLE_MS: '0',
-    SCHEDULER_INTERVAL_MS: '50',
-    SEED_DEMO: '0',
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-    RATE_LIMIT_PER_SECOND: '0',
-    ...extra,
-  });
+  return loadConfig({ ...database.env, ...TEST_ENV, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...extra });
 }
 
 let merchantSeq = 0;
@@ -158,20 +158,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 /** Starts the compiled service as a separate OS process on the same database. */
 export async function startProcess(database: TestDatabase, extra: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
   const main = path.resolve(__dirname, '../../src/main.js');
-  const env = {
-    ...process.env,
-    ...database.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    SIMULATED_SETTLE_MS: '0',
-    SCHEDULER_INTERVAL_MS: '50',
-    SEED_DEMO: '0',
-    WEBHOOK_ALLOW_LOOPBACK: '1',
-    RATE_LIMIT_PER_SECOND: '0',
-    ...extra,
-  };
+  // LOG_LEVEL info: the parent reads the "listening" line (with the port) from stdout.
+  const env = { ...process.env, ...database.env, ...TEST_ENV, LOG_LEVEL: 'info', ...extra };
   const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
