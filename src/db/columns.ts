@@ -26,7 +26,3 @@ export const jsonTransformer: ValueTransformer = {
   to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
   from: (value: string | null) => (value === null || value === undefined ? null : JSON.parse(value)),
 };
-
-export function toMs(date: Date): number {
-  return date.getTime();
-}

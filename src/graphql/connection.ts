@@ -71,5 +71,3 @@ export function listQuery(first: number | undefined, after: string | undefined, 
   }
   return query;
 }
-
-export const LIST_PARAM_NAMES: Record<string, string> = { limit: 'first', cursor: 'after' };
