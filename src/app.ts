@@ -22,6 +22,12 @@ import { LedgerService } from './modules/balances/ledger.service';
 import { TopupService } from './modules/topups/topup.service';
 import { MethodService } from './modules/methods/method.service';
 import { PaymentService } from './modules/payments/payment.service';
+import { PaymentLifecycle } from './modules/payments/payment-lifecycle.service';
+import { CheckoutService } from './modules/payments/checkout.service';
+import { paymentOperations } from './modules/payments/payment.operations';
+import { payoutOperations } from './modules/payouts/payout.operations';
+import { topupOperations } from './modules/topups/topup.operations';
+import { OperationPipeline } from './ops/pipeline';
 import { defaultBaseUrl } from './modules/payments/base-url';
 
 export interface App {
@@ -38,9 +44,21 @@ export interface App {
   payouts: PayoutService;
   topups: TopupService;
   methods: MethodService;
+  paymentLifecycle: PaymentLifecycle;
   payments: PaymentService;
+  checkout: CheckoutService;
+  /** Every state-changing call runs through this pipeline (REST and GraphQL alike). */
+  pipeline: OperationPipeline;
+  /** The operations each surface dispatches, by module. */
+  ops: Operations;
   scheduler: Scheduler;
   close(): Promise<void>;
+}
+
+export interface Operations {
+  payouts: ReturnType<typeof payoutOperations>;
+  topups: ReturnType<typeof topupOperations>;
+  payments: ReturnType<typeof paymentOperations>;
 }
 
 export function createLogger(config: Config): Logger {
@@ -57,7 +75,8 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const auth = new AuthService(db);
   const audit = new AuditService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, audit);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);
   const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
@@ -66,20 +85,29 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
   const ledger = new LedgerService(db);
-  const topups = new TopupService({ db, idempotency, events, ledger });
+  const lifecycle = { ledger, events };
+  const topups = new TopupService({ db, lifecycle });
   const payouts = new PayoutService({
-    db, idempotency, events, cipher, ledger, connector: simulatedPayoutConnector, settleMs: config.simulatedSettleMs,
+    db, cipher, lifecycle, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
   });
   const methods = new MethodService(db, idempotency);
-  const payments = new PaymentService({
-    db, idempotency, events, ledger, methods, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+  const paymentLifecycle = new PaymentLifecycle({
+    db, lifecycle, methods, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
   });
+  const payments = new PaymentService({ db, methods, lifecycle: paymentLifecycle });
+  const checkout = new CheckoutService({ db, methods, lifecycle: paymentLifecycle });
+  const ops: Operations = {
+    payouts: payoutOperations(payouts),
+    topups: topupOperations(topups),
+    payments: paymentOperations(payments, defaultBaseUrl(config)),
+  };
   const scheduler = new Scheduler(
     [
       { name: 'payouts.settle', run: () => payouts.settleDue() },
       { name: 'topups.expire', run: () => topups.expireDue(), everyMs: 1000 },
-      { name: 'payments.settle', run: () => payments.settleDue() },
-      { name: 'payments.expire', run: () => payments.expireDue(), everyMs: 1000 },
+      { name: 'payments.resume', run: () => paymentLifecycle.resumeStarts(), everyMs: 1000 },
+      { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
+      { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
       ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhooks.deliverDue() }] : []),
     ],
@@ -88,7 +116,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methods, payments, scheduler,
+    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methods, paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();

@@ -10,6 +10,7 @@
  * uncommitted rows) is queued and runs alone. That makes SQLite single-process only,
  * which is what an embedded database is for; two gateway processes need MySQL.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryFailedError, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { CountingLogger } from './query-counter';
 
@@ -18,6 +19,8 @@ const RETRYABLE_MYSQL = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WA
 export class Db {
   readonly kind: 'mysql' | 'sqlite';
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set while a unit of work runs, so `outside` can refuse to run inside one. */
+  private readonly inTx = new AsyncLocalStorage<true>();
 
   constructor(readonly ds: DataSource) {
     this.kind = ds.options.type === 'mysql' ? 'mysql' : 'sqlite';
@@ -29,15 +32,25 @@ export class Db {
 
   /** Runs `fn` in one transaction; retried from the start on deadlock (MySQL). */
   async tx<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.kind === 'sqlite') return this.serial(() => this.ds.transaction(fn));
+    const unit = (em: EntityManager) => this.inTx.run(true, () => fn(em));
+    if (this.kind === 'sqlite') return this.serial(() => this.ds.transaction(unit));
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.ds.transaction(fn);
+        return await this.ds.transaction(unit);
       } catch (err) {
         if (attempt >= 5 || !isRetryable(err)) throw err;
         await sleep(5 * attempt + Math.floor(Math.random() * 20));
       }
     }
+  }
+
+  /**
+   * Runs `fn` (a provider call) where no transaction is open: a slow provider then holds
+   * no row lock and, on SQLite, does not stall the queue. Called inside `tx`, it throws.
+   */
+  async outside<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTx.getStore()) throw new Error('a provider call must not run inside a database transaction');
+    return fn();
   }
 
   /** Runs reads outside a transaction (MySQL) or in the queue (SQLite). */

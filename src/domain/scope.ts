@@ -1,7 +1,22 @@
-import type { Environment } from '../modules/auth/api-key.entity';
+import type { Logger } from 'pino';
+
+export type Environment = 'test' | 'live';
+export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
 
 /** Every read and write of merchant data is bounded by this pair; nothing loads by id alone. */
 export interface Scope {
   merchantId: string;
   environment: Environment;
+}
+
+/** Who causes a change: a scope, and the API request behind it (null for the scheduler and the payer's page). */
+export interface Actor extends Scope {
+  requestId: string | null;
+}
+
+/** Who is calling, resolved once per request by authentication. */
+export interface RequestContext extends Scope {
+  apiKeyId: string;
+  requestId: string;
+  log: Logger;
 }

@@ -181,3 +181,19 @@ export function parseTestFailure(raw: unknown, fallback: TestFailure, noun: stri
     failure_message: message ?? (code ? `${noun} failed: ${code}.` : fallback.failure_message),
   };
 }
+
+export const CANCEL_REASON_MAX = 512;
+
+/** The optional body of a cancel: `reason`, at most 512 characters; blank means none. */
+export function parseCancelReason(raw: unknown): { reason: string | null } {
+  const body = FieldReader.body(raw ?? {});
+  const reason = body.optionalString('reason', { min: 0, max: CANCEL_REASON_MAX });
+  body.end();
+  return { reason: reason === undefined || reason.trim() === '' ? null : reason };
+}
+
+/** A test helper's `fail` body as a provider outcome. */
+export function parseTestOutcome(raw: unknown, fallback: TestFailure, noun: string): { status: 'failed'; failureCode: string; failureMessage: string } {
+  const f = parseTestFailure(raw, fallback, noun);
+  return { status: 'failed', failureCode: f.failure_code, failureMessage: f.failure_message };
+}

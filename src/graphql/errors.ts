@@ -1,13 +1,15 @@
 /**
- * GraphQL errors carry the REST error code in `extensions.code` (CONTRACT.md). Domain
- * results come back as stored API results so that idempotent replays look the same on
- * both surfaces.
+ * GraphQL errors carry the REST error code in `extensions.code` (CONTRACT.md). This file is
+ * the one place where domain errors become GraphQL errors: mutations (`mutate`), list
+ * arguments (`withListArgs`), plain arguments (`withArgs`) and `formatError` for the rest.
  */
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
 import { ApiError, ErrorBody } from '../domain/errors';
-import type { ApiResult } from '../modules/idempotency/idempotency.service';
+import type { Operation } from '../domain/operation';
+import type { Answer } from '../ops/pipeline';
+import type { GqlContext } from './context';
 
 /**
  * A single-record query's answer: the record, or - for an id that is unknown, foreign or in
@@ -33,33 +35,32 @@ export function toGraphQLError(err: ApiError, paramPrefix = 'input'): GraphQLErr
   });
 }
 
-/** Returns the body of a successful result; throws the stored error of a failed one. */
-export function unwrapResult<T>(result: ApiResult, paramPrefix = 'input'): T {
-  const body = JSON.parse(result.body) as T | ErrorBody;
-  if (result.status >= 400) {
-    const { error } = body as ErrorBody;
-    throw toGraphQLError(new ApiError(error.code, error.message, error.param), paramPrefix);
-  }
-  return body as T;
-}
-
 /**
- * Awaits a mutation's domain call and unwraps its result. An idempotent replay is noted on
- * the context so the HTTP response carries `Idempotent-Replayed: true`, as on REST. Errors
- * the domain throws before a result exists (a body that fails to parse without an
- * Idempotency-Key) get the same `param` mapping as stored ones, so `extensions.param` does
- * not depend on the header.
+ * Runs a mutation's operation through the pipeline and returns its value. A replay is
+ * noted on the context so the HTTP response carries `Idempotent-Replayed: true`, as on
+ * REST, and its stored bytes are read back (a stored refusal is raised again). Every
+ * ApiError leaves here mapped to GraphQL names (`input.recipient.bankCode`), fresh or
+ * replayed, so `extensions.param` does not depend on the Idempotency-Key header.
  */
-export async function mutationResult<T>(context: { replayed: boolean }, call: Promise<ApiResult>, paramPrefix = 'input'): Promise<T> {
-  let result: ApiResult;
+export async function mutate<A, T>(
+  gql: GqlContext, op: Operation<A, any, T>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  raw: unknown, args: A, paramPrefix = 'input',
+): Promise<T> {
+  let answer: Answer<T>;
   try {
-    result = await call;
+    answer = await gql.app.pipeline.run(op, gql.ctx, raw, args, gql.idempotencyKey);
   } catch (err) {
     if (err instanceof ApiError) throw toGraphQLError(err, paramPrefix);
     throw err;
   }
-  if (result.replayed) context.replayed = true;
-  return unwrapResult<T>(result, paramPrefix);
+  if (!answer.replayed) return answer.value;
+  gql.replayed = true;
+  const body = JSON.parse(answer.body) as T | ErrorBody;
+  if (answer.status >= 400) {
+    const { error } = body as ErrorBody;
+    throw toGraphQLError(new ApiError(error.code, error.message, error.param), paramPrefix);
+  }
+  return body as T;
 }
 
 const INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);

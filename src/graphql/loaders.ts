@@ -8,7 +8,7 @@ import type { Merchant } from '../modules/auth/merchant.entity';
 import type { RequestContext } from '../modules/auth/request-context';
 import type { PayoutIntentWire } from '../modules/payouts/payout.service';
 import type { TopupIntentWire } from '../modules/topups/topup.service';
-import type { PaymentIntentWire } from '../modules/payments/payment.service';
+import type { PaymentIntentWire } from '../modules/payments/payment.wire';
 import type { EventWire } from '../modules/events/event.service';
 
 export interface Loaders {

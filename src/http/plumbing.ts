@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from '../domain/errors';
 import type { App } from '../app';
 import type { RequestContext } from '../modules/auth/request-context';
-import type { ApiResult } from '../modules/idempotency/idempotency.service';
 import { RateLimiter } from './rate-limit';
 
 declare module 'fastify' {
@@ -43,12 +42,6 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   if (Array.isArray(value)) throw ApiError.validation('Idempotency-Key', 'Send one Idempotency-Key header.');
   return value;
-}
-
-/** Sends a stored or fresh API result byte for byte. */
-export function sendResult(reply: FastifyReply, result: ApiResult): FastifyReply {
-  if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-  return reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
 }
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {

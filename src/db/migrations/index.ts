@@ -4,6 +4,7 @@ import { Events1732406400000 } from './1732406400000-Events';
 import { Payments1732492800000 } from './1732492800000-Payments';
 import { ExactMatchColumns1732579200000 } from './1732579200000-ExactMatchColumns';
 import { AuditLog1732752000000 } from './1732752000000-AuditLog';
+import { ProviderCalls1732838400000 } from './1732838400000-ProviderCalls';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Payments1732492800000,
   ExactMatchColumns1732579200000,
   AuditLog1732752000000,
+  ProviderCalls1732838400000,
 ];

@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { timeTransformer } from '../../db/columns';
+import type { Environment } from '../../domain/scope';
 
-export type Environment = 'test' | 'live';
-export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
+export type { Environment } from '../../domain/scope';
+export { ENVIRONMENTS } from '../../domain/scope';
 
 /** An API key pair. The secret is never stored: only its SHA-256 digest. */
 @Entity('api_keys')

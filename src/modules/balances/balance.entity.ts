@@ -2,8 +2,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { moneyTransformer, timeTransformer } from '../../db/columns';
 import type { Environment } from '../auth/api-key.entity';
 
-export const BUCKETS = ['available', 'pending', 'reserved'] as const;
-export type Bucket = (typeof BUCKETS)[number];
+import type { Bucket } from '../../domain/moves';
+
+export { BUCKETS, type Bucket } from '../../domain/moves';
 
 /** One row per (merchant, environment, currency); always equal to the sum of its ledger entries. */
 @Entity('balances')

@@ -12,12 +12,8 @@ import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
+import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 
-export interface Movement {
-  bucket: Bucket;
-  /** Signed minor units. */
-  amount: bigint;
-}
 
 export interface LedgerSource {
   /** What happened, e.g. `payout_reserved`, `payment_succeeded`. */
@@ -57,26 +53,15 @@ export function balanceToWire(b: Balance): BalanceWire {
   };
 }
 
-/** The movements each kind of transition makes. One table, so the balance model reads in one place. */
-export const MOVES = {
-  /** A payment or topup succeeded straight away. */
-  credit: (amount: bigint): Movement[] => [{ bucket: 'available', amount }],
-  /** A payment started processing: its amount is expected but not yet available. */
-  pend: (amount: bigint): Movement[] => [{ bucket: 'pending', amount }],
-  /** A processing payment succeeded. */
-  clearPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }, { bucket: 'available', amount }],
-  /** A processing payment failed. */
-  dropPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }],
-  /** A payout was created: its amount is held. */
-  reserve: (amount: bigint): Movement[] => [{ bucket: 'available', amount: -amount }, { bucket: 'reserved', amount }],
-  /** A payout was cancelled or failed: the hold is returned. */
-  release: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }, { bucket: 'available', amount }],
-  /** A payout succeeded: the held money left the merchant's balance. */
-  payOut: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }],
-} as const;
+export { MOVES, type Movement } from '../../domain/moves';
 
 export class LedgerService {
   constructor(private readonly db: Db) {}
+
+  /** Applies a transition's ledger effect (a named movement of `amount`) for the record `source`. */
+  effect(em: EntityManager, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): Promise<Balance> {
+    return this.post(em, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
+  }
 
   /** Applies `movements` to the (scope, currency) balance inside `em`'s transaction. */
   async post(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<Balance> {

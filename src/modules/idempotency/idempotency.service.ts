@@ -12,45 +12,23 @@
  *  3. A 4xx is stored in a short transaction of its own; a 5xx deletes the row (releases
  *     the key) so the retry reaches a fresh handler.
  *
- * Every state-changing API call (REST or GraphQL) runs through `run`, so this is also where
- * the audit log is written: inside the handler's transaction, once the handler succeeded.
+ * The operation pipeline (src/ops/pipeline.ts) drives these phases for every state-changing
+ * call, REST or GraphQL; this service owns the key rows.
  */
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
-import { fingerprint } from '../../domain/canonical';
 import { newId } from '../../domain/ids';
 import type { Db } from '../../db/db';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
-import type { AuditService } from '../audit/audit.service';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 
-/** A final HTTP answer, as stored and replayed. `body` is the exact bytes sent. */
-export interface ApiResult {
+/** A stored answer, replayed byte for byte: the status and the exact bytes first sent. */
+export interface Replay {
   status: number;
   body: string;
-  replayed: boolean;
-}
-
-export interface HandlerResult {
-  status: number;
-  body: unknown;
-}
-
-export interface IdempotentCall<T> {
-  ctx: RequestContext;
-  /** The header value, if any. */
-  key: string | undefined;
-  /** The operation (route) the key is bound to, e.g. `POST /v1/payout_intents`. */
-  operation: string;
-  /** The raw request body, fingerprinted as-is (keys sorted) when it fails to parse. */
-  raw: unknown;
-  /** Validates and normalises the body; its result is fingerprinted and handed to `execute`. */
-  parse: (raw: unknown) => T;
-  /** Performs the change inside the given transaction. */
-  execute: (em: EntityManager, input: T) => Promise<HandlerResult>;
 }
 
 export function validateIdempotencyKey(key: string | undefined): string | undefined {
@@ -75,39 +53,7 @@ export class IdempotencyService {
   constructor(
     private readonly db: Db,
     private readonly lockTimeoutMs: number,
-    /** Records each successful call in the audit log, in the call's transaction. */
-    private readonly audit?: AuditService,
   ) {}
-
-  async run<T>(call: IdempotentCall<T>): Promise<ApiResult> {
-    const key = validateIdempotencyKey(call.key);
-    let input: T | undefined;
-    let parseError: ApiError | undefined;
-    try {
-      input = call.parse(call.raw);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      parseError = err;
-    }
-    if (key === undefined) {
-      if (parseError) throw parseError;
-      return this.execute(call, input as T);
-    }
-
-    const fp = parseError ? fingerprint(call.operation, { invalid: call.raw ?? null }) : fingerprint(call.operation, input);
-    const acquired = await this.acquire(call.ctx, key, fp);
-    if ('replay' in acquired) return acquired.replay;
-    const { row } = acquired;
-
-    if (parseError) return this.storeError(row, parseError);
-    try {
-      return await this.execute(call, input as T, row);
-    } catch (err) {
-      if (err instanceof ApiError && err.status < 500) return this.storeError(row, err);
-      await this.release(row);
-      throw err;
-    }
-  }
 
   /** Deletes expired keys; run by the scheduler. */
   async purgeExpired(now = Date.now()): Promise<number> {
@@ -117,21 +63,11 @@ export class IdempotencyService {
     return result.affected ?? 0;
   }
 
-  private async execute<T>(call: IdempotentCall<T>, input: T, row?: IdempotencyKey): Promise<ApiResult> {
-    if (row && this.hooks.beforeExecute) await this.hooks.beforeExecute(call.operation);
-    return this.db.tx(async (em) => {
-      const result = await call.execute(em, input);
-      if (this.audit && result.status < 400) {
-        await this.audit.record(em, call.ctx, { operation: call.operation, status: result.status, body: result.body, input });
-      }
-      if (this.hooks.beforeCommit) await this.hooks.beforeCommit(call.operation);
-      const body = JSON.stringify(result.body);
-      if (row) await this.finish(em, row, result.status, body);
-      return { status: result.status, body, replayed: false };
-    });
-  }
-
-  private async acquire(ctx: RequestContext, key: string, fp: string): Promise<{ row: IdempotencyKey } | { replay: ApiResult }> {
+  /**
+   * Phase 1: takes the key for this request (`in_flight`), or answers with what the key
+   * already holds: a replay of the stored answer, or idempotency_conflict.
+   */
+  async acquire(ctx: RequestContext, key: string, fp: string): Promise<{ row: IdempotencyKey } | { replay: Replay }> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const now = new Date();
       const row: IdempotencyKey = Object.assign(new IdempotencyKey(), {
@@ -166,7 +102,7 @@ export class IdempotencyService {
         throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
       }
       if (existing.state === 'done') {
-        return { replay: { status: existing.responseStatus ?? 200, body: existing.responseBody ?? 'null', replayed: true } };
+        return { replay: { status: existing.responseStatus ?? 200, body: existing.responseBody ?? 'null' } };
       }
       if (now.getTime() - existing.lockedAt.getTime() < this.lockTimeoutMs) {
         throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
@@ -184,8 +120,11 @@ export class IdempotencyService {
     throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
   }
 
-  /** Marks the row done, guarded by the lease so that a taken-over holder cannot also commit. */
-  private async finish(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
+  /**
+   * Marks the row done with the answer, in the transaction of the change it answers,
+   * guarded by the lease so that a taken-over holder cannot also commit.
+   */
+  async complete(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
     const result = await em.createQueryBuilder().update(IdempotencyKey)
       .set({ state: 'done', responseStatus: status, responseBody: body })
       .where('id = :id AND state = :state AND locked_at = :lease', { id: row.id, state: 'in_flight', lease: row.lockedAt.getTime() })
@@ -195,13 +134,13 @@ export class IdempotencyService {
     }
   }
 
-  private async storeError(row: IdempotencyKey, err: ApiError): Promise<ApiResult> {
-    const body = JSON.stringify(err.toBody());
-    await this.db.tx((em) => this.finish(em, row, err.status, body));
-    return { status: err.status, body, replayed: false };
+  /** Stores a refusal (4xx) as the key's answer, in a short transaction of its own. */
+  async storeError(row: IdempotencyKey, err: ApiError): Promise<void> {
+    await this.db.tx((em) => this.complete(em, row, err.status, JSON.stringify(err.toBody())));
   }
 
-  private async release(row: IdempotencyKey): Promise<void> {
+  /** Deletes the row (a 5xx): the retry reaches a fresh handler. */
+  async release(row: IdempotencyKey): Promise<void> {
     await this.db.tx((em) =>
       em.createQueryBuilder().delete().from(IdempotencyKey)
         .where('id = :id AND locked_at = :lease', { id: row.id, lease: row.lockedAt.getTime() }).execute(),

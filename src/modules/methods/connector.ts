@@ -3,7 +3,8 @@
  * which provider it talks to: routing hands it a connector and an offer, and the
  * connector answers with what the payer must do and how the payment proceeds.
  */
-import type { Environment } from '../auth/api-key.entity';
+import type { Connector, SettleOutcome } from '../../domain/connector';
+import type { Environment } from '../../domain/scope';
 import type { Offer, PaymentMethodName, ProviderDefinition } from './catalogue';
 import type { NextAction } from './next-action';
 
@@ -34,9 +35,7 @@ export interface PaymentAttempt {
   now: Date;
 }
 
-export type SettleOutcome =
-  | { status: 'succeeded' }
-  | { status: 'failed'; failureCode: string; failureMessage: string };
+export type { SettleOutcome } from '../../domain/connector';
 
 export interface StartResult {
   /** What the payer must do now; null when nothing. */
@@ -54,8 +53,12 @@ export interface StartResult {
   reference: string;
 }
 
-export interface PaymentConnector {
+export interface PaymentConnector extends Connector {
   readonly definition: ProviderDefinition;
-  /** Starts a payment for `attempt` through `offer` (one of this provider's offers). */
-  start(offer: Offer, attempt: PaymentAttempt): StartResult;
+  /**
+   * Starts a payment for `attempt` through `offer` (one of this provider's offers). Called
+   * between atomic phases, outside any transaction; `attempt.intentId` makes a repeated
+   * start (recovery after a crash) recognisable.
+   */
+  start(offer: Offer, attempt: PaymentAttempt): Promise<StartResult>;
 }

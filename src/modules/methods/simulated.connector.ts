@@ -70,7 +70,11 @@ const BUILDERS: Readonly<Record<NextActionType, (c: BuildContext) => NextAction>
 export class SimulatedConnector implements PaymentConnector {
   constructor(readonly definition: ProviderDefinition) {}
 
-  start(offer: Offer, attempt: PaymentAttempt): StartResult {
+  get code(): string {
+    return this.definition.code;
+  }
+
+  async start(offer: Offer, attempt: PaymentAttempt): Promise<StartResult> {
     const method = METHODS[offer.method];
     const reference = `PI${attempt.intentId.slice(-16).toUpperCase()}`;
     const expiresAt = new Date(attempt.now.getTime() + method.actionTtlMs);

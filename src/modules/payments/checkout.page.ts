@@ -10,7 +10,7 @@ import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.service';
 import { RULES } from './payment.input';
-import type { CheckoutView } from './payment.service';
+import type { CheckoutView } from './checkout.service';
 
 export function esc(value: unknown): string {
   return String(value ?? '')

@@ -88,4 +88,11 @@ export class PaymentIntent extends IntentRecord<PaymentStatus> {
   /** When the simulated provider takes its next step on its own (null = never). */
   @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   settleAt: Date | null;
+
+  /**
+   * Recovery point of a provider call in flight: `start` from the commit that began the
+   * provider's start until the commit that records its answer; null otherwise.
+   */
+  @Column({ name: 'provider_call', type: 'varchar', length: 16, nullable: true })
+  providerCall: 'start' | null;
 }

@@ -2,9 +2,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import type { PaymentIntentWire } from './payment.service';
+import type { PaymentIntentWire } from './payment.wire';
 import { CreatePaymentIntentInput, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
 
 /** The REST body of a create: camelCase -> snake_case, except metadata, whose keys are the merchant's own. */
@@ -36,8 +36,7 @@ export class PaymentResolver {
     description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
   async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
-    const { app, ctx, idempotencyKey, baseUrl } = gql;
-    return mutationResult<PaymentIntentWire>(gql, app.payments.create(ctx, createBody(input), idempotencyKey, baseUrl));
+    return mutate(gql, gql.app.ops.payments.create, createBody(input), { baseUrl: gql.baseUrl });
   }
 
   @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
@@ -46,7 +45,6 @@ export class PaymentResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
-    const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<PaymentIntentWire>(gql, app.payments.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+    return mutate(gql, gql.app.ops.payments.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
   }
 }

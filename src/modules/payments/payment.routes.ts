@@ -1,18 +1,18 @@
-/** REST routes for payment intents: translate HTTP <-> PaymentService, nothing more. */
+/** REST routes for payment intents: each names its operation or read, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, idempotencyKeyOf, sendJson, sendResult } from '../../http/plumbing';
+import { ctxOf, sendJson } from '../../http/plumbing';
 import { pageEnvelope } from '../../http/envelope';
-import { testHelperGuard } from '../../http/test-helpers';
+import { operationRoute } from '../../http/dispatch';
 import { requestBaseUrl } from './base-url';
 
 type WithId = { Params: { id: string } };
 
 export function registerPaymentRoutes(fastify: FastifyInstance, app: App): void {
   const { payments } = app;
+  const ops = app.ops.payments;
 
-  fastify.post('/v1/payment_intents', async (req, reply) =>
-    sendResult(reply, await payments.create(ctxOf(req), req.body, idempotencyKeyOf(req), requestBaseUrl(app.config, req))));
+  operationRoute(fastify, app, 'post', '/v1/payment_intents', ops.create, (req) => ({ baseUrl: requestBaseUrl(app.config, req) }));
 
   fastify.get('/v1/payment_intents', async (req, reply) => {
     const ctx = ctxOf(req);
@@ -21,11 +21,8 @@ export function registerPaymentRoutes(fastify: FastifyInstance, app: App): void 
 
   fastify.get<WithId>('/v1/payment_intents/:id', async (req, reply) => sendJson(reply, 200, await payments.get(ctxOf(req), req.params.id)));
 
-  fastify.post<WithId>('/v1/payment_intents/:id/cancel', async (req, reply) =>
-    sendResult(reply, await payments.cancel(ctxOf(req), req.params.id, req.body, idempotencyKeyOf(req))));
-
-  for (const action of ['succeed', 'fail', 'expire'] as const) {
-    fastify.post<WithId>(`/v1/test_helpers/payment_intents/:id/${action}`, { preHandler: testHelperGuard }, async (req, reply) =>
-      sendResult(reply, await payments.testAction(ctxOf(req), req.params.id, action, req.body, idempotencyKeyOf(req))));
-  }
+  operationRoute(fastify, app, 'post', '/v1/payment_intents/:id/cancel', ops.cancel);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/succeed', ops.testSucceed);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/fail', ops.testFail);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/expire', ops.testExpire);
 }

@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PayoutIntentWire } from './payout.service';
 import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
@@ -26,14 +26,12 @@ export class PayoutResolver {
 
   @Mutation(() => PayoutIntentType, { description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.' })
   async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
-    const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<PayoutIntentWire>(gql, app.payouts.create(ctx, snakeKeys(input), idempotencyKey));
+    return mutate(gql, gql.app.ops.payouts.create, snakeKeys(input), {});
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> processing.' })
   async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
-    const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<PayoutIntentWire>(gql, app.payouts.approve(ctx, id, {}, idempotencyKey), '');
+    return mutate(gql, gql.app.ops.payouts.approve, {}, { id }, '');
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
@@ -42,7 +40,6 @@ export class PayoutResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
-    const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<PayoutIntentWire>(gql, app.payouts.cancel(ctx, id, reason === undefined || reason === null ? {} : { reason }, idempotencyKey), '');
+    return mutate(gql, gql.app.ops.payouts.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
   }
 }

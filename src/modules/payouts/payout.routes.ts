@@ -1,17 +1,17 @@
-/** REST compatibility routes for payout intents: translate HTTP <-> PayoutService, nothing more. */
+/** REST compatibility routes for payout intents: each names its operation or read, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, idempotencyKeyOf, sendJson, sendResult } from '../../http/plumbing';
+import { ctxOf, sendJson } from '../../http/plumbing';
 import { pageEnvelope } from '../../http/envelope';
-import { testHelperGuard } from '../../http/test-helpers';
+import { operationRoute } from '../../http/dispatch';
 
 type WithId = { Params: { id: string } };
 
 export function registerPayoutRoutes(fastify: FastifyInstance, app: App): void {
   const { payouts } = app;
+  const ops = app.ops.payouts;
 
-  fastify.post('/v1/payout_intents', async (req, reply) =>
-    sendResult(reply, await payouts.create(ctxOf(req), req.body, idempotencyKeyOf(req))));
+  operationRoute(fastify, app, 'post', '/v1/payout_intents', ops.create);
 
   fastify.get('/v1/payout_intents', async (req, reply) => {
     const ctx = ctxOf(req);
@@ -22,14 +22,8 @@ export function registerPayoutRoutes(fastify: FastifyInstance, app: App): void {
   fastify.get<WithId>('/v1/payout_intents/:id', async (req, reply) =>
     sendJson(reply, 200, await payouts.get(ctxOf(req), req.params.id)));
 
-  fastify.post<WithId>('/v1/payout_intents/:id/approve', async (req, reply) =>
-    sendResult(reply, await payouts.approve(ctxOf(req), req.params.id, req.body, idempotencyKeyOf(req))));
-
-  fastify.post<WithId>('/v1/payout_intents/:id/cancel', async (req, reply) =>
-    sendResult(reply, await payouts.cancel(ctxOf(req), req.params.id, req.body, idempotencyKeyOf(req))));
-
-  for (const outcome of ['succeed', 'fail'] as const) {
-    fastify.post<WithId>(`/v1/test_helpers/payout_intents/:id/${outcome}`, { preHandler: testHelperGuard }, async (req, reply) =>
-      sendResult(reply, await payouts.testSettle(ctxOf(req), req.params.id, outcome, req.body, idempotencyKeyOf(req))));
-  }
+  operationRoute(fastify, app, 'post', '/v1/payout_intents/:id/approve', ops.approve);
+  operationRoute(fastify, app, 'post', '/v1/payout_intents/:id/cancel', ops.cancel);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/payout_intents/:id/succeed', ops.testSucceed);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/payout_intents/:id/fail', ops.testFail);
 }

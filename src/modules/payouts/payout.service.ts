@@ -4,23 +4,21 @@
  */
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
+import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import { FieldReader, parseEmptyBody, parseTestFailure, readIntentBasics } from '../../domain/validation';
+import type { Done } from '../../domain/operation';
+import { FieldReader, readIntentBasics } from '../../domain/validation';
 import type { ListSpec } from '../../domain/listing';
-import type { Scope } from '../../domain/scope';
+import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
-import type { RequestContext } from '../auth/request-context';
-import type { EventService } from '../events/event.service';
-import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
-import { LedgerService, Movement, MOVES } from '../balances/ledger.service';
+import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
-import { DEFAULT_TEST_FAILURE, PayoutConnector, PayoutOutcome } from './simulated-payout.provider';
 
-const PAYOUT_TEST_FAILURE = { failure_code: DEFAULT_TEST_FAILURE.failureCode, failure_message: DEFAULT_TEST_FAILURE.failureMessage };
+type PayoutTransition = keyof typeof payoutStates.transitions;
 
 export interface PayoutIntentWire {
   object: 'payout_intent';
@@ -47,15 +45,6 @@ export interface CreatePayoutInput {
 }
 
 export const DEFAULT_CANCEL_MESSAGE = 'Cancelled by the merchant before approval.';
-export const CANCEL_REASON_MAX = 512;
-
-/** Balance movements of each payout transition (see LedgerService.MOVES). */
-const LEDGER_ON_ENTER: Partial<Record<PayoutStatus, { entryType: string; moves: (amount: bigint) => Movement[] }>> = {
-  requires_approval: { entryType: 'payout_reserved', moves: MOVES.reserve },
-  cancelled: { entryType: 'payout_released', moves: MOVES.release },
-  failed: { entryType: 'payout_released', moves: MOVES.release },
-  succeeded: { entryType: 'payout_paid', moves: MOVES.payOut },
-};
 
 export const PAYOUT_LIST: ListSpec = { resource: 'payout_intent', statuses: PAYOUT_STATUSES };
 
@@ -102,113 +91,31 @@ export function parseCreatePayout(raw: unknown): CreatePayoutInput {
   };
 }
 
-export function parseCancelPayout(raw: unknown): { reason: string | null } {
-  const body = FieldReader.body(raw ?? {});
-  const reason = body.optionalString('reason', { min: 0, max: CANCEL_REASON_MAX });
-  body.end();
-  return { reason: reason === undefined || reason.trim() === '' ? null : reason };
-}
 
 
 
 export interface PayoutServiceDeps {
   db: Db;
-  idempotency: IdempotencyService;
-  events: EventService;
   cipher: FieldCipher;
-  ledger: LedgerService;
+  lifecycle: LifecycleDeps;
   connector: PayoutConnector;
   /** Delay before the provider settles an approved payout on its own; 0 = never. */
   settleMs: number;
 }
 
 export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
+  readonly lifecycle: Lifecycle<PayoutIntent, PayoutStatus, PayoutTransition, PayoutIntentWire>;
 
   constructor(private readonly deps: PayoutServiceDeps) {
-    super(new IntentStore(deps.db, PayoutIntent, 'payout intent', PAYOUT_LIST, payoutToWire));
+    const store = new IntentStore(deps.db, PayoutIntent, 'payout intent', PAYOUT_LIST, payoutToWire);
+    super(store);
+    this.lifecycle = new Lifecycle(deps.lifecycle, payoutStates, store, payoutToWire);
   }
 
-  // ---- mutations (each is one idempotent operation, one transaction) ----
-
-  create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: 'POST /v1/payout_intents', raw, parse: parseCreatePayout,
-      execute: (em, input) => this.insert(em, ctx, input),
-    });
-  }
-
-  approve(ctx: RequestContext, id: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: 'POST /v1/payout_intents/:id/approve', raw,
-      parse: (r) => ({ id, ...parseEmptyBody(r) }),
-      execute: async (em) => {
-        const now = new Date();
-        const p = await this.store.lock(em, ctx, id);
-        if (p.status !== 'requires_approval') {
-          throw new ApiError('invalid_state', `This payout intent is ${p.status}; only a payout intent in requires_approval can be approved.`);
-        }
-        const settleAt = this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
-        return { status: 202, body: await this.move(em, ctx, p, 'processing', { settleAt }, now) };
-      },
-    });
-  }
-
-  cancel(ctx: RequestContext, id: string, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: 'POST /v1/payout_intents/:id/cancel', raw,
-      parse: (r) => ({ id, ...parseCancelPayout(r) }),
-      execute: async (em, input) => {
-        const p = await this.store.lock(em, ctx, id);
-        if (p.status !== 'requires_approval') {
-          throw new ApiError('approval_required', `This payout intent is ${p.status}; only a payout intent in requires_approval can be cancelled.`);
-        }
-        const body = await this.move(em, ctx, p, 'cancelled', {
-          failureCode: 'cancelled',
-          failureMessage: input.reason ?? DEFAULT_CANCEL_MESSAGE,
-        });
-        return { status: 202, body };
-      },
-    });
-  }
-
-  /** Test helper: settle a processing payout now, as the provider would. */
-  testSettle(ctx: RequestContext, id: string, outcome: 'succeed' | 'fail', raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    this.assertTestMode(ctx);
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: `POST /v1/test_helpers/payout_intents/:id/${outcome}`, raw,
-      parse: (r) => ({ id, ...(outcome === 'fail' ? parseTestFailure(r, PAYOUT_TEST_FAILURE, 'Payout') : parseEmptyBody(r)) }),
-      execute: async (em, input) => {
-        const p = await this.store.lock(em, ctx, id);
-        if (p.status !== 'processing') {
-          throw new ApiError('invalid_state', `This payout intent is ${p.status}; only a processing payout intent can be settled.`);
-        }
-        const result: PayoutOutcome = 'failure_code' in input
-          ? { status: 'failed', failureCode: input.failure_code, failureMessage: input.failure_message }
-          : { status: 'succeeded' };
-        return { status: 200, body: await this.applyOutcome(em, ctx, p, result) };
-      },
-    });
-  }
-
-  /**
-   * The simulated provider's own settlement: every processing payout whose settle_at has
-   * passed. Competes with the test helpers under the row lock; the loser finds the record
-   * terminal and does nothing. Returns how many it settled.
-   */
-  async settleDue(now = new Date()): Promise<number> {
-    return this.store.processDue('settle_at', 'processing', now, async (em, p, scope) => {
-      const accountNumber = this.deps.cipher.decrypt(p.recipientAccountEncrypted);
-      const outcome = this.deps.connector.settle({ accountNumber, environment: scope.environment });
-      await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
-      return true;
-    });
-  }
-
-  // ---- internals ----
-
-  private async insert(em: EntityManager, ctx: RequestContext, input: CreatePayoutInput) {
+  /** A payout waiting at the approval gate, its amount held; a repeated merchant_reference returns the original. */
+  async create(em: EntityManager, ctx: Actor, input: CreatePayoutInput): Promise<Done<PayoutIntentWire>> {
     const existing = await this.store.findByReference(em, ctx, input.merchant_reference);
-    if (existing) return { status: 200, body: payoutToWire(existing) };
+    if (existing) return { outcome: 'existing', value: payoutToWire(existing) };
     const now = new Date();
     const p = Object.assign(new PayoutIntent(), {
       id: newId('payoutIntent', now.getTime()),
@@ -231,53 +138,55 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       updatedAt: now,
     });
     try {
-      await em.insert(PayoutIntent, p);
+      // Holds the amount; refuses with insufficient_balance (rolling back the insert) when it is not available.
+      return { outcome: 'created', value: await this.lifecycle.create(em, ctx, p, now) };
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
       // A concurrent request with the same merchant_reference committed first: return its payout.
       const original = await this.store.findByReference(em, ctx, input.merchant_reference, true);
       if (!original) throw err;
-      return { status: 200, body: payoutToWire(original) };
+      return { outcome: 'existing', value: payoutToWire(original) };
     }
-    // Holds the amount; refuses with insufficient_balance (rolling back the insert) when it is not available.
-    await this.postLedger(em, ctx, p, 'requires_approval', now);
-    const wire = payoutToWire(p);
-    await this.deps.events.record(em, ctx, 'created', wire, ctx.requestId, now);
-    return { status: 201, body: wire };
   }
 
-  private async applyOutcome(em: EntityManager, ctx: Scope & { requestId: string | null }, p: PayoutIntent, outcome: PayoutOutcome) {
+  /** requires_approval -> processing; the provider settles it after SIMULATED_SETTLE_MS. */
+  async approve(em: EntityManager, ctx: Actor, id: string): Promise<Done<PayoutIntentWire>> {
+    const now = new Date();
+    const settleAt = this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
+    return { outcome: 'accepted', value: await this.lifecycle.applyTo(em, ctx, id, 'approve', { settleAt }, now) };
+  }
+
+  async cancel(em: EntityManager, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {
+    const value = await this.lifecycle.applyTo(em, ctx, id, 'cancel', { failureCode: 'cancelled', failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE });
+    return { outcome: 'accepted', value };
+  }
+
+  /** Test helper: settle a processing payout now, as the provider would. */
+  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PayoutIntentWire>> {
+    return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
+  }
+
+  /**
+   * The provider's own settlement of every processing payout whose settle_at has passed:
+   * the provider is called outside any transaction, then the outcome is applied under the
+   * row lock. A test helper that settled the payout meanwhile wins; this pass then does
+   * nothing. Returns how many it settled.
+   */
+  async settleDue(now = new Date()): Promise<number> {
+    return this.store.processDue<SettleOutcome>('settle_at', 'processing', now,
+      async (em, p, scope, outcome) => {
+        await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
+        return true;
+      },
+      (p, scope) => this.deps.connector.settle({
+        payoutId: p.id, accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted), environment: scope.environment,
+      }),
+    );
+  }
+
+  private applyOutcome(em: EntityManager, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
     return outcome.status === 'succeeded'
-      ? this.move(em, ctx, p, 'succeeded', { settleAt: null })
-      : this.move(em, ctx, p, 'failed', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
-  }
-
-  /** Applies one transition: record change and its event row, in `em`'s transaction. */
-  private async move(
-    em: EntityManager,
-    ctx: Scope & { requestId: string | null },
-    p: PayoutIntent,
-    to: PayoutStatus,
-    changes: Partial<Pick<PayoutIntent, 'settleAt' | 'failureCode' | 'failureMessage'>>,
-    now = new Date(),
-  ): Promise<PayoutIntentWire> {
-    if (!payoutStates.can(p.status, to)) {
-      throw new ApiError('invalid_state', `This payout intent is ${p.status} and cannot become ${to}.`);
-    }
-    await this.store.transition(em, ctx, p, to, changes, now);
-    await this.postLedger(em, ctx, p, to, now);
-    const wire = payoutToWire(p);
-    await this.deps.events.record(em, ctx, to, wire, ctx.requestId, now);
-    return wire;
-  }
-
-  private async postLedger(em: EntityManager, scope: Scope, p: PayoutIntent, status: PayoutStatus, now: Date): Promise<void> {
-    const rule = LEDGER_ON_ENTER[status];
-    if (!rule) return;
-    await this.deps.ledger.post(em, scope, p.currency, rule.moves(p.amount), { entryType: rule.entryType, sourceType: 'payout_intent', sourceId: p.id }, now);
-  }
-
-  private assertTestMode(scope: Scope): void {
-    if (scope.environment !== 'test') throw new ApiError('not_found', 'Test helpers exist only for test-mode API keys.');
+      ? this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
+      : this.lifecycle.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
   }
 }

@@ -3,17 +3,8 @@
  * with a chosen failure_code (Stripe-style), so integrators can exercise every path.
  * Any other account number succeeds. The table is data: add a row to add a case.
  */
-import type { Environment } from '../auth/api-key.entity';
-
-export type PayoutOutcome =
-  | { status: 'succeeded' }
-  | { status: 'failed'; failureCode: string; failureMessage: string };
-
-export interface PayoutConnector {
-  readonly name: string;
-  /** Decides how a processing payout settles. */
-  settle(input: { accountNumber: string; environment: Environment }): PayoutOutcome;
-}
+import type { PayoutConnector } from '../../domain/connector';
+import { sleep } from '../../db/db';
 
 export const PAYOUT_FAILURES: Readonly<Record<string, { failureCode: string; failureMessage: string }>> = {
   '000111111116': { failureCode: 'account_closed', failureMessage: 'The bank account has been closed.' },
@@ -26,10 +17,14 @@ export const PAYOUT_FAILURES: Readonly<Record<string, { failureCode: string; fai
 
 export const DEFAULT_TEST_FAILURE = PAYOUT_FAILURES['000555555559'];
 
-export const simulatedPayoutConnector: PayoutConnector = {
-  name: 'simulated_bank_transfer',
-  settle({ accountNumber, environment }) {
-    const failure = environment === 'test' ? PAYOUT_FAILURES[accountNumber] : undefined;
-    return failure ? { status: 'failed', ...failure } : { status: 'succeeded' };
-  },
-};
+/** `latencyMs` simulates the provider's network round trip (SIMULATED_PROVIDER_LATENCY_MS). */
+export function simulatedPayoutConnector(latencyMs = 0): PayoutConnector {
+  return {
+    code: 'simulated_bank_transfer',
+    async settle({ accountNumber, environment }) {
+      if (latencyMs > 0) await sleep(latencyMs);
+      const failure = environment === 'test' ? PAYOUT_FAILURES[accountNumber] : undefined;
+      return failure ? { status: 'failed', ...failure } : { status: 'succeeded' };
+    },
+  };
+}

@@ -22,11 +22,11 @@ export interface IntentRow extends ObjectLiteral {
 export class IntentStore<E extends IntentRow, W> {
   constructor(
     private readonly db: Db,
-    private readonly entity: EntityTarget<E>,
+    readonly entity: EntityTarget<E>,
     /** Human name for messages, e.g. "payout intent". */
     readonly noun: string,
     readonly listSpec: ListSpec,
-    private readonly toWire: (row: E) => W,
+    readonly toWire: (row: E) => W,
   ) {}
 
   scoped(em: EntityManager, scope: Scope): SelectQueryBuilder<E> {
@@ -64,6 +64,18 @@ export class IntentStore<E extends IntentRow, W> {
       throw new ApiError('invalid_state', `This ${this.noun} changed concurrently; it is no longer ${from}.`);
     }
     Object.assign(row, changes, { status: to, updatedAt: now });
+  }
+
+  /** Changes fields other than the state of a row locked in `em`'s transaction (the state stays as it is). */
+  async patch(em: EntityManager, scope: Scope, row: E, changes: Partial<E>, now: Date): Promise<void> {
+    const result = await em.createQueryBuilder().update(this.entity)
+      .set({ ...changes, updatedAt: now } as never)
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :status', {
+        id: row.id, merchantId: scope.merchantId, environment: scope.environment, status: row.status,
+      })
+      .execute();
+    if (result.affected !== 1) throw new ApiError('invalid_state', `This ${this.noun} changed concurrently; reload it.`);
+    Object.assign(row, changes, { updatedAt: now });
   }
 
   async get(scope: Scope, id: string): Promise<W> {
@@ -108,13 +120,27 @@ export class IntentStore<E extends IntentRow, W> {
    * The scheduler's loop over `due` rows: each is re-read under its row lock in its own
    * transaction and handed to `step` only if it is still in `status`; `step` may decline
    * (returns false). Returns how many rows `step` moved.
+   *
+   * With `call` (a provider call), each row is first read without a lock, `call` runs
+   * outside any transaction, and its answer goes to `step` in the transaction that follows:
+   * a slow provider holds no lock, and a row that moved on meanwhile is left alone.
    */
-  async processDue(column: string, status: string, now: Date, step: (em: EntityManager, row: E, scope: Scope) => Promise<boolean>): Promise<number> {
+  async processDue<X = undefined>(
+    column: string, status: string, now: Date,
+    step: (em: EntityManager, row: E, scope: Scope, answer: X) => Promise<boolean>,
+    call?: (row: E, scope: Scope) => Promise<X>,
+  ): Promise<number> {
     let moved = 0;
     for (const { id, scope } of await this.due(column, status, now)) {
+      let answer = undefined as X;
+      if (call) {
+        const row = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id = :id', { id }).getOne());
+        if (row === null || row.status !== status) continue;
+        answer = await this.db.outside(() => call(row, scope));
+      }
       const done = await this.db.tx(async (em) => {
         const row = await this.findLocked(em, scope, id);
-        return row !== null && row.status === status && step(em, row, scope);
+        return row !== null && row.status === status && step(em, row, scope, answer);
       });
       if (done) moved++;
     }

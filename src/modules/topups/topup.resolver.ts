@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { withListArgs, foundOrNotFound, mutationResult } from '../../graphql/errors';
+import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { TopupIntentWire } from './topup.service';
 import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, TopupIntentType } from './topup.types';
@@ -26,7 +26,6 @@ export class TopupResolver {
 
   @Mutation(() => TopupIntentType, { description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.' })
   async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {
-    const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<TopupIntentWire>(gql, app.topups.create(ctx, snakeKeys(input), idempotencyKey));
+    return mutate(gql, gql.app.ops.topups.create, snakeKeys(input), {});
   }
 }

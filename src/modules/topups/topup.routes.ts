@@ -1,17 +1,17 @@
-/** REST routes for topup intents: translate HTTP <-> TopupService. */
+/** REST routes for topup intents: each names its operation or read, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, idempotencyKeyOf, sendJson, sendResult } from '../../http/plumbing';
+import { ctxOf, sendJson } from '../../http/plumbing';
 import { pageEnvelope } from '../../http/envelope';
-import { testHelperGuard } from '../../http/test-helpers';
+import { operationRoute } from '../../http/dispatch';
 
 type WithId = { Params: { id: string } };
 
 export function registerTopupRoutes(fastify: FastifyInstance, app: App): void {
   const { topups } = app;
+  const ops = app.ops.topups;
 
-  fastify.post('/v1/topup_intents', async (req, reply) =>
-    sendResult(reply, await topups.create(ctxOf(req), req.body, idempotencyKeyOf(req))));
+  operationRoute(fastify, app, 'post', '/v1/topup_intents', ops.create);
 
   fastify.get('/v1/topup_intents', async (req, reply) => {
     const ctx = ctxOf(req);
@@ -20,8 +20,6 @@ export function registerTopupRoutes(fastify: FastifyInstance, app: App): void {
 
   fastify.get<WithId>('/v1/topup_intents/:id', async (req, reply) => sendJson(reply, 200, await topups.get(ctxOf(req), req.params.id)));
 
-  for (const outcome of ['succeed', 'fail'] as const) {
-    fastify.post<WithId>(`/v1/test_helpers/topup_intents/:id/${outcome}`, { preHandler: testHelperGuard }, async (req, reply) =>
-      sendResult(reply, await topups.testSettle(ctxOf(req), req.params.id, outcome, req.body, idempotencyKeyOf(req))));
-  }
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/succeed', ops.testSucceed);
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/fail', ops.testFail);
 }

@@ -5,22 +5,20 @@
  * 409 duplicate_merchant_reference (unlike payouts, which return the original).
  */
 import type { EntityManager } from 'typeorm';
+import type { SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import { FieldReader, parseEmptyBody, parseTestFailure, readIntentBasics } from '../../domain/validation';
+import type { Done } from '../../domain/operation';
+import { FieldReader, readIntentBasics } from '../../domain/validation';
 import type { ListSpec } from '../../domain/listing';
-import type { Scope } from '../../domain/scope';
+import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
-import type { RequestContext } from '../auth/request-context';
-import type { EventService } from '../events/event.service';
-import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
-import { LedgerService, MOVES } from '../balances/ledger.service';
+import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import type { NextAction } from '../methods/next-action';
 import { TopupIntent } from './topup.entity';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
-
 export interface TopupIntentWire {
   object: 'topup_intent';
   id: string;
@@ -70,7 +68,7 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
   };
 }
 
-const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_message: 'The bank transfer was rejected.' };
+export const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_message: 'The bank transfer was rejected.' };
 
 export function parseCreateTopup(raw: unknown): CreateTopupInput {
   const body = FieldReader.body(raw);
@@ -84,60 +82,20 @@ export function parseCreateTopup(raw: unknown): CreateTopupInput {
 
 export interface TopupServiceDeps {
   db: Db;
-  idempotency: IdempotencyService;
-  events: EventService;
-  ledger: LedgerService;
+  lifecycle: LifecycleDeps;
 }
 
-type Changes = Partial<Pick<TopupIntent, 'failureCode' | 'failureMessage'>>;
-
 export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
+  readonly lifecycle: Lifecycle<TopupIntent, TopupStatus, keyof typeof topupStates.transitions, TopupIntentWire>;
 
   constructor(private readonly deps: TopupServiceDeps) {
-    super(new IntentStore(deps.db, TopupIntent, 'topup intent', TOPUP_LIST, topupToWire));
+    const store = new IntentStore(deps.db, TopupIntent, 'topup intent', TOPUP_LIST, topupToWire);
+    super(store);
+    this.lifecycle = new Lifecycle(deps.lifecycle, topupStates, store, topupToWire);
   }
 
-  create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    if (idempotencyKey === undefined) {
-      return Promise.reject(new ApiError('idempotency_key_required', 'POST /v1/topup_intents requires an Idempotency-Key header (a UUID v4 is suggested).'));
-    }
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: 'POST /v1/topup_intents', raw, parse: parseCreateTopup,
-      execute: (em, input) => this.insert(em, ctx, input),
-    });
-  }
-
-  /** Test helper: the transfer arrived (succeed) or was rejected (fail). */
-  testSettle(ctx: RequestContext, id: string, outcome: 'succeed' | 'fail', raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
-    if (ctx.environment !== 'test') return Promise.reject(new ApiError('not_found', 'Test helpers exist only for test-mode API keys.'));
-    return this.deps.idempotency.run({
-      ctx, key: idempotencyKey, operation: `POST /v1/test_helpers/topup_intents/:id/${outcome}`, raw,
-      parse: (r) => ({ id, ...(outcome === 'fail' ? parseTestFailure(r, TOPUP_TEST_FAILURE, 'Topup') : parseEmptyBody(r)) }),
-      execute: async (em, input) => {
-        const t = await this.store.lock(em, ctx, id);
-        if (t.status !== 'requires_action') {
-          throw new ApiError('invalid_state', `This topup intent is ${t.status}; only a topup intent in requires_action can be settled.`);
-        }
-        const body = 'failure_code' in input
-          ? await this.move(em, ctx, t, 'failed', { failureCode: input.failure_code, failureMessage: input.failure_message })
-          : await this.move(em, ctx, t, 'succeeded', {});
-        return { status: 200, body };
-      },
-    });
-  }
-
-  /** Moves every requires_action topup past its expires_at to expired. */
-  async expireDue(now = new Date()): Promise<number> {
-    return this.store.processDue('expires_at', 'requires_action', now, async (em, t, scope) => {
-      if (t.expiresAt.getTime() > now.getTime()) return false;
-      await this.move(em, { ...scope, requestId: null }, t, 'expired', {
-        failureCode: 'expired', failureMessage: 'The transfer was not received before the instructions expired.',
-      }, now);
-      return true;
-    });
-  }
-
-  private async insert(em: EntityManager, ctx: RequestContext, input: CreateTopupInput) {
+  /** Transfer instructions valid for 24 h; a repeated merchant_reference is refused. */
+  async create(em: EntityManager, ctx: Actor, input: CreateTopupInput): Promise<Done<TopupIntentWire>> {
     const duplicate = () => new ApiError('duplicate_merchant_reference', `A topup intent with merchant_reference "${input.merchant_reference}" already exists.`, 'merchant_reference');
     if (await this.store.findByReference(em, ctx, input.merchant_reference)) throw duplicate();
     const now = new Date();
@@ -169,25 +127,29 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
       updatedAt: now,
     });
     try {
-      await em.getRepository(TopupIntent).insert(t as never);
+      return { outcome: 'created', value: await this.lifecycle.create(em, ctx, t, now) };
     } catch (err) {
       if (this.deps.db.isUniqueViolation(err)) throw duplicate();
       throw err;
     }
-    const wire = topupToWire(t);
-    await this.deps.events.record(em, ctx, 'created', wire, ctx.requestId, now);
-    return { status: 201, body: wire };
   }
 
-  /** One transition: record change, ledger rows (a success credits `available`) and event row. */
-  private async move(em: EntityManager, ctx: Scope & { requestId: string | null }, t: TopupIntent, to: TopupStatus, changes: Changes, now = new Date()) {
-    if (!topupStates.can(t.status, to)) throw new ApiError('invalid_state', `This topup intent is ${t.status} and cannot become ${to}.`);
-    await this.store.transition(em, ctx, t, to, changes, now);
-    if (to === 'succeeded') {
-      await this.deps.ledger.post(em, ctx, t.currency, MOVES.credit(t.amount), { entryType: 'topup_succeeded', sourceType: 'topup_intent', sourceId: t.id }, now);
-    }
-    const wire = topupToWire(t);
-    await this.deps.events.record(em, ctx, to, wire, ctx.requestId, now);
-    return wire;
+  /** Test helper: the transfer arrived (succeeded, crediting available) or was rejected. */
+  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<TopupIntentWire>> {
+    const value = outcome.status === 'succeeded'
+      ? await this.lifecycle.applyTo(em, ctx, id, 'succeed')
+      : await this.lifecycle.applyTo(em, ctx, id, 'fail', { failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
+    return { outcome: 'done', value };
+  }
+
+  /** Moves every requires_action topup past its expires_at to expired. */
+  async expireDue(now = new Date()): Promise<number> {
+    return this.store.processDue('expires_at', 'requires_action', now, async (em, t, scope) => {
+      if (t.expiresAt.getTime() > now.getTime()) return false;
+      await this.lifecycle.apply(em, { ...scope, requestId: null }, t, 'expire', {
+        failureCode: 'expired', failureMessage: 'The transfer was not received before the instructions expired.',
+      }, now);
+      return true;
+    });
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * Operations as commands. Every state-changing call (create payout, cancel payment, ...)
+ * is one `Operation`: a neutral name, a parser, and an `execute` that returns a typed
+ * value with its outcome. REST and GraphQL both dispatch it through the same pipeline
+ * (idempotency, audit, transaction, errors: src/ops/pipeline.ts); neither the operation nor
+ * the service behind it knows about HTTP.
+ */
+import type { EntityManager } from 'typeorm';
+import type { RequestContext } from './scope';
+
+/** What an operation did; each surface renders it (REST: 201, 200, 202, 200). */
+export type Outcome = 'created' | 'existing' | 'accepted' | 'done';
+
+export interface Done<T> {
+  outcome: Outcome;
+  value: T;
+}
+
+/**
+ * A provider call between two atomic phases: the phase that returned this has committed,
+ * `call` runs outside any transaction, and `finish` continues in a fresh transaction with
+ * the provider's answer. A crash in between is resumed by the operation's recovery
+ * (a retry under the same Idempotency-Key, or the scheduler).
+ */
+export interface External<T, X = unknown> {
+  call: () => Promise<X>;
+  finish: (em: EntityManager, answer: X) => Promise<Step<T>>;
+}
+
+// The provider's answer type is the phase's own business: each External pairs a call with its finish.
+export type Step<T> = Done<T> | External<T, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Builds the step "call the provider, then finish with its answer", typing the answer once. */
+export function external<T, X>(call: () => Promise<X>, finish: (em: EntityManager, answer: X) => Promise<Step<T>>): External<T, X> {
+  return { call, finish };
+}
+
+export function isDone<T>(step: Step<T>): step is Done<T> {
+  return 'outcome' in step;
+}
+
+export interface Operation<A, I, T> {
+  /** Neutral command name, e.g. `payout.cancel`. */
+  name: string;
+  /**
+   * The public operation label (`POST /v1/payout_intents/:id/cancel`): what the audit log
+   * shows and filters by, and the scope of an Idempotency-Key (the same key sent to the
+   * same operation over REST or GraphQL replays).
+   */
+  label: string;
+  /** `required`: calls without an Idempotency-Key are refused (idempotency_key_required). */
+  idempotencyKey?: 'optional' | 'required';
+  /** Test helpers: only test-mode keys may call them. */
+  testOnly?: boolean;
+  /** Validates and normalises the body; `args` are the path or GraphQL arguments (e.g. the id). */
+  parse(raw: unknown, args: A): I;
+  /**
+   * Performs the change in the pipeline's transaction. `input` (what parse returned) is
+   * what the Idempotency-Key fingerprints; `args` also carry what is not fingerprinted
+   * (the base URL of links the operation creates).
+   */
+  execute(em: EntityManager, ctx: RequestContext, input: I, args: A): Promise<Step<T>>;
+}
+
+export function defineOperation<A, I, T>(op: Operation<A, I, T>): Operation<A, I, T> {
+  return op;
+}
+
+/** The test-mode guard, one shape for every surface. */
+export function testModeAllows(ctx: { environment: string }): boolean {
+  return ctx.environment === 'test';
+}

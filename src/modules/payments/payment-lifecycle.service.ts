@@ -1,0 +1,256 @@
+/**
+ * The payment lifecycle: every state change of a payment intent, whoever causes it (the
+ * merchant's API call, the payer's page, the provider via the scheduler, a test helper),
+ * goes through the engine and the state table in payment.states.ts.
+ *
+ * Provider starts run between atomic phases: `beginStart` commits the routed method with
+ * the recovery point `provider_call = 'start'`; `callStart` asks the provider outside any
+ * transaction; `finishStart` commits the answer (next_action, deadlines, the event, and an
+ * immediate transition for methods that settle at once). A crash in between leaves the
+ * recovery point, and `resumeStarts` (a scheduler job) finishes such payments.
+ */
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import type { FieldCipher } from '../../domain/crypto';
+import { formatAmount } from '../../domain/money';
+import type { Actor, Scope } from '../../domain/scope';
+import { Db } from '../../db/db';
+import { Merchant } from '../auth/merchant.entity';
+import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
+import type { PayerData, PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
+import { CONNECTORS } from '../methods/simulated.connector';
+import type { MethodChoice, MethodService } from '../methods/method.service';
+import { IntentStore } from '../shared/intent-store';
+import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
+import { PaymentIntent, ReceiptData } from './payment.entity';
+import { payerOf } from './payment.input';
+import { PaymentStatus, paymentStates } from './payment.states';
+import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
+
+/** A provider start older than this without an answer is taken to have crashed, and is resumed. */
+export const PROVIDER_CALL_LEASE_MS = 30_000;
+
+export type PaymentChanges = Partial<Pick<PaymentIntent,
+  'paymentMethod' | 'bank' | 'provider' | 'paymentReference' | 'nextAction' | 'processingReason' | 'receipt' | 'failureCode' | 'failureMessage'
+  | 'plannedFailureCode' | 'plannedFailureMessage' | 'expiresAt' | 'settleAt' | 'payerEncrypted' | 'providerCall'>>;
+
+export interface PaymentLifecycleDeps {
+  db: Db;
+  lifecycle: LifecycleDeps;
+  methods: MethodService;
+  cipher: FieldCipher;
+  /** Delay before the simulated providers take their next step on their own; 0 = never. */
+  settleMs: number;
+  /** Used when a caller gives no base URL: PUBLIC_BASE_URL, else http://localhost:PORT. */
+  defaultBaseUrl: string;
+}
+
+/** Fault injection and slow-provider simulation for tests. */
+export interface ProviderCallHooks {
+  /** Runs where the provider call runs (outside any transaction), before it. */
+  beforeProviderCall?: (intentId: string) => Promise<void>;
+}
+
+export class PaymentLifecycle {
+  readonly engine: Lifecycle<PaymentIntent, PaymentStatus, keyof typeof paymentStates.transitions, PaymentIntentWire>;
+  readonly store: IntentStore<PaymentIntent, PaymentIntentWire>;
+  readonly hooks: ProviderCallHooks = {};
+
+  constructor(private readonly deps: PaymentLifecycleDeps) {
+    this.store = new IntentStore(deps.db, PaymentIntent, 'payment intent', PAYMENT_LIST, paymentToWire);
+    this.engine = new Lifecycle(deps.lifecycle, paymentStates, this.store, paymentToWire);
+  }
+
+  // ---- provider starts, in atomic phases ----
+
+  /** Phase 1's row changes: the routed method, and the recovery point. */
+  beginStart(choice: MethodChoice): PaymentChanges {
+    return { paymentMethod: choice.method, bank: choice.bank, provider: choice.connector.code, providerCall: 'start' };
+  }
+
+  /** The provider call, outside any transaction; everything it needs is on the row. */
+  async callStart(p: PaymentIntent, merchantName: string, checkoutUrl = this.checkoutUrlOf(p)): Promise<StartResult> {
+    const { connector, offer } = offerOf(p);
+    const stored = this.payerOf(p);
+    const attempt = {
+      intentId: p.id, environment: p.environment, amount: p.amount, currency: p.currency, country: p.country,
+      method: p.paymentMethod as PaymentMethodName, bank: p.bank, payer: payerOf(stored.customer, stored.payment_method_options),
+      merchantName, checkoutUrl, now: new Date(),
+    };
+    return this.deps.db.outside(async () => {
+      if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(p.id);
+      return connector.start(offer, attempt);
+    });
+  }
+
+  /**
+   * Phase 2: records the provider's answer on the intent if it is still waiting for it,
+   * records `event` (`created` for a direct create, `requires_action` for a method the
+   * payer chose), then moves on at once for a method that does not wait for the payer.
+   */
+  async finishStart(em: EntityManager, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date()): Promise<PaymentIntentWire> {
+    const p = await this.store.lock(em, actor, id);
+    if (p.providerCall !== 'start') return paymentToWire(p);
+    if (p.status !== 'requires_action') {
+      // Cancelled or expired while the provider answered: the answer is moot.
+      await this.store.patch(em, actor, p, { providerCall: null }, now);
+      return paymentToWire(p);
+    }
+    const byProvider = METHODS[p.paymentMethod as PaymentMethodName].completedBy === 'provider';
+    await this.store.patch(em, actor, p, {
+      providerCall: null,
+      paymentReference: start.reference,
+      nextAction: start.nextAction,
+      expiresAt: start.expiresAt,
+      settleAt: start.initial.status === 'requires_action' && byProvider ? this.settleAt(now) : null,
+      plannedFailureCode: start.settlement.status === 'failed' ? start.settlement.failureCode : null,
+      plannedFailureMessage: start.settlement.status === 'failed' ? start.settlement.failureMessage : null,
+    }, now);
+    await this.engine.record(em, actor, p, event, now);
+    if (start.initial.status === 'succeeded') {
+      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: this.receiptOf(p, now) }, now);
+    }
+    if (start.initial.status === 'processing') {
+      return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
+    }
+    return paymentToWire(p);
+  }
+
+  /** Scheduler: finishes every provider start whose process died between the phases. */
+  async resumeStarts(now = new Date()): Promise<number> {
+    const stale = await this.deps.db.read((em) => em.createQueryBuilder(PaymentIntent, 'r')
+      .where('r.provider_call = :call AND r.updated_at <= :before', { call: 'start', before: now.getTime() - PROVIDER_CALL_LEASE_MS })
+      .orderBy('r.updated_at', 'ASC').limit(50).getMany());
+    let resumed = 0;
+    for (const p of stale) {
+      const actor = { ...scopeOf(p), requestId: null };
+      const start = await this.callStart(p, await this.deps.db.read((em) => this.merchantName(em, p.merchantId)));
+      await this.deps.db.tx((em) => this.finishStart(em, actor, p.id, start, p.checkoutMode === 'hosted' ? 'requires_action' : 'created'));
+      resumed++;
+    }
+    return resumed;
+  }
+
+  // ---- settlement and expiry ----
+
+  /** processing -> succeeded | failed. */
+  settle(em: EntityManager, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
+    return outcome.status === 'succeeded'
+      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: this.receiptOf(p, now) }, now)
+      : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
+  }
+
+  /** requires_action -> processing: the payer has paid; the provider confirms the funds. */
+  paid(em: EntityManager, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
+    return this.engine.apply(em, actor, p, 'process', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt }, now);
+  }
+
+  /** requires_action -> expired: the one expiry transition (test helper, scheduler, hosted page). */
+  expire(em: EntityManager, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
+    return this.engine.apply(em, actor, p, 'expire', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
+  }
+
+  /** Expires a requires_action intent whose expires_at has passed; true when it did. */
+  async expireIfOverdue(em: EntityManager, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
+    if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
+    await this.expire(em, actor, p, now);
+    return true;
+  }
+
+  /**
+   * The simulated providers' own progress: a requires_action payment whose payer acts
+   * outside our pages (QR, transfer) is "paid" at settle_at and moves to processing; a
+   * processing payment settles at settle_at (succeeds, or fails as its test-mode magic
+   * value planned). Competes with the test helpers under the row lock; the loser finds
+   * the record moved on and does nothing.
+   */
+  async settleDue(now = new Date()): Promise<number> {
+    let done = 0;
+    for (const status of ['processing', 'requires_action'] as const) {
+      done += await this.store.processDue('settle_at', status, now, async (em, p, scope) => {
+        if (!p.settleAt || p.settleAt.getTime() > now.getTime()) return false;
+        const actor = { ...scope, requestId: null };
+        if (status === 'requires_action') {
+          if (p.expiresAt.getTime() <= now.getTime()) return false;
+          await this.paid(em, actor, p, this.settleAt(now), now);
+        } else {
+          await this.settle(em, actor, p, plannedOutcome(p), now);
+        }
+        return true;
+      });
+    }
+    return done;
+  }
+
+  /** Moves every requires_action intent past its expires_at to expired. */
+  expireDue(now = new Date()): Promise<number> {
+    return this.store.processDue('expires_at', 'requires_action', now, (em, p, scope) => this.expireIfOverdue(em, { ...scope, requestId: null }, p, now));
+  }
+
+  /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
+  async pickForTest(em: EntityManager, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
+    const [choice] = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
+    if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
+    await this.store.patch(em, scope, p, {
+      paymentMethod: choice.method, bank: choice.bank, provider: choice.connector.code, paymentReference: `PI${p.id.slice(-16).toUpperCase()}`,
+    }, now);
+  }
+
+  // ---- helpers shared by the merchant API and the checkout flow ----
+
+  settleAt(now: Date): Date | null {
+    return this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
+  }
+
+  payerOf(p: PaymentIntent): StoredPayer {
+    return JSON.parse(this.deps.cipher.decrypt(p.payerEncrypted)) as StoredPayer;
+  }
+
+  encryptPayer(payer: StoredPayer): string {
+    return this.deps.cipher.encrypt(JSON.stringify(payer));
+  }
+
+  checkoutUrlOf(p: PaymentIntent): string {
+    // Hosted intents were created with the checkout address as their next_action.
+    if (p.nextAction?.type === 'redirect_to_url' && p.nextAction.url.endsWith(`/checkout/${p.checkoutToken}`)) return p.nextAction.url;
+    return `${this.deps.defaultBaseUrl}/checkout/${p.checkoutToken}`;
+  }
+
+  async merchantName(em: EntityManager, merchantId: string): Promise<string> {
+    const m = await em.createQueryBuilder(Merchant, 'm').where('m.id = :id', { id: merchantId }).getOne();
+    return m?.name ?? 'Merchant';
+  }
+
+  private receiptOf(p: PaymentIntent, now: Date): ReceiptData {
+    const day = now.toISOString().slice(0, 10).replace(/-/g, '');
+    return {
+      receipt_number: `RCPT-${day}-${p.id.slice(-10).toUpperCase()}`,
+      amount: formatAmount(p.amount),
+      currency: p.currency,
+      payment_method: p.paymentMethod ?? 'unknown',
+      bank: p.bank,
+      reference: p.paymentReference ?? p.id,
+      paid_at: now.toISOString(),
+    };
+  }
+}
+
+export function scopeOf(p: PaymentIntent): Scope {
+  return { merchantId: p.merchantId, environment: p.environment };
+}
+
+function plannedOutcome(p: PaymentIntent): SettleOutcome {
+  return p.plannedFailureCode
+    ? { status: 'failed', failureCode: p.plannedFailureCode, failureMessage: p.plannedFailureMessage ?? `Payment failed: ${p.plannedFailureCode}.` }
+    : { status: 'succeeded' };
+}
+
+/** The connector and offer a routed payment was sent to (stored on the row by `beginStart`). */
+function offerOf(p: PaymentIntent): { connector: PaymentConnector; offer: (typeof PROVIDERS)[number]['offers'][number] } {
+  const connector = p.provider ? CONNECTORS.get(p.provider) : undefined;
+  const offer = PROVIDERS.find((d) => d.code === p.provider)?.offers.find((o) => o.method === p.paymentMethod);
+  if (!connector || !offer) throw new Error(`payment ${p.id}: provider ${p.provider} has no ${p.paymentMethod} offer`);
+  return { connector, offer };
+}
+
+export type { PayerData };

@@ -1,0 +1,70 @@
+/** The payment intent as both surfaces show it, and the constants of its lifecycle. */
+import { formatAmount } from '../../domain/money';
+import type { ListSpec } from '../../domain/listing';
+import type { NextAction } from '../methods/next-action';
+import type { CustomerData, PaymentIntent, ReceiptData } from './payment.entity';
+import type { PaymentMethodOptions } from './payment.input';
+import { PAYMENT_STATUSES, PaymentStatus } from './payment.states';
+
+export interface PaymentIntentWire {
+  object: 'payment_intent';
+  id: string;
+  amount: string;
+  currency: string;
+  country: string;
+  environment: string;
+  checkout_mode: string;
+  status: PaymentStatus;
+  merchant_reference: string;
+  payment_method: string | null;
+  next_action: NextAction | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  processing_reason: string | null;
+  receipt: ReceiptData | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How long a hosted checkout page stays open before the payer picks a method. */
+export const HOSTED_CHECKOUT_TTL_MS = 60 * 60 * 1000;
+export const DEFAULT_CANCEL_MESSAGE = 'Cancelled by the merchant before the payer completed the payment.';
+export const EXPIRED_MESSAGE = 'The payer did not complete the payment before it expired.';
+export const DEFAULT_TEST_FAILURE = { failure_code: 'payment_declined', failure_message: "The payment was declined by the payer's bank." };
+
+/** processing_reason values (docs/payments.md). */
+export const PROCESSING_REASONS = {
+  /** The payer has paid (QR scanned, transfer made, bank approval given); the provider is confirming the funds. */
+  providerConfirmation: 'provider_confirmation',
+} as const;
+
+export const PAYMENT_LIST: ListSpec = { resource: 'payment_intent', statuses: PAYMENT_STATUSES };
+
+/** The payer data stored (encrypted) with an intent. */
+export interface StoredPayer {
+  customer: CustomerData;
+  payment_method_options: PaymentMethodOptions;
+}
+
+export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
+  return {
+    object: 'payment_intent',
+    id: p.id,
+    amount: formatAmount(p.amount),
+    currency: p.currency,
+    country: p.country,
+    environment: p.environment,
+    checkout_mode: p.checkoutMode,
+    status: p.status,
+    merchant_reference: p.merchantReference,
+    payment_method: p.paymentMethod,
+    next_action: p.status === 'requires_action' ? p.nextAction : null,
+    failure_code: p.failureCode,
+    failure_message: p.failureMessage,
+    processing_reason: p.status === 'processing' ? p.processingReason : null,
+    receipt: p.status === 'succeeded' ? p.receipt : null,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+

@@ -1,0 +1,86 @@
+/**
+ * The operation pipeline: every state-changing call, REST or GraphQL, runs through `run`.
+ *
+ *   guard (test mode, Idempotency-Key rules) -> parse -> take the key (or replay) ->
+ *   phase: transaction { execute, audit entry, key done } -> [provider call -> phase ...]
+ *
+ * A refusal (4xx) is stored as the key's answer; any other failure releases the key so a
+ * retry reaches a fresh handler. The typed value goes back to the surface that called;
+ * the stored bytes are used only to replay.
+ */
+import { fingerprint } from '../domain/canonical';
+import { ApiError } from '../domain/errors';
+import { Operation, Outcome, testModeAllows } from '../domain/operation';
+import type { RequestContext } from '../domain/scope';
+import type { Db } from '../db/db';
+import type { AuditService } from '../modules/audit/audit.service';
+import type { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
+import { IdempotencyService, validateIdempotencyKey } from '../modules/idempotency/idempotency.service';
+import { runPhases } from './phases';
+
+/** The wire status of each outcome: what REST answers, and what a replay answers again. */
+export const OUTCOME_STATUS: Readonly<Record<Outcome, number>> = { created: 201, existing: 200, accepted: 202, done: 200 };
+
+export type Answer<T> =
+  | { replayed: false; outcome: Outcome; value: T }
+  | { replayed: true; status: number; body: string };
+
+export class OperationPipeline {
+  constructor(
+    private readonly db: Db,
+    private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async run<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, raw: unknown, args: A, idempotencyKey: string | undefined): Promise<Answer<T>> {
+    if (op.testOnly && !testModeAllows(ctx)) throw new ApiError('not_found', 'Test helpers exist only for test-mode API keys.');
+    if (op.idempotencyKey === 'required' && idempotencyKey === undefined) {
+      throw new ApiError('idempotency_key_required', `${op.label} requires an Idempotency-Key header (a UUID v4 is suggested).`);
+    }
+    const key = validateIdempotencyKey(idempotencyKey);
+    let input: I | undefined;
+    let parseError: ApiError | undefined;
+    try {
+      input = op.parse(raw, args);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      parseError = err;
+    }
+    if (key === undefined) {
+      if (parseError) throw parseError;
+      return this.execute(op, ctx, input as I, args);
+    }
+
+    const fp = parseError ? fingerprint(op.label, { invalid: raw ?? null }) : fingerprint(op.label, input);
+    const acquired = await this.idempotency.acquire(ctx, key, fp);
+    if ('replay' in acquired) return { replayed: true, ...acquired.replay };
+    const { row } = acquired;
+    if (parseError) {
+      await this.idempotency.storeError(row, parseError);
+      throw parseError;
+    }
+    try {
+      return await this.execute(op, ctx, input as I, args, row);
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) {
+        await this.idempotency.storeError(row, err);
+      } else {
+        await this.idempotency.release(row);
+      }
+      throw err;
+    }
+  }
+
+  private async execute<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, row?: IdempotencyKey): Promise<Answer<T>> {
+    const { hooks } = this.idempotency;
+    if (row && hooks.beforeExecute) await hooks.beforeExecute(op.label);
+    const done = await runPhases(this.db, (em) => op.execute(em, ctx, input, args), async (em, { outcome, value }) => {
+      // The last phase: the audit entry and the key's answer commit with the change.
+      const status = OUTCOME_STATUS[outcome];
+      await this.audit.record(em, ctx, { operation: op.label, status, body: value, input });
+      if (hooks.beforeCommit) await hooks.beforeCommit(op.label);
+      if (row) await this.idempotency.complete(em, row, status, JSON.stringify(value));
+    });
+    return { replayed: false, outcome: done.outcome, value: done.value };
+  }
+}
