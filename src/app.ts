@@ -20,7 +20,8 @@ import { PayoutService } from './modules/payouts/payout.service';
 import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
 import { LedgerService } from './modules/balances/ledger.service';
 import { TopupService } from './modules/topups/topup.service';
-import { MethodService } from './modules/methods/method.service';
+import { MethodRouting } from './modules/methods/method-routing.service';
+import { MethodSettings } from './modules/methods/method-settings.service';
 import { PaymentService } from './modules/payments/payment.service';
 import { defaultBaseUrl } from './modules/payments/base-url';
 
@@ -37,7 +38,8 @@ export interface App {
   ledger: LedgerService;
   payouts: PayoutService;
   topups: TopupService;
-  methods: MethodService;
+  methodRouting: MethodRouting;
+  methodSettings: MethodSettings;
   payments: PaymentService;
   scheduler: Scheduler;
   close(): Promise<void>;
@@ -70,9 +72,10 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const payouts = new PayoutService({
     db, idempotency, events, cipher, ledger, connector: simulatedPayoutConnector, settleMs: config.simulatedSettleMs,
   });
-  const methods = new MethodService(db, idempotency);
+  const methodSettings = new MethodSettings(db, idempotency);
+  const methodRouting = new MethodRouting(db, methodSettings);
   const payments = new PaymentService({
-    db, idempotency, events, ledger, methods, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+    db, idempotency, events, ledger, methods: methodRouting, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
   });
   const scheduler = new Scheduler(
     [
@@ -88,7 +91,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methods, payments, scheduler,
+    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methodRouting, methodSettings, payments, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();

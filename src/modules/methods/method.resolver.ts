@@ -1,4 +1,4 @@
-/** GraphQL for method discovery and method settings: translate GraphQL <-> MethodService. */
+/** GraphQL for method discovery and method settings: translate GraphQL <-> MethodRouting / MethodSettings. */
 import { GraphQLError } from 'graphql';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../domain/errors';
@@ -7,7 +7,7 @@ import { toConnection } from '../../graphql/connection';
 import { graphqlParam, mutationResult } from '../../graphql/errors';
 import { CheckoutModeEnum } from '../../graphql/enums';
 import type { Page } from '../../domain/listing';
-import type { PaymentMethodOptionWire, PaymentMethodSettingWire } from './method.service';
+import type { PaymentMethodOptionWire, PaymentMethodSettingWire } from './method.wire';
 import { PaymentMethodOptionConnection, PaymentMethodSettingType } from './method.types';
 
 function argError(err: unknown): never {
@@ -49,13 +49,13 @@ export class MethodResolver {
   ) {
     const query: Record<string, unknown> = {};
     for (const [k, v] of Object.entries({ amount, currency, country, checkout_mode: checkoutMode, provider })) if (v !== undefined && v !== null) query[k] = v;
-    const items = await app.methods.discover(ctx, query).catch(argError);
+    const items = await app.methodRouting.discover(ctx, query).catch(argError);
     return toConnection(pageOf(items, first ?? 100, after));
   }
 
   @Query(() => [PaymentMethodSettingType], { description: 'Every method of the catalogue and whether the merchant offers it in this environment.' })
   paymentMethodSettings(@Ctx() { app, ctx }: GqlContext): Promise<PaymentMethodSettingWire[]> {
-    return app.methods.listSettings(ctx);
+    return app.methodSettings.listSettings(ctx);
   }
 
   @Mutation(() => PaymentMethodSettingType, { description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.' })
@@ -65,6 +65,6 @@ export class MethodResolver {
     @Ctx() gql: GqlContext,
   ) {
     const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<PaymentMethodSettingWire>(gql, app.methods.updateSetting(ctx, paymentMethod, { enabled }, idempotencyKey), '');
+    return mutationResult<PaymentMethodSettingWire>(gql, app.methodSettings.updateSetting(ctx, paymentMethod, { enabled }, idempotencyKey), '');
   }
 }

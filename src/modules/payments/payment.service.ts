@@ -24,7 +24,8 @@ import { LedgerService, Movement, MOVES } from '../balances/ledger.service';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import { METHODS, PaymentMethodName } from '../methods/catalogue';
 import type { PayerData, SettleOutcome, StartResult } from '../methods/connector';
-import { MethodChoice, MethodService, PaymentMethodOptionWire, choiceToWire } from '../methods/method.service';
+import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
+import { PaymentMethodOptionWire, choiceToWire } from '../methods/method.wire';
 import type { NextAction } from '../methods/next-action';
 import { CustomerData, PaymentIntent, ReceiptData } from './payment.entity';
 import { CreatePaymentInput, PaymentMethodOptions, parseCreatePayment, payerOf, paymentFingerprint } from './payment.input';
@@ -125,7 +126,7 @@ export interface PaymentServiceDeps {
   idempotency: IdempotencyService;
   events: EventService;
   ledger: LedgerService;
-  methods: MethodService;
+  methods: MethodRouting;
   cipher: FieldCipher;
   /** Delay before the simulated providers take their next step on their own; 0 = never. */
   settleMs: number;
