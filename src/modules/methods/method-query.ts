@@ -1,6 +1,7 @@
 /**
  * The discovery query, parsed without touching the database: GET /v1/payment_method_options
- * (and the GraphQL arguments mapped onto it) becomes EligibilityCriteria.
+ * (and the GraphQL arguments mapped onto it) becomes EligibilityCriteria; the GraphQL
+ * `first`/`after` arguments become a position in the (short, in-memory) result.
  */
 import { ApiError } from '../../domain/errors';
 import { parseAmount } from '../../domain/money';
@@ -63,4 +64,35 @@ export function parseDiscoveryQuery(query: Record<string, unknown>): Eligibility
     if (!PROVIDER_PIN.test(criteria.provider)) throw ApiError.validation('provider', 'provider must be 1 to 64 letters, digits, "-" or "_".');
   }
   return criteria;
+}
+
+// ---- paging (GraphQL paymentMethodOptions; REST returns the whole list as one page) ----
+
+export const DISCOVERY_PAGE_DEFAULT = 100;
+const DISCOVERY_PAGE_MAX = 100;
+
+export interface DiscoveryPaging {
+  /** Index of the first item of the page. */
+  start: number;
+  first: number;
+}
+
+/** The cursor that resumes after the item at `index`. */
+export function discoveryCursor(index: number): string {
+  return Buffer.from(`pmo:${index}`).toString('base64url');
+}
+
+/** `after` is checked before `first`, so a request with both wrong reports `after`. */
+export function parseDiscoveryPaging(first: number | null | undefined, after: string | null | undefined): DiscoveryPaging {
+  let start = 0;
+  if (after !== undefined && after !== null) {
+    const m = /^pmo:(\d{1,4})$/.exec(Buffer.from(after, 'base64url').toString('utf8'));
+    if (!m) throw ApiError.validation('after', 'after is not a cursor returned by paymentMethodOptions.');
+    start = Number(m[1]) + 1;
+  }
+  const size = first ?? DISCOVERY_PAGE_DEFAULT;
+  if (!Number.isInteger(size) || size < 1 || size > DISCOVERY_PAGE_MAX) {
+    throw ApiError.validation('first', `first must be a whole number from 1 to ${DISCOVERY_PAGE_MAX}.`);
+  }
+  return { start, first: size };
 }

@@ -11,11 +11,12 @@
  */
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
+import type { Page } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { BANKS, METHODS, Offer, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS, PayerField, PaymentMethodName, PROVIDERS } from './catalogue';
 import type { PayerData, PaymentConnector } from './connector';
-import { EligibilityCriteria, parseDiscoveryQuery } from './method-query';
+import { EligibilityCriteria, discoveryCursor, parseDiscoveryPaging, parseDiscoveryQuery } from './method-query';
 import type { MethodSettings } from './method-settings.service';
 import { PaymentMethodOptionWire, choiceToWire } from './method.wire';
 import { CONNECTORS } from './simulated.connector';
@@ -54,10 +55,30 @@ export class MethodRouting {
 
   // ---- discovery ----
 
+  /** The whole discovery result (REST GET /v1/payment_method_options: one page, no paging parameters). */
   async discover(scope: Scope, query: Record<string, unknown>): Promise<PaymentMethodOptionWire[]> {
     const criteria = parseDiscoveryQuery(query);
     const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
     return choices.map(choiceToWire);
+  }
+
+  /**
+   * One page of the discovery result (GraphQL paymentMethodOptions). Discovery is one short
+   * list; `first`/`after` page through it in memory so it is a connection like every list.
+   * Bad arguments are validation errors with param `first` / `after`.
+   */
+  async discoverPage(
+    scope: Scope,
+    query: Record<string, unknown>,
+    paging: { first?: number | null; after?: string | null },
+  ): Promise<Page<PaymentMethodOptionWire>> {
+    const criteria = parseDiscoveryQuery(query);
+    const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
+    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
+    const data = choices.slice(start, start + first).map(choiceToWire);
+    const cursors = data.map((_, i) => discoveryCursor(start + i));
+    const hasMore = start + first < choices.length;
+    return { data, hasMore, nextCursor: hasMore ? cursors[cursors.length - 1] : null, cursors };
   }
 
   /** Every eligible (method, bank), in catalogue order, each with the offer routing would use. */
