@@ -20,13 +20,15 @@ import { PayoutService } from './modules/payouts/payout.service';
 import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
 import { LedgerService } from './modules/balances/ledger.service';
 import { TopupService } from './modules/topups/topup.service';
-import { MethodService } from './modules/methods/method.service';
+import { MethodRouting } from './modules/methods/method-routing.service';
+import { MethodSettings } from './modules/methods/method-settings.service';
 import { PaymentService } from './modules/payments/payment.service';
 import { PaymentLifecycle } from './modules/payments/payment-lifecycle.service';
 import { CheckoutService } from './modules/payments/checkout.service';
 import { paymentOperations } from './modules/payments/payment.operations';
 import { payoutOperations } from './modules/payouts/payout.operations';
 import { topupOperations } from './modules/topups/topup.operations';
+import { methodOperations } from './modules/methods/method.operations';
 import { OperationPipeline } from './ops/pipeline';
 import { defaultBaseUrl } from './modules/payments/base-url';
 
@@ -43,7 +45,8 @@ export interface App {
   ledger: LedgerService;
   payouts: PayoutService;
   topups: TopupService;
-  methods: MethodService;
+  methodRouting: MethodRouting;
+  methodSettings: MethodSettings;
   paymentLifecycle: PaymentLifecycle;
   payments: PaymentService;
   checkout: CheckoutService;
@@ -59,6 +62,7 @@ export interface Operations {
   payouts: ReturnType<typeof payoutOperations>;
   topups: ReturnType<typeof topupOperations>;
   payments: ReturnType<typeof paymentOperations>;
+  methods: ReturnType<typeof methodOperations>;
 }
 
 export function createLogger(config: Config): Logger {
@@ -90,16 +94,18 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const payouts = new PayoutService({
     db, cipher, lifecycle, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
   });
-  const methods = new MethodService(db, idempotency);
+  const methodSettings = new MethodSettings(db);
+  const methodRouting = new MethodRouting(db, methodSettings);
   const paymentLifecycle = new PaymentLifecycle({
-    db, lifecycle, methods, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+    db, lifecycle, methods: methodRouting, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
   });
-  const payments = new PaymentService({ db, methods, lifecycle: paymentLifecycle });
-  const checkout = new CheckoutService({ db, methods, lifecycle: paymentLifecycle });
+  const payments = new PaymentService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
+  const checkout = new CheckoutService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
   const ops: Operations = {
     payouts: payoutOperations(payouts),
     topups: topupOperations(topups),
     payments: paymentOperations(payments, defaultBaseUrl(config)),
+    methods: methodOperations(methodSettings),
   };
   const scheduler = new Scheduler(
     [
@@ -116,7 +122,8 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methods, paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
+    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methodRouting, methodSettings,
+    paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();

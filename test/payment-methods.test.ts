@@ -227,3 +227,39 @@ describe('validation', () => {
     await c.post('/v1/payment_method_settings/online_banking', { enabled: true });
   });
 });
+
+describe('GraphQL paymentMethodOptions', () => {
+  const Q = 'query($f: Int, $a: String, $m: CheckoutMode) { paymentMethodOptions(amount: "50000", currency: "THB", country: "TH", checkoutMode: $m, first: $f, after: $a) { edges { cursor node { paymentMethod bank } } pageInfo { hasNextPage endCursor } } }';
+  type Conn = { edges: { cursor: string; node: { paymentMethod: string; bank: string | null } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  const gqlKeys = (conn: Conn) => conn.edges.map((e) => (e.node.bank ? `${e.node.paymentMethod}:${e.node.bank}` : e.node.paymentMethod));
+
+  test('first/after page through the same list REST returns whole', async () => {
+    const all = keys(await discover(c, 'amount=50000&currency=THB&country=TH'));
+    expect(all.length).toBeGreaterThan(3);
+    const whole = await c.gql<{ paymentMethodOptions: Conn }>(Q, {});
+    expect(gqlKeys(whole.body.data!.paymentMethodOptions)).toEqual(all);
+    expect(whole.body.data!.paymentMethodOptions.pageInfo.hasNextPage).toBe(false);
+
+    const paged: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < all.length; i++) {
+      const res = await c.gql<{ paymentMethodOptions: Conn }>(Q, { f: 2, a: after });
+      const conn: Conn = res.body.data!.paymentMethodOptions;
+      paged.push(...gqlKeys(conn));
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+    expect(paged).toEqual(all);
+  });
+
+  test.each([
+    [{ f: 0 }, 'first', 'first must be a whole number from 1 to 100.'],
+    [{ f: 101 }, 'first', 'first must be a whole number from 1 to 100.'],
+    [{ a: 'nope' }, 'after', 'after is not a cursor returned by paymentMethodOptions.'],
+    [{ f: 0, a: 'nope' }, 'after', 'after is not a cursor returned by paymentMethodOptions.'],
+  ])('%j -> validation_error naming %s', async (variables, param, message) => {
+    const res = await c.gql(Q, variables);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors![0]).toMatchObject({ message, extensions: { code: 'validation_error', param } });
+  });
+});

@@ -97,3 +97,13 @@ export async function withListArgs<T>(fn: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/** Runs a resolver's call whose validation errors name plain arguments (`first`, `after`, `checkoutMode`, `id`). */
+export async function withArgs<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError) throw toGraphQLError(err, '');
+    throw err;
+  }
+}

@@ -8,7 +8,7 @@
 import { BANKS, METHODS, PayerField, PaymentMethodName } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
-import type { PaymentMethodOptionWire } from '../methods/method.service';
+import type { PaymentMethodOptionWire } from '../methods/method.wire';
 import { RULES } from './payment.input';
 import type { CheckoutView } from './checkout.service';
 

@@ -9,7 +9,8 @@ import { ApiError } from '../../domain/errors';
 import type { Db } from '../../db/db';
 import { METHODS, PAYER_FIELD_PATHS, PayerField, PaymentMethodName } from '../methods/catalogue';
 import type { PayerData, StartResult } from '../methods/connector';
-import { choiceToWire, MethodService, PaymentMethodOptionWire } from '../methods/method.service';
+import type { MethodRouting } from '../methods/method-routing.service';
+import { choiceToWire, PaymentMethodOptionWire } from '../methods/method.wire';
 import { external } from '../../domain/operation';
 import { runPhases } from '../../ops/phases';
 import { CustomerData, PaymentIntent } from './payment.entity';
@@ -68,7 +69,7 @@ export function findChoice(view: CheckoutView, option: string | undefined): Paym
 
 export interface CheckoutServiceDeps {
   db: Db;
-  methods: MethodService;
+  methods: MethodRouting;
   lifecycle: PaymentLifecycle;
 }
 

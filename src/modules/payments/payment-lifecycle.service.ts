@@ -19,7 +19,7 @@ import { Merchant } from '../auth/merchant.entity';
 import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
 import type { PayerData, PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
 import { CONNECTORS } from '../methods/simulated.connector';
-import type { MethodChoice, MethodService } from '../methods/method.service';
+import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
 import { IntentStore } from '../shared/intent-store';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { PaymentIntent, ReceiptData } from './payment.entity';
@@ -37,7 +37,7 @@ export type PaymentChanges = Partial<Pick<PaymentIntent,
 export interface PaymentLifecycleDeps {
   db: Db;
   lifecycle: LifecycleDeps;
-  methods: MethodService;
+  methods: MethodRouting;
   cipher: FieldCipher;
   /** Delay before the simulated providers take their next step on their own; 0 = never. */
   settleMs: number;

@@ -9,7 +9,7 @@ import { ApiError } from '../../domain/errors';
 import { FieldReader, readIntentBasics } from '../../domain/validation';
 import { CheckoutMode } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
-import { parseCheckoutMode } from '../methods/method.service';
+import { parseCheckoutMode } from '../methods/method-query';
 import type { CustomerData } from './payment.entity';
 
 export interface PaymentMethodOptions {

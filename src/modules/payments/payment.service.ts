@@ -14,7 +14,7 @@ import { Done, external, Step } from '../../domain/operation';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { SettleOutcome } from '../methods/connector';
-import type { MethodService } from '../methods/method.service';
+import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
 import { PaymentIntent } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
@@ -23,7 +23,7 @@ import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paym
 
 export interface PaymentServiceDeps {
   db: Db;
-  methods: MethodService;
+  methods: MethodRouting;
   lifecycle: PaymentLifecycle;
 }
 

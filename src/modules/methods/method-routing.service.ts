@@ -1,0 +1,208 @@
+/**
+ * Method discovery and routing.
+ *
+ * Eligibility is one filter over the catalogue's offers: provider available in the key's
+ * environment, country, currency, amount within the offer's bounds, checkout mode,
+ * optional provider pin, and the merchant has not disabled the method. Eligible offers
+ * are grouped per (method, bank); within a group the offer with the lowest priority
+ * number is the one routing uses, so discovery reports exactly the payer data that a
+ * create with the same inputs will require. Provider codes, local codes and priorities
+ * stay inside this module.
+ */
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import type { Page } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import { BANKS, METHODS, Offer, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS, PayerField, PaymentMethodName, PROVIDERS } from './catalogue';
+import type { PayerData, PaymentConnector } from './connector';
+import { EligibilityCriteria, discoveryCursor, parseDiscoveryPaging, parseDiscoveryQuery } from './method-query';
+import type { MethodSettings } from './method-settings.service';
+import { PaymentMethodOptionWire, choiceToWire } from './method.wire';
+import { CONNECTORS } from './simulated.connector';
+
+/** One (method, bank) choice and the offer routing would use for it. Internal: holds routing facts. */
+export interface MethodChoice {
+  method: PaymentMethodName;
+  bank: string | null;
+  offer: Offer;
+  connector: PaymentConnector;
+  /** Bounds over every eligible offer of the group (null when they span currencies). */
+  minAmount: bigint | null;
+  maxAmount: bigint | null;
+  /** Payer data the routed offer needs, in PAYER_FIELDS order. */
+  requirements: PayerField[];
+}
+
+/** Payer data an offer needs, in PAYER_FIELDS order. */
+export function requirementsOf(offer: Offer): PayerField[] {
+  const needed = new Set<PayerField>(offer.payer);
+  if (METHODS[offer.method].bankChoice) needed.add('bank');
+  return PAYER_FIELDS.filter((f) => needed.has(f));
+}
+
+/** Reads a payer field from PayerData. */
+export function payerValue(payer: PayerData, field: PayerField): string | undefined {
+  return payer[field];
+}
+
+export class MethodRouting {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: Pick<MethodSettings, 'disabledMethods'>,
+    private readonly connectors: ReadonlyMap<string, PaymentConnector> = CONNECTORS,
+  ) {}
+
+  // ---- discovery ----
+
+  /** The whole discovery result (REST GET /v1/payment_method_options: one page, no paging parameters). */
+  async discover(scope: Scope, query: Record<string, unknown>): Promise<PaymentMethodOptionWire[]> {
+    const criteria = parseDiscoveryQuery(query);
+    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
+    return choices.map(choiceToWire);
+  }
+
+  /**
+   * One page of the discovery result (GraphQL paymentMethodOptions). Discovery is one short
+   * list; `first`/`after` page through it in memory so it is a connection like every list.
+   * Bad arguments are validation errors with param `first` / `after`.
+   */
+  async discoverPage(
+    scope: Scope,
+    query: Record<string, unknown>,
+    paging: { first?: number | null; after?: string | null },
+  ): Promise<Page<PaymentMethodOptionWire>> {
+    const criteria = parseDiscoveryQuery(query);
+    const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
+    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
+    const data = choices.slice(start, start + first).map(choiceToWire);
+    const cursors = data.map((_, i) => discoveryCursor(start + i));
+    const hasMore = start + first < choices.length;
+    return { data, hasMore, nextCursor: hasMore ? cursors[cursors.length - 1] : null, cursors };
+  }
+
+  /** Every eligible (method, bank), in catalogue order, each with the offer routing would use. */
+  async eligible(em: EntityManager, scope: Scope, criteria: EligibilityCriteria): Promise<MethodChoice[]> {
+    const disabled = await this.settings.disabledMethods(em, scope);
+    const groups = new Map<string, { method: PaymentMethodName; bank: string | null; offers: { offer: Offer; connector: PaymentConnector; order: number }[] }>();
+    let order = 0;
+    for (const provider of PROVIDERS) {
+      const connector = this.connectors.get(provider.code);
+      if (!connector || !provider.environments.includes(scope.environment)) continue;
+      if (criteria.provider !== undefined && criteria.provider !== provider.code) continue;
+      for (const offer of provider.offers) {
+        order++;
+        if (disabled.has(offer.method)) continue;
+        if (criteria.country !== undefined && !offer.countries.includes(criteria.country)) continue;
+        if (criteria.currency !== undefined && !offer.currencies.includes(criteria.currency)) continue;
+        if (criteria.amount !== undefined && (criteria.amount < offer.minAmount || criteria.amount > offer.maxAmount)) continue;
+        if (!offer.checkoutModes.includes(criteria.checkoutMode)) continue;
+        const banks = METHODS[offer.method].bankChoice ? Object.keys(offer.banks ?? {}) : [null];
+        for (const bank of banks) {
+          if (bank !== null && criteria.country !== undefined && BANKS[bank]?.country !== criteria.country) continue;
+          const key = `${offer.method}/${bank ?? ''}`;
+          const group = groups.get(key) ?? { method: offer.method, bank, offers: [] };
+          group.offers.push({ offer, connector, order });
+          groups.set(key, group);
+        }
+      }
+    }
+    const methodRank = (m: string) => PAYMENT_METHODS.indexOf(m as PaymentMethodName);
+    const bankRank = (b: string | null) => (b === null ? -1 : Object.keys(BANKS).indexOf(b));
+    return [...groups.values()]
+      .sort((a, b) => methodRank(a.method) - methodRank(b.method) || bankRank(a.bank) - bankRank(b.bank))
+      .map((g) => {
+        const ranked = [...g.offers].sort((a, b) => a.offer.priority - b.offer.priority || a.order - b.order);
+        const top = ranked[0];
+        const currencies = new Set(ranked.flatMap((r) => r.offer.currencies));
+        const single = currencies.size === 1;
+        return {
+          method: g.method,
+          bank: g.bank,
+          offer: top.offer,
+          connector: top.connector,
+          minAmount: single ? ranked.reduce((min, r) => (r.offer.minAmount < min ? r.offer.minAmount : min), top.offer.minAmount) : null,
+          maxAmount: single ? ranked.reduce((max, r) => (r.offer.maxAmount > max ? r.offer.maxAmount : max), top.offer.maxAmount) : null,
+          requirements: requirementsOf(top.offer),
+        };
+      });
+  }
+
+  // ---- routing ----
+
+  /**
+   * Picks the (method, bank) and provider for a payment, or explains why none fits:
+   * 422 payment_method_unavailable for a named method or bank that is not eligible, 400
+   * naming the create-request path of the first missing payer field.
+   */
+  async route(
+    em: EntityManager,
+    scope: Scope,
+    criteria: EligibilityCriteria & { amount: bigint; currency: string; country: string },
+    wanted: { method?: string; bank?: string; payer: PayerData },
+  ): Promise<MethodChoice> {
+    const choices = await this.eligible(em, scope, criteria);
+    const context = `${criteria.amount.toString(10)} ${criteria.currency} in ${criteria.country} (${criteria.checkoutMode} checkout)`;
+    if (wanted.method === undefined) {
+      if (choices.length === 0) {
+        throw new ApiError('payment_method_unavailable', `No payment method is available for ${context}. GET /v1/payment_method_options lists what is.`);
+      }
+      const fits = choices.filter((c) => (wanted.bank === undefined ? true : c.bank === wanted.bank));
+      const ready = fits.find((c) => missingField(c, wanted.payer) === undefined);
+      if (ready) return ready;
+      if (fits.length === 0) {
+        throw new ApiError('payment_method_unavailable', `No payment method with bank ${wanted.bank} is available for ${context}.`, 'payment_method_options.bank');
+      }
+      throw missingFieldError(fits[0], missingField(fits[0], wanted.payer) as PayerField, true);
+    }
+
+    const method = wanted.method as PaymentMethodName;
+    const ofMethod = choices.filter((c) => c.method === method);
+    if (ofMethod.length === 0) {
+      const known = (PAYMENT_METHODS as readonly string[]).includes(wanted.method);
+      throw new ApiError(
+        'payment_method_unavailable',
+        known
+          ? `payment_method ${wanted.method} is not available for ${context}, or it is disabled for this merchant.`
+          : `payment_method ${wanted.method} is not a payment method of this service. GET /v1/payment_method_options lists the available ones.`,
+        'payment_method',
+      );
+    }
+    let choice: MethodChoice | undefined;
+    if (METHODS[method].bankChoice) {
+      const banks = ofMethod.map((c) => c.bank).join(', ');
+      if (wanted.bank === undefined) {
+        throw ApiError.validation('payment_method_options.bank', `payment_method_options.bank is required for ${method}; available banks: ${banks}.`);
+      }
+      choice = ofMethod.find((c) => c.bank === wanted.bank);
+      if (!choice) {
+        throw new ApiError('payment_method_unavailable', `Bank ${wanted.bank} is not available for ${method} for ${context}; available banks: ${banks}.`, 'payment_method_options.bank');
+      }
+    } else {
+      if (wanted.bank !== undefined) {
+        throw ApiError.validation('payment_method_options.bank', `${method} has no bank choice; omit payment_method_options.bank.`);
+      }
+      choice = ofMethod[0];
+    }
+    const missing = missingField(choice, wanted.payer);
+    if (missing) throw missingFieldError(choice, missing, false);
+    return choice;
+  }
+}
+
+// ---- missing payer data ----
+
+/** The first payer field the choice needs that the payer data lacks. */
+function missingField(choice: MethodChoice, payer: PayerData): PayerField | undefined {
+  return choice.requirements.find((f) => !payerValue(payer, f));
+}
+
+/** 400 naming the create-request path of the missing field; `picked` when the service chose the method. */
+function missingFieldError(choice: MethodChoice, field: PayerField, picked: boolean): ApiError {
+  const path = PAYER_FIELD_PATHS[field];
+  const what = choice.bank ? `${choice.method} with bank ${choice.bank}` : choice.method;
+  return ApiError.validation(
+    path,
+    `${path} is required for ${what}${picked ? ' (the method the service picked, as payment_method was omitted)' : ''}; discovery reports it as options.payer.${field}.`,
+  );
+}

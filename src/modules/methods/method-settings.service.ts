@@ -1,0 +1,82 @@
+/**
+ * The merchant's method settings: which catalogue methods a merchant offers, per
+ * environment. A method without a row is enabled; routing leaves out disabled ones.
+ */
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Scope } from '../../domain/scope';
+import { FieldReader } from '../../domain/validation';
+import type { Db } from '../../db/db';
+import type { RequestContext } from '../auth/request-context';
+import type { Done } from '../../domain/operation';
+import { PAYMENT_METHODS, PaymentMethodName } from './catalogue';
+import { PaymentMethodSetting } from './method-setting.entity';
+import { PaymentMethodSettingWire, settingToWire } from './method.wire';
+
+/** The parsed body of POST /v1/payment_method_settings/:payment_method (also the idempotency fingerprint). */
+export interface SettingUpdate {
+  payment_method: PaymentMethodName;
+  enabled: boolean;
+}
+
+/** Validates the path's method and the body: 404 for a method outside the catalogue, 400 for a bad `enabled`. */
+export function parseSettingUpdate(method: string, raw: unknown): SettingUpdate {
+  if (!(PAYMENT_METHODS as readonly string[]).includes(method)) throw new ApiError('not_found', `No such payment method: ${method}.`);
+  const body = FieldReader.body(raw);
+  const enabled = body.raw('enabled');
+  if (typeof enabled !== 'boolean') throw ApiError.validation('enabled', 'enabled is required and must be true or false.');
+  body.end();
+  return { payment_method: method as PaymentMethodName, enabled };
+}
+
+export class MethodSettings {
+  constructor(private readonly db: Db) {}
+
+  async disabledMethods(em: EntityManager, scope: Scope): Promise<Set<string>> {
+    const rows = await em.createQueryBuilder(PaymentMethodSetting, 's')
+      .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.enabled = 0', { merchantId: scope.merchantId, environment: scope.environment })
+      .getMany();
+    return new Set(rows.map((r) => r.paymentMethod));
+  }
+
+  async listSettings(scope: Scope): Promise<PaymentMethodSettingWire[]> {
+    const rows = await this.db.read((em) =>
+      em.createQueryBuilder(PaymentMethodSetting, 's')
+        .where('s.merchant_id = :merchantId AND s.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
+        .getMany(),
+    );
+    const byMethod = new Map(rows.map((r) => [r.paymentMethod, r]));
+    return PAYMENT_METHODS.map((m) => settingToWire(m, byMethod.get(m)));
+  }
+
+  /** Enables or disables one method for the caller's merchant and environment (an upsert in the caller's transaction). */
+  async update(em: EntityManager, ctx: RequestContext, input: SettingUpdate): Promise<Done<PaymentMethodSettingWire>> {
+    const now = new Date();
+    const find = () => this.db.forUpdate(
+      em.createQueryBuilder(PaymentMethodSetting, 's').where('s.merchant_id = :merchantId AND s.environment = :environment AND s.payment_method = :method', {
+        merchantId: ctx.merchantId, environment: ctx.environment, method: input.payment_method,
+      }),
+    ).getOne();
+    let row = await find();
+    if (!row) {
+      try {
+        row = Object.assign(new PaymentMethodSetting(), {
+          id: newId('paymentMethodSetting', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
+          paymentMethod: input.payment_method, enabled: input.enabled, updatedAt: now,
+        });
+        await em.getRepository(PaymentMethodSetting).insert(row as never);
+        return { outcome: 'done', value: settingToWire(input.payment_method, row) };
+      } catch (err) {
+        if (!this.db.isUniqueViolation(err)) throw err;
+        row = await find();
+        if (!row) throw err;
+      }
+    }
+    await em.createQueryBuilder().update(PaymentMethodSetting).set({ enabled: input.enabled, updatedAt: now } as never)
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment', { id: row.id, merchantId: ctx.merchantId, environment: ctx.environment })
+      .execute();
+    Object.assign(row, { enabled: input.enabled, updatedAt: now });
+    return { outcome: 'done', value: settingToWire(input.payment_method, row) };
+  }
+}

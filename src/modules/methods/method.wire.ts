@@ -1,0 +1,52 @@
+/** Wire shapes of method discovery and method settings (REST bodies; GraphQL maps them in method.types.ts). */
+import { BANKS, METHODS, PayerField, PaymentMethodName } from './catalogue';
+import type { PaymentMethodSetting } from './method-setting.entity';
+import type { MethodChoice } from './method-routing.service';
+import type { NextActionType } from './next-action';
+
+export interface PaymentMethodOptionWire {
+  object: 'payment_method_option';
+  payment_method: string;
+  bank: string | null;
+  display_name: string;
+  next_action_type: NextActionType | null;
+  min_amount: string | null;
+  max_amount: string | null;
+  options: { payer: Partial<Record<PayerField, { required: true }>> };
+}
+
+export interface PaymentMethodSettingWire {
+  object: 'payment_method_setting';
+  payment_method: string;
+  display_name: string;
+  enabled: boolean;
+  updated_at: string | null;
+}
+
+export function displayName(method: PaymentMethodName, bank: string | null): string {
+  const name = METHODS[method].displayName;
+  return bank ? `${name} - ${BANKS[bank]?.name ?? bank}` : name;
+}
+
+export function choiceToWire(c: MethodChoice): PaymentMethodOptionWire {
+  return {
+    object: 'payment_method_option',
+    payment_method: c.method,
+    bank: c.bank,
+    display_name: displayName(c.method, c.bank),
+    next_action_type: METHODS[c.method].nextActionType,
+    min_amount: c.minAmount === null ? null : c.minAmount.toString(10),
+    max_amount: c.maxAmount === null ? null : c.maxAmount.toString(10),
+    options: { payer: Object.fromEntries(c.requirements.map((f) => [f, { required: true as const }])) },
+  };
+}
+
+export function settingToWire(method: PaymentMethodName, row: PaymentMethodSetting | undefined): PaymentMethodSettingWire {
+  return {
+    object: 'payment_method_setting',
+    payment_method: method,
+    display_name: METHODS[method].displayName,
+    enabled: row ? row.enabled : true,
+    updated_at: row ? row.updatedAt.toISOString() : null,
+  };
+}
