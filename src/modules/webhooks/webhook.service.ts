@@ -13,9 +13,6 @@
  * delivery update, guarded by the claimed attempt number) in one transaction. A process that
  * dies mid-attempt leaves a lease that expires, and the next attempt follows (at least once).
  */
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
@@ -32,6 +29,7 @@ import { EventRecord } from '../events/event.entity';
 import { EventService, parseTypeFilter, typeMatches } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
 import { parseWebhookUrl, resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
+import { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 
 export interface WebhookEndpointWire {
@@ -65,7 +63,6 @@ export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [
 const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 const MAX_ENDPOINTS = 16;
 const MAX_CONCURRENT = 16;
-const RESPONSE_BODY_LIMIT = 64 * 1024;
 
 export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
   return {
@@ -113,16 +110,12 @@ export interface WebhookServiceDeps {
   leaseMarginMs?: number;
 }
 
-interface SendResult {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
 export class WebhookService {
   private readonly inflight = new Set<Promise<void>>();
+  private readonly sender: WebhookSender;
 
   constructor(private readonly deps: WebhookServiceDeps) {
+    this.sender = new WebhookSender({ allowLoopback: deps.allowLoopback, timeoutMs: deps.timeoutMs });
     deps.events.afterRecord.push((em, event) => this.fanOut(em, event));
   }
 
@@ -299,7 +292,7 @@ export class WebhookService {
     const secret = this.deps.cipher.decrypt(endpoint.secretEncrypted);
     const sentAt = new Date();
     const signature = new Webhook(secret.slice('whsec_'.length)).sign(event.id, sentAt, payload);
-    const result = await this.send(endpoint.url, payload, {
+    const result = await this.sender.send(endpoint.url, payload, {
       'webhook-id': event.id,
       'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
       'webhook-signature': signature,
@@ -337,73 +330,6 @@ export class WebhookService {
           .set({ status: 'cancelled', lastError: 'endpoint disabled (410 Gone)', updatedAt: now })
           .where('endpoint_id = :id AND status = :pending', { id: endpoint.id, pending: 'pending' }).execute();
       }
-    });
-  }
-
-  /** One POST, pinned to an address that passed the SSRF rules; redirects are not followed. */
-  private send(target: string, payload: string, signed: Record<string, string>): Promise<SendResult> {
-    const started = Date.now();
-    const done = (statusCode: number | null, error: string | null): SendResult => ({ statusCode, error: error?.slice(0, 512) ?? null, durationMs: Date.now() - started });
-    const url = new URL(target);
-    const allowLoopback = this.deps.allowLoopback;
-    const lookup: LookupFunction = (hostname, options, callback) => {
-      resolvePublic(hostname, allowLoopback).then(
-        (addresses) => {
-          if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
-          else callback(null, addresses[0].address, addresses[0].family);
-        },
-        (err: Error) => callback(err as NodeJS.ErrnoException, '', 0),
-      );
-    };
-    return new Promise<SendResult>((resolve) => {
-      // One deadline for the whole attempt (DNS, connect, answer, body): the socket `timeout`
-      // alone only bounds idle gaps, so a receiver trickling bytes could outlive the lease and
-      // another process would repeat the attempt while this one still runs.
-      let status: number | null = null;
-      let req: http.ClientRequest | undefined;
-      let settled = false;
-      const redirectNote = () => (status !== null && status >= 300 && status < 400 ? `redirect (${status}) not followed` : null);
-      const settle = (result: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        resolve(result);
-      };
-      const deadline = setTimeout(() => {
-        // An answer whose status line arrived counts by its status; the rest of its body is not awaited.
-        settle(status !== null ? done(status, redirectNote()) : done(null, `timed out after ${this.deps.timeoutMs} ms`));
-        req?.destroy();
-      }, this.deps.timeoutMs);
-      const hostIsIp = /^[\d.]+$|^\[/.test(url.hostname);
-      const preflight = hostIsIp ? resolvePublic(url.hostname, allowLoopback).then(() => undefined) : Promise.resolve();
-      preflight.then(() => {
-        if (settled) return;
-        req = (url.protocol === 'https:' ? https : http).request(url, {
-          method: 'POST',
-          lookup,
-          timeout: this.deps.timeoutMs,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'payments-gateway-webhooks/1.0',
-            'content-length': Buffer.byteLength(payload),
-            ...signed,
-          },
-        }, (res) => {
-          let received = 0;
-          res.on('data', (chunk: Buffer) => {
-            received += chunk.length;
-            if (received > RESPONSE_BODY_LIMIT) res.destroy();
-          });
-          status = res.statusCode ?? null;
-          const finish = () => settle(done(status, redirectNote()));
-          res.on('end', finish);
-          res.on('close', finish);
-          res.on('error', finish);
-        });
-        req.on('timeout', () => req?.destroy(new Error(`timed out after ${this.deps.timeoutMs} ms`)));
-        req.on('error', (err) => settle(done(status, status !== null ? redirectNote() : err.message)));
-        req.end(payload);
-      }, (err: Error) => settle(done(null, err.message)));
     });
   }
 }
