@@ -5,7 +5,7 @@ import { listQuery, toConnection } from '../../graphql/connection';
 import { toGraphQLError, withListArgs, mutationResult } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { ApiError } from '../../domain/errors';
-import type { WebhookEndpointWire } from './webhook.service';
+import type { WebhookEndpointWire } from './webhook.wire';
 import {
   CreateWebhookEndpointInput, DeletedWebhookEndpointType, WebhookAttemptConnection, WebhookEndpointConnection, WebhookEndpointType,
 } from './webhook.types';

@@ -20,82 +20,22 @@ import type { Logger } from 'pino';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
-import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
-import { FieldReader } from '../../domain/validation';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { EventRecord } from '../events/event.entity';
-import { EventService, parseTypeFilter, typeMatches } from '../events/event.service';
+import { EventService, typeMatches } from '../events/event.service';
 import type { ApiResult, IdempotencyService } from '../idempotency/idempotency.service';
-import { parseWebhookUrl, resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
+import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import {
+  ATTEMPT_LIST, attemptCursorResource, attemptToWire, ENDPOINT_LIST, endpointToWire, parseCreateEndpoint, WebhookAttemptWire, WebhookEndpointWire,
+} from './webhook.wire';
 
-export interface WebhookEndpointWire {
-  object: 'webhook_endpoint';
-  id: string;
-  url: string;
-  environment: string;
-  enabled_events: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  /** Create response only. */
-  secret?: string;
-}
-
-export interface WebhookAttemptWire {
-  object: 'webhook_attempt';
-  id: string;
-  webhook_endpoint: string;
-  event: string;
-  attempt_number: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-}
-
-export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
-export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
-const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 const MAX_ENDPOINTS = 16;
 const MAX_CONCURRENT = 16;
-
-export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
-  return {
-    object: 'webhook_endpoint', id: e.id, url: e.url, environment: e.environment, enabled_events: e.enabledEvents,
-    status: e.status === 'disabled' ? 'disabled' : 'enabled', disabled_reason: e.disabledReason,
-    created_at: e.createdAt.toISOString(), updated_at: e.updatedAt.toISOString(),
-  };
-}
-
-export function attemptToWire(a: WebhookAttempt): WebhookAttemptWire {
-  return {
-    object: 'webhook_attempt', id: a.id, webhook_endpoint: a.endpointId, event: a.eventId, attempt_number: a.attemptNumber,
-    status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, created_at: a.createdAt.toISOString(),
-  };
-}
-
-export function parseCreateEndpoint(raw: unknown): { url: string; enabled_events: string[] } {
-  const body = FieldReader.body(raw);
-  const url = body.string('url', { max: 2048 });
-  const parsed = parseWebhookUrl(url);
-  if (typeof parsed === 'string') throw ApiError.validation('url', parsed);
-  const events = body.raw('enabled_events');
-  let enabled = ['*'];
-  if (events !== undefined && events !== null) {
-    if (!Array.isArray(events) || events.length === 0 || events.some((e) => typeof e !== 'string')) {
-      throw ApiError.validation('enabled_events', 'enabled_events must be a non-empty array of event types, `resource.*` wildcards, or "*".');
-    }
-    const list = events as string[];
-    enabled = list.includes('*') ? ['*'] : parseTypeFilter(list, 'enabled_events');
-  }
-  body.end();
-  return { url: parsed.toString(), enabled_events: enabled };
-}
 
 export interface WebhookServiceDeps {
   db: Db;
