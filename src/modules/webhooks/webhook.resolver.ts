@@ -1,4 +1,4 @@
-/** GraphQL for webhook endpoints: translate GraphQL <-> WebhookService, nothing more. */
+/** GraphQL for webhook endpoints: translate GraphQL <-> WebhookEndpointService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -18,7 +18,7 @@ export class WebhookResolver {
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await app.webhooks.list(ctx, app.webhooks.parseList(ctx, listQuery(first, after)))));
+    return withListArgs(async () => toConnection(await app.webhookEndpoints.list(ctx, app.webhookEndpoints.parseList(ctx, listQuery(first, after)))));
   }
 
   @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
@@ -30,7 +30,7 @@ export class WebhookResolver {
   ) {
     return withListArgs(async () => {
       try {
-        return toConnection(await app.webhooks.listAttempts(ctx, endpointId, app.webhooks.parseAttemptList(ctx, endpointId, listQuery(first, after))));
+        return toConnection(await app.webhookEndpoints.listAttempts(ctx, endpointId, app.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after))));
       } catch (err) {
         if (err instanceof ApiError && !err.param) throw toGraphQLError(err, '');
         throw err;
@@ -41,12 +41,12 @@ export class WebhookResolver {
   @Mutation(() => WebhookEndpointType, { description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.' })
   async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
     const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<WebhookEndpointWire>(gql, app.webhooks.create(ctx, snakeKeys(input), idempotencyKey));
+    return mutationResult<WebhookEndpointWire>(gql, app.webhookEndpoints.create(ctx, snakeKeys(input), idempotencyKey));
   }
 
   @Mutation(() => DeletedWebhookEndpointType, { description: 'Deletes a webhook endpoint; pending deliveries are cancelled.' })
   async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
     const { app, ctx, idempotencyKey } = gql;
-    return mutationResult<{ id: string; deleted: boolean }>(gql, app.webhooks.remove(ctx, id, idempotencyKey), '');
+    return mutationResult<{ id: string; deleted: boolean }>(gql, app.webhookEndpoints.remove(ctx, id, idempotencyKey), '');
   }
 }

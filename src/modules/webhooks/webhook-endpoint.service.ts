@@ -1,0 +1,141 @@
+/**
+ * Webhook endpoints, the merchant-facing API: create, delete, get, list endpoints and list
+ * the delivery attempts to one endpoint. Deleting an endpoint cancels its pending deliveries.
+ *
+ * Each mutation is a parse function (webhook.wire.ts or inline) and an `execute*(em, ctx,
+ * input)` method that runs inside the idempotency transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import type { FieldCipher } from '../../domain/crypto';
+import { newId } from '../../domain/ids';
+import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import type { RequestContext } from '../auth/request-context';
+import type { ApiResult, HandlerResult, IdempotencyService } from '../idempotency/idempotency.service';
+import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import {
+  ATTEMPT_LIST, attemptCursorResource, attemptToWire, CreateEndpointInput, ENDPOINT_LIST, endpointToWire, parseCreateEndpoint,
+  WebhookAttemptWire, WebhookEndpointWire,
+} from './webhook.wire';
+
+const MAX_ENDPOINTS = 16;
+
+export interface WebhookEndpointServiceDeps {
+  db: Db;
+  idempotency: IdempotencyService;
+  cipher: FieldCipher;
+  allowLoopback: boolean;
+}
+
+export class WebhookEndpointService {
+  constructor(private readonly deps: WebhookEndpointServiceDeps) {}
+
+  // ---- mutations ----
+
+  async create(ctx: RequestContext, raw: unknown, idempotencyKey?: string): Promise<ApiResult> {
+    // The host is resolved before the transaction opens (a slow DNS answer must not hold a
+    // transaction, or on SQLite the single write queue); a refusal is raised inside it so that
+    // it is stored against the Idempotency-Key like any other 400.
+    const refusal = await this.precheckHost(raw);
+    return this.deps.idempotency.run({
+      ctx, key: idempotencyKey, operation: 'POST /v1/webhook_endpoints', raw, parse: parseCreateEndpoint,
+      execute: async (em, input) => {
+        if (refusal) throw refusal;
+        return this.executeCreate(em, ctx, input);
+      },
+    });
+  }
+
+  async executeCreate(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<HandlerResult> {
+    const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
+    if (count >= MAX_ENDPOINTS) throw ApiError.validation('url', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment.`);
+    const now = new Date();
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const e = Object.assign(new WebhookEndpoint(), {
+      id: newId('webhookEndpoint', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
+      url: input.url, enabledEvents: input.enabled_events, secretEncrypted: this.deps.cipher.encrypt(secret),
+      status: 'enabled' as const, disabledReason: null, createdAt: now, updatedAt: now,
+    });
+    await em.insert(WebhookEndpoint, e);
+    return { status: 201, body: { ...endpointToWire(e), secret } };
+  }
+
+  remove(ctx: RequestContext, id: string, idempotencyKey?: string): Promise<ApiResult> {
+    return this.deps.idempotency.run({
+      ctx, key: idempotencyKey, operation: 'DELETE /v1/webhook_endpoints/:id', raw: {}, parse: () => ({ id }),
+      execute: (em, input) => this.executeRemove(em, ctx, input),
+    });
+  }
+
+  async executeRemove(em: EntityManager, ctx: RequestContext, input: { id: string }): Promise<HandlerResult> {
+    const e = await this.findEndpoint(em, ctx, input.id);
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    const now = new Date();
+    await em.update(WebhookEndpoint, { id: e.id }, { status: 'deleted', updatedAt: now });
+    await em.createQueryBuilder().update(WebhookDelivery)
+      .set({ status: 'cancelled', updatedAt: now, lastError: 'endpoint deleted' })
+      .where('endpoint_id = :id AND status = :pending', { id: e.id, pending: 'pending' }).execute();
+    return { status: 200, body: { object: 'webhook_endpoint', id: e.id, deleted: true } };
+  }
+
+  // ---- reads ----
+
+  async get(scope: Scope, id: string): Promise<WebhookEndpointWire> {
+    const e = await this.deps.db.read((em) => this.findEndpoint(em, scope, id));
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    return endpointToWire(e);
+  }
+
+  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, ENDPOINT_LIST, scope);
+  }
+
+  async list(scope: Scope, params: ListParams): Promise<Page<WebhookEndpointWire>> {
+    const rows = await this.deps.db.read((em) =>
+      applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }).getMany());
+    return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
+  }
+
+  /** Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint is a 400). */
+  parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, { ...ATTEMPT_LIST, resource: attemptCursorResource(endpointId) }, scope);
+  }
+
+  /** Attempts to one endpoint of this scope, newest first. */
+  async listAttempts(scope: Scope, endpointId: string, params: ListParams): Promise<Page<WebhookAttemptWire>> {
+    await this.get(scope, endpointId);
+    const rows = await this.deps.db.read((em) =>
+      applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }).getMany());
+    return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
+  }
+
+  private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    return em.createQueryBuilder(WebhookEndpoint, 'w')
+      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, ...scope, deleted: 'deleted' })
+      .getOne();
+  }
+
+  /** The SSRF refusal for the body's url, or null (also when the body does not parse: `run` reports that). */
+  private async precheckHost(raw: unknown): Promise<ApiError | null> {
+    let url: URL;
+    try {
+      url = new URL(parseCreateEndpoint(raw).url);
+    } catch {
+      return null;
+    }
+    try {
+      await resolvePublic(url.hostname, this.deps.allowLoopback);
+      return null;
+    } catch (err) {
+      // A host without a DNS answer today (not yet set up, or no resolver here) is accepted:
+      // it points nowhere yet, and every delivery resolves and checks the address again.
+      if (err instanceof UnresolvedHostError) return null;
+      if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
+      throw err;
+    }
+  }
+}
