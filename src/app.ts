@@ -13,7 +13,9 @@ import { Scheduler } from './jobs/scheduler';
 import { AuthService } from './modules/auth/auth.service';
 import { EventService } from './modules/events/event.service';
 import { EventHub } from './modules/events/event.hub';
-import { WebhookService } from './modules/webhooks/webhook.service';
+import { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
+import { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
+import { WebhookSender } from './modules/webhooks/webhook-sender';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { AuditService } from './modules/audit/audit.service';
 import { PayoutService } from './modules/payouts/payout.service';
@@ -29,6 +31,7 @@ import { paymentOperations } from './modules/payments/payment.operations';
 import { payoutOperations } from './modules/payouts/payout.operations';
 import { topupOperations } from './modules/topups/topup.operations';
 import { methodOperations } from './modules/methods/method.operations';
+import { webhookOperations } from './modules/webhooks/webhook.operations';
 import { OperationPipeline } from './ops/pipeline';
 import { defaultBaseUrl } from './modules/payments/base-url';
 
@@ -41,7 +44,8 @@ export interface App {
   audit: AuditService;
   events: EventService;
   eventHub: EventHub;
-  webhooks: WebhookService;
+  webhookEndpoints: WebhookEndpointService;
+  webhookDelivery: WebhookDeliveryService;
   ledger: LedgerService;
   payouts: PayoutService;
   topups: TopupService;
@@ -63,6 +67,7 @@ export interface Operations {
   topups: ReturnType<typeof topupOperations>;
   payments: ReturnType<typeof paymentOperations>;
   methods: ReturnType<typeof methodOperations>;
+  webhooks: ReturnType<typeof webhookOperations>;
 }
 
 export function createLogger(config: Config): Logger {
@@ -84,10 +89,14 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const events = new EventService(db);
   events.attach(ds);
   const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
-  const webhooks = new WebhookService({
-    db, idempotency, events, cipher, log: log.child({ component: 'webhooks' }), allowLoopback: config.webhookAllowLoopback,
-    retryScheduleMs: config.webhookRetryScheduleMs, timeoutMs: config.webhookTimeoutMs, leaseMarginMs: config.webhookLeaseMarginMs,
+  const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
+  const webhookDelivery = new WebhookDeliveryService({
+    db, cipher, log: log.child({ component: 'webhooks' }),
+    sender: new WebhookSender({ allowLoopback: config.webhookAllowLoopback, timeoutMs: config.webhookTimeoutMs }),
+    retryScheduleMs: config.webhookRetryScheduleMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
+  // Every event writes its webhook deliveries inside the event's own transaction.
+  events.afterRecord.push((em, event) => webhookDelivery.fanOut(em, event));
   const ledger = new LedgerService(db);
   const lifecycle = { ledger, events };
   const topups = new TopupService({ db, lifecycle });
@@ -106,6 +115,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     topups: topupOperations(topups),
     payments: paymentOperations(payments, defaultBaseUrl(config)),
     methods: methodOperations(methodSettings),
+    webhooks: webhookOperations(webhookEndpoints),
   };
   const scheduler = new Scheduler(
     [
@@ -115,19 +125,19 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
       { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
       { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
-      ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhooks.deliverDue() }] : []),
+      ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
     ],
     config.schedulerIntervalMs,
     log.child({ component: 'scheduler' }),
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhooks, ledger, payouts, topups, methodRouting, methodSettings,
+    config, log, db, auth, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
     paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();
-      await webhooks.drain();
+      await webhookDelivery.drain();
       await db.close();
     },
   };

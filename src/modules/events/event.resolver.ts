@@ -2,7 +2,7 @@
 import { Arg, Ctx, ID, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
-import { toGraphQLError, withListArgs, foundOrNotFound } from '../../graphql/errors';
+import { withArgs, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { createLoaders } from '../../graphql/loaders';
 import { ApiError } from '../../domain/errors';
@@ -38,14 +38,11 @@ export class EventSubscriptionResolver {
     description: 'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { types?: string[] | null; after?: string | null }, GqlContext>) => {
       const { app, ctx } = context;
-      try {
+      return withArgs(async () => {
         const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
         const afterSeq = args.after ? await app.events.seqOf(ctx, args.after, 'after') : await app.events.lastSeq(ctx);
         return app.eventHub.stream(ctx, afterSeq, types);
-      } catch (err) {
-        if (err instanceof ApiError) throw toGraphQLError(err, '');
-        throw err;
-      }
+      });
     },
   })
   events(

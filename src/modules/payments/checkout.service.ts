@@ -172,7 +172,7 @@ export class CheckoutService {
       }, now);
       const merchantName = await lifecycle.merchantName(em, p.merchantId);
       return external<CheckoutOutcome, StartResult>(
-        () => lifecycle.callStart(p, merchantName),
+        () => lifecycle.callStart(p, merchantName, now),
         async (tx, start) => {
           await lifecycle.finishStart(tx, actor, p.id, start, 'requires_action', now);
           const fresh = await lifecycle.store.lock(tx, actor, p.id);

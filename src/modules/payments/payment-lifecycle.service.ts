@@ -69,13 +69,13 @@ export class PaymentLifecycle {
   }
 
   /** The provider call, outside any transaction; everything it needs is on the row. */
-  async callStart(p: PaymentIntent, merchantName: string, checkoutUrl = this.checkoutUrlOf(p)): Promise<StartResult> {
+  async callStart(p: PaymentIntent, merchantName: string, now: Date, checkoutUrl = this.checkoutUrlOf(p)): Promise<StartResult> {
     const { connector, offer } = offerOf(p);
     const stored = this.payerOf(p);
     const attempt = {
       intentId: p.id, environment: p.environment, amount: p.amount, currency: p.currency, country: p.country,
       method: p.paymentMethod as PaymentMethodName, bank: p.bank, payer: payerOf(stored.customer, stored.payment_method_options),
-      merchantName, checkoutUrl, now: new Date(),
+      merchantName, checkoutUrl, now,
     };
     return this.deps.db.outside(async () => {
       if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(p.id);
@@ -124,8 +124,9 @@ export class PaymentLifecycle {
     let resumed = 0;
     for (const p of stale) {
       const actor = { ...scopeOf(p), requestId: null };
-      const start = await this.callStart(p, await this.deps.db.read((em) => this.merchantName(em, p.merchantId)));
-      await this.deps.db.tx((em) => this.finishStart(em, actor, p.id, start, p.checkoutMode === 'hosted' ? 'requires_action' : 'created'));
+      const at = new Date();
+      const start = await this.callStart(p, await this.deps.db.read((em) => this.merchantName(em, p.merchantId)), at);
+      await this.deps.db.tx((em) => this.finishStart(em, actor, p.id, start, p.checkoutMode === 'hosted' ? 'requires_action' : 'created', at));
       resumed++;
     }
     return resumed;

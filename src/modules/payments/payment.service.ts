@@ -111,8 +111,9 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     }
     const merchantName = await lifecycle.merchantName(em, ctx.merchantId);
     return external(
-      () => lifecycle.callStart(p, merchantName, checkoutUrl),
-      async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created') }),
+      () => lifecycle.callStart(p, merchantName, now, checkoutUrl),
+      // The create's one instant: created_at = updated_at, and the provider's deadlines count from it.
+      async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now) }),
     );
   }
 

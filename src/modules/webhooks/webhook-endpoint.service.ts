@@ -1,0 +1,126 @@
+/**
+ * Webhook endpoints, the merchant-facing API: create, delete, get, list endpoints and list
+ * the delivery attempts to one endpoint. Deleting an endpoint cancels its pending deliveries.
+ *
+ * The mutations are operations (webhook.operations.ts) that the pipeline runs.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../../domain/errors';
+import type { FieldCipher } from '../../domain/crypto';
+import { newId } from '../../domain/ids';
+import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import type { Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import type { RequestContext } from '../auth/request-context';
+import { Done, external, Step } from '../../domain/operation';
+import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import {
+  ATTEMPT_LIST, attemptCursorResource, attemptToWire, CreateEndpointInput, ENDPOINT_LIST, endpointToWire,
+  WebhookAttemptWire, WebhookEndpointDeleted, WebhookEndpointWire,
+} from './webhook.wire';
+
+const MAX_ENDPOINTS = 16;
+
+export interface WebhookEndpointServiceDeps {
+  db: Db;
+  cipher: FieldCipher;
+  allowLoopback: boolean;
+}
+
+export class WebhookEndpointService {
+  constructor(private readonly deps: WebhookEndpointServiceDeps) {}
+
+  // ---- mutations ----
+
+  /**
+   * A new endpoint, its secret shown once. The url's host is resolved first, outside any
+   * transaction (a slow DNS answer must not hold one, or on SQLite the single write queue);
+   * a refusal is raised in the phase that follows, so it is stored against the
+   * Idempotency-Key like any other 400.
+   */
+  create(ctx: RequestContext, input: CreateEndpointInput): Step<WebhookEndpointWire> {
+    return external(() => this.precheckHost(input.url), async (em, refusal) => {
+      if (refusal) throw refusal;
+      return this.insert(em, ctx, input);
+    });
+  }
+
+  private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
+    const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
+    if (count >= MAX_ENDPOINTS) throw ApiError.validation('url', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment.`);
+    const now = new Date();
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const e = Object.assign(new WebhookEndpoint(), {
+      id: newId('webhookEndpoint', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
+      url: input.url, enabledEvents: input.enabled_events, secretEncrypted: this.deps.cipher.encrypt(secret),
+      status: 'enabled' as const, disabledReason: null, createdAt: now, updatedAt: now,
+    });
+    await em.insert(WebhookEndpoint, e);
+    return { outcome: 'created', value: { ...endpointToWire(e), secret } };
+  }
+
+  async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
+    const e = await this.findEndpoint(em, ctx, id);
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    const now = new Date();
+    await em.update(WebhookEndpoint, { id: e.id }, { status: 'deleted', updatedAt: now });
+    await em.createQueryBuilder().update(WebhookDelivery)
+      .set({ status: 'cancelled', updatedAt: now, lastError: 'endpoint deleted' })
+      .where('endpoint_id = :id AND status = :pending', { id: e.id, pending: 'pending' }).execute();
+    return { outcome: 'done', value: { object: 'webhook_endpoint', id: e.id, deleted: true } };
+  }
+
+  // ---- reads ----
+
+  async get(scope: Scope, id: string): Promise<WebhookEndpointWire> {
+    const e = await this.deps.db.read((em) => this.findEndpoint(em, scope, id));
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    return endpointToWire(e);
+  }
+
+  parseList(scope: Scope, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, ENDPOINT_LIST, scope);
+  }
+
+  async list(scope: Scope, params: ListParams): Promise<Page<WebhookEndpointWire>> {
+    const rows = await this.deps.db.read((em) =>
+      applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }).getMany());
+    return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
+  }
+
+  /** Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint is a 400). */
+  parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
+    return parseListQuery(query, { ...ATTEMPT_LIST, resource: attemptCursorResource(endpointId) }, scope);
+  }
+
+  /** Attempts to one endpoint of this scope, newest first. */
+  async listAttempts(scope: Scope, endpointId: string, params: ListParams): Promise<Page<WebhookAttemptWire>> {
+    await this.get(scope, endpointId);
+    const rows = await this.deps.db.read((em) =>
+      applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }).getMany());
+    return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
+  }
+
+  private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    return em.createQueryBuilder(WebhookEndpoint, 'w')
+      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, ...scope, deleted: 'deleted' })
+      .getOne();
+  }
+
+  /** The SSRF refusal for a parsed url, or null. */
+  private async precheckHost(target: string): Promise<ApiError | null> {
+    const url = new URL(target);
+    try {
+      await resolvePublic(url.hostname, this.deps.allowLoopback);
+      return null;
+    } catch (err) {
+      // A host without a DNS answer today (not yet set up, or no resolver here) is accepted:
+      // it points nowhere yet, and every delivery resolves and checks the address again.
+      if (err instanceof UnresolvedHostError) return null;
+      if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
+      throw err;
+    }
+  }
+}
