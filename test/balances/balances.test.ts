@@ -3,9 +3,9 @@
  * merchant and environment, amounts as exact minor-unit strings (30-digit amounts and
  * sums beyond them), and how each payout transition moves money between buckets.
  */
-import { randomUUID } from 'node:crypto';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
+import { balanceOf, balances, settledTopup } from '../helpers/fixtures';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
@@ -14,25 +14,8 @@ afterAll(async () => { await srv.close(); });
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAX30 = '999999999999999999999999999999';
 
-async function balances(c: Client): Promise<any[]> {
-  const res = await c.get('/v1/balances');
-  expect(res.status).toBe(200);
-  expect(Object.keys(res.body)).toEqual(['data']);
-  return res.body.data;
-}
-
-async function balance(c: Client, currency = 'THB'): Promise<{ available: string; pending: string; reserved: string }> {
-  const b = (await balances(c)).find((x) => x.currency === currency);
-  return b ? { available: b.available, pending: b.pending, reserved: b.reserved } : { available: '0', pending: '0', reserved: '0' };
-}
-
-async function topup(c: Client, amount: string, currency = 'THB', outcome: 'succeed' | 'fail' = 'succeed') {
-  const t = await c.post('/v1/topup_intents', { amount, currency, country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() });
-  expect(t.status).toBe(201);
-  const s = await c.post(`/v1/test_helpers/topup_intents/${t.body.id}/${outcome}`, {});
-  expect(s.status).toBe(200);
-  return s.body;
-}
+const balance = balanceOf;
+const topup = settledTopup;
 
 /** Sums the merchant's ledger rows per (environment, currency, bucket) as bigints. */
 async function ledgerSums(merchantId: string): Promise<Map<string, bigint>> {

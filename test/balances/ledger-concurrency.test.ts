@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ledgerVerifyCli, startServer, TestServer } from '../helpers/server';
-import { Client, payoutBody, ref } from '../helpers/client';
+import { payoutBody, ref } from '../helpers/client';
+import { approvePayout, balanceOf, createPayout, fundedMerchant } from '../helpers/fixtures';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
@@ -16,19 +17,7 @@ afterAll(async () => {
 
 const timings: string[] = [];
 
-async function balance(c: Client, currency = 'THB'): Promise<{ available: string; pending: string; reserved: string }> {
-  const res = await c.get('/v1/balances');
-  expect(res.status).toBe(200);
-  const b = res.body.data.find((x: any) => x.currency === currency);
-  return b ? { available: b.available, pending: b.pending, reserved: b.reserved } : { available: '0', pending: '0', reserved: '0' };
-}
-
-async function fundedMerchant(amount: string): Promise<Client> {
-  const c = await srv.merchant(undefined, 'test', { fund: false });
-  await srv.fund(c, 'THB', amount);
-  expect(await balance(c)).toEqual({ available: amount, pending: '0', reserved: '0' });
-  return c;
-}
+const balance = balanceOf;
 
 /** How many times each kind of movement hit this payout: one per transition (counted on the `reserved` bucket). */
 async function movements(payoutId: string): Promise<{ reserved: number; released: number; paid: number; rows: number }> {
@@ -43,7 +32,7 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
     ['without Idempotency-Key', false],
     ['each with its own Idempotency-Key', true],
   ])('%s: exactly 10 are created, 30 get insufficient_balance, available ends at 0', async (label, withKeys) => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     const started = Date.now();
     const results = await Promise.all(Array.from({ length: 40 }, () =>
       c.post('/v1/payout_intents', payoutBody({ amount: '10' }), withKeys ? { idempotencyKey: randomUUID() } : {})));
@@ -69,7 +58,7 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
   });
 
   test('concurrent credits and reservations: no lost update', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     const topups = await Promise.all(Array.from({ length: 5 }, () =>
       c.post('/v1/topup_intents', { amount: '10', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() })));
     const ops: Promise<{ kind: string; status: number; body: any }>[] = [];
@@ -98,7 +87,7 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
   });
 
   test('parallel payouts in a currency without a balance are all refused and leave no money behind', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     const results = await Promise.all(Array.from({ length: 12 }, () => c.post('/v1/payout_intents', payoutBody({ amount: '1', currency: 'JPY', country: 'JP' }))));
     for (const r of results) {
       expect(r.status).toBe(422);
@@ -109,8 +98,8 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
   });
 
   test('two merchants and two currencies in parallel do not interfere', async () => {
-    const a = await fundedMerchant('100');
-    const b = await fundedMerchant('50');
+    const a = await fundedMerchant(srv, '100');
+    const b = await fundedMerchant(srv, '50');
     await srv.fund(a, 'USD', '30');
     const jobs = [
       ...Array.from({ length: 20 }, () => a.post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ['a', 'THB', r.status])),
@@ -130,7 +119,7 @@ describe('races on one payout: the reserve is released at most once', () => {
   const ROUNDS = 10;
 
   test('approve || cancel', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     const outcomes = { approved: 0, cancelled: 0 };
     for (let i = 0; i < ROUNDS; i++) {
       const p = (await c.post('/v1/payout_intents', payoutBody({ amount: '10' }))).body;
@@ -167,7 +156,7 @@ describe('races on one payout: the reserve is released at most once', () => {
   });
 
   test('approve || cancel || provider failure (test helper fail)', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     const finals: Record<string, number> = {};
     for (let i = 0; i < ROUNDS; i++) {
       const p = (await c.post('/v1/payout_intents', payoutBody({ amount: '10' }))).body;
@@ -190,10 +179,10 @@ describe('races on one payout: the reserve is released at most once', () => {
   });
 
   test('processing payout: cancel || fail || fail || succeed', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     for (let i = 0; i < ROUNDS; i++) {
-      const p = (await c.post('/v1/payout_intents', payoutBody({ amount: '10' }))).body;
-      expect((await c.post(`/v1/payout_intents/${p.id}/approve`, {})).status).toBe(202);
+      const p = await createPayout(c, { amount: '10' });
+      await approvePayout(c, p.id);
       const [cancel, fail1, fail2, succeed] = await Promise.all([
         c.post(`/v1/payout_intents/${p.id}/cancel`, {}),
         c.post(`/v1/test_helpers/payout_intents/${p.id}/fail`, {}),
@@ -217,11 +206,11 @@ describe('races on one payout: the reserve is released at most once', () => {
   });
 
   test('the simulated provider settling a failing payout || cancel || test helpers', async () => {
-    const c = await fundedMerchant('100');
+    const c = await fundedMerchant(srv, '100');
     for (let i = 0; i < ROUNDS; i++) {
       // The magic account number makes the provider fail the payout (could_not_process).
-      const p = (await c.post('/v1/payout_intents', payoutBody({ amount: '10', recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000555555559', holder_name: 'X' } }))).body;
-      expect((await c.post(`/v1/payout_intents/${p.id}/approve`, {})).status).toBe(202);
+      const p = await createPayout(c, { amount: '10', recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000555555559', holder_name: 'X' } });
+      await approvePayout(c, p.id);
       await srv.app.db.ds.query('UPDATE payout_intents SET settle_at = ? WHERE id = ?', [Date.now() - 1, p.id]);
       const [, cancel, fail, succeed] = await Promise.all([
         srv.app.payouts.settleDue(),
@@ -245,7 +234,7 @@ describe('races on one payout: the reserve is released at most once', () => {
 
 describe('ledger verify', () => {
   test('stays consistent while payouts are being written', async () => {
-    const c = await fundedMerchant('1000');
+    const c = await fundedMerchant(srv, '1000');
     let writing = true;
     const writer = (async () => {
       const started = Date.now();

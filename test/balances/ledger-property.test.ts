@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { ledgerVerifyCli, startServer, TestServer, TestDatabase } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
+import { postPromptPay } from '../helpers/fixtures';
 
 let srv: TestServer;
 
@@ -27,12 +28,7 @@ const COUNTRY: Record<Currency, string> = { THB: 'TH', USD: 'US' };
 const MAX30 = 10n ** 30n - 1n;
 
 /** Payments run as PromptPay in THB: the simulated catalogue serves 100 to 20,000,000 satang. */
-function createPayment(c: Client, amount: bigint) {
-  return c.post('/v1/payment_intents', {
-    amount: amount.toString(), currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay',
-    customer: { name: 'Somchai Jaidee', email: 'somchai@example.com', phone: '+66812345678', reference: 'cust-1' },
-  }, { idempotencyKey: randomUUID() });
-}
+const createPayment = (c: Client, amount: bigint) => postPromptPay(c, amount);
 
 
 /** The shared `cli ledger verify` runner, timed for the summary line. */

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ledgerVerifyCli, startServer, startProcess, usingMysql, TestServer } from '../helpers/server';
-import { Client, payoutBody, ref } from '../helpers/client';
+import { payoutBody, ref } from '../helpers/client';
+import { balanceOf } from '../helpers/fixtures';
 
 const mysqlOnly = usingMysql() ? describe : describe.skip;
 if (!usingMysql()) {
@@ -29,10 +30,7 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
     await srv?.close();
   });
 
-  async function balance(c: Client, currency = 'THB') {
-    const b = (await c.get('/v1/balances')).body.data.find((x: any) => x.currency === currency);
-    return { available: b.available, pending: b.pending, reserved: b.reserved };
-  }
+  const balance = balanceOf;
 
   test('balance 100, 40 concurrent payouts of 10 split across both processes: exactly 10 created', async () => {
     const here = await srv.merchant(undefined, 'test', { fund: false });

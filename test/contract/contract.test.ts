@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { runCli, startServer, TestServer } from '../helpers/server';
 import { loadConfig } from '../../src/config';
 import { Client, Res, eventually, payoutBody, ref } from '../helpers/client';
+import { waitForStatus } from '../helpers/fixtures';
 
 const run = promisify(execFile);
 
@@ -579,9 +580,9 @@ describe('States and settlement', () => {
       const ok = await payout(c);
       const bad = await payout(c, { recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000111111116', holder_name: 'A B' } });
       for (const po of [ok, bad]) expect((await post(c, `/v1/payout_intents/${po.id}/approve`, {})).status).toBe(202);
-      const settledOk = await eventually(async () => { const r = await c.get(`/v1/payout_intents/${ok.id}`); return r.body.status !== 'processing' && r.body; }, 15000);
+      const settledOk = await waitForStatus(c, `/v1/payout_intents/${ok.id}`, (s) => s !== 'processing', 15000);
       expect(settledOk.status).toBe('succeeded');
-      const settledBad = await eventually(async () => { const r = await c.get(`/v1/payout_intents/${bad.id}`); return r.body.status !== 'processing' && r.body; }, 15000);
+      const settledBad = await waitForStatus(c, `/v1/payout_intents/${bad.id}`, (s) => s !== 'processing', 15000);
       expect([settledBad.status, settledBad.failure_code]).toEqual(['failed', 'account_closed']);
       expect(settledBad.recipient.account_last4).toBe('1116');
       // The test helper on a record the timer already settled finds it terminal.

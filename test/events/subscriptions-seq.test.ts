@@ -7,14 +7,11 @@
  */
 import mysql from 'mysql2/promise';
 import { startProcess, startServer, TestServer, usingMysql } from '../helpers/server';
-import { randomUUID } from 'node:crypto';
-import { Client, payoutBody, ref } from '../helpers/client';
+import { Client, payoutBody } from '../helpers/client';
+import { postPromptPay } from '../helpers/fixtures';
 
 /** Payment intents take no balance lock, so their events race on the sequence row alone. */
-const createPayment = (c: Client) => c.post('/v1/payment_intents', {
-  amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay',
-  customer: { name: 'Somchai Jaidee', email: 'somchai@example.com', phone: '+66812345678', reference: 'cust-1' },
-}, { idempotencyKey: randomUUID() });
+const createPayment = (c: Client) => postPromptPay(c, '10000');
 
 const mysqlOnly = usingMysql() ? test : test.skip;
 if (!usingMysql()) {

@@ -6,14 +6,11 @@
  */
 import { startServer, TestServer } from '../helpers/server';
 import { Client, ref } from '../helpers/client';
+import { paymentBody } from '../helpers/fixtures';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
 afterAll(async () => { await srv.close(); });
-
-function body(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, ...overrides };
-}
 
 /** Nothing about payment intents exists for the merchant: no intent, no event, no balance movement. */
 async function expectNothingCreated(c: Client): Promise<void> {
@@ -100,7 +97,7 @@ describe('create validation: 400 validation_error naming the param, nothing crea
   ];
 
   test.each(cases)('%s', async (_name, change, param) => {
-    const b = body();
+    const b = paymentBody();
     if (typeof change === 'function') change(b);
     else Object.assign(b, change);
     const res = await c.post('/v1/payment_intents', b);
@@ -112,13 +109,13 @@ describe('create validation: 400 validation_error naming the param, nothing crea
 
   test('environment in the body is ignored, not an error (the key decides)', async () => {
     const m = await srv.merchant(undefined, 'test', { fund: false });
-    const res = await m.post('/v1/payment_intents', body({ environment: 'live', payment_method: 'promptpay' }));
+    const res = await m.post('/v1/payment_intents', paymentBody({ environment: 'live', payment_method: 'promptpay' }));
     expect(res.status).toBe(201);
     expect(res.body.environment).toBe('test');
   });
 
   test('body that is not a JSON object', async () => {
-    expect((await c.post('/v1/payment_intents', [body()])).status).toBe(400);
+    expect((await c.post('/v1/payment_intents', [paymentBody()])).status).toBe(400);
     const res = await c.request('POST', '/v1/payment_intents', { raw: '{"amount":' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_json');
@@ -143,23 +140,23 @@ describe('accepted values and normalisation', () => {
   beforeAll(async () => { c = await srv.merchant(undefined, 'test', { fund: false }); });
 
   test('leading zeros, lower-case currency/country, 30-digit amount boundary', async () => {
-    const res = await c.post('/v1/payment_intents', body({ amount: '00050000', currency: 'thb', country: 'th', payment_method: 'promptpay' }));
+    const res = await c.post('/v1/payment_intents', paymentBody({ amount: '00050000', currency: 'thb', country: 'th', payment_method: 'promptpay' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ amount: '50000', currency: 'THB', country: 'TH', checkout_mode: 'direct' });
     // 30 digits parse (and are then simply not eligible for any method): not a validation error.
-    const big = await c.post('/v1/payment_intents', body({ amount: '9'.repeat(30) }));
+    const big = await c.post('/v1/payment_intents', paymentBody({ amount: '9'.repeat(30) }));
     expect(big.status).toBe(422);
     expect(big.body.error.code).toBe('payment_method_unavailable');
     // 31 digits with leading zeros is 30 significant digits: accepted too.
-    const padded = await c.post('/v1/payment_intents', body({ amount: `0${'9'.repeat(30)}` }));
+    const padded = await c.post('/v1/payment_intents', paymentBody({ amount: `0${'9'.repeat(30)}` }));
     expect(padded.body.error.code).toBe('payment_method_unavailable');
   });
 
   test('customer with any one field is enough; e-mail and phone are normalised', async () => {
-    const res = await c.post('/v1/payment_intents', body({ customer: { email: 'Somchai@EXAMPLE.com', phone: '+66 81-234-5678' }, payment_method: 'promptpay' }));
+    const res = await c.post('/v1/payment_intents', paymentBody({ customer: { email: 'Somchai@EXAMPLE.com', phone: '+66 81-234-5678' }, payment_method: 'promptpay' }));
     expect(res.status).toBe(201);
     for (const customer of [{ reference: 'cus-1' }, { phone: '+66812345678' }, { email: 'a@b.co' }]) {
-      const r = await c.post('/v1/payment_intents', body({ customer, payment_method: 'promptpay' }));
+      const r = await c.post('/v1/payment_intents', paymentBody({ customer, payment_method: 'promptpay' }));
       expect(r.status).toBe(201);
     }
   });
@@ -194,7 +191,7 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
   ];
 
   test.each(cases)('missing %s', async (_name, overrides, param) => {
-    const res = await c.post('/v1/payment_intents', body(overrides));
+    const res = await c.post('/v1/payment_intents', paymentBody(overrides));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'validation_error', param });
     expect(res.body.error.message).toContain(param);
@@ -202,13 +199,13 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
 
   test('the same data mapped to the create paths is accepted', async () => {
     const m = await srv.merchant(undefined, 'test', { fund: false });
-    const ok = await m.post('/v1/payment_intents', body({ payment_method: 'bank_transfer', payment_method_options: full }));
+    const ok = await m.post('/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: full }));
     expect(ok.status).toBe(201);
-    const idr = await m.post('/v1/payment_intents', body({
+    const idr = await m.post('/v1/payment_intents', paymentBody({
       amount: '5000000', currency: 'IDR', country: 'ID', customer: { name: 'Budi', phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' },
     }));
     expect(idr.status).toBe(201);
-    const ktb = await m.post('/v1/payment_intents', body({ payment_method: 'bank_transfer', payment_method_options: { bank: 'ktb', name_th: 'สมชาย ใจดี' } }));
+    const ktb = await m.post('/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: { bank: 'ktb', name_th: 'สมชาย ใจดี' } }));
     expect(ktb.status).toBe(201);
     expect(ktb.body.next_action.display_bank_transfer_instructions.bank).toBe('KTB');
   });
@@ -226,7 +223,7 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
   ];
 
   test.each(unavailable)('%s -> 422 payment_method_unavailable', async (_name, overrides, useLive) => {
-    const res = await (useLive ? live : c).post('/v1/payment_intents', body(overrides));
+    const res = await (useLive ? live : c).post('/v1/payment_intents', paymentBody(overrides));
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('payment_method_unavailable');
   });
@@ -235,7 +232,7 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
     const m = await srv.merchant(undefined, 'test', { fund: false });
     await m.post('/v1/payment_method_settings/promptpay', { enabled: false });
     // 1000 THB minor units: only promptpay and direct_debit are eligible; promptpay is disabled.
-    const res = await m.post('/v1/payment_intents', body({ amount: '1000', checkout_mode: 'hosted' }));
+    const res = await m.post('/v1/payment_intents', paymentBody({ amount: '1000', checkout_mode: 'hosted' }));
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('payment_method_unavailable');
   });

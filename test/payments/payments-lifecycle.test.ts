@@ -4,7 +4,8 @@
  * scheduler, the simulated providers' own settlement, balances and events per transition.
  */
 import { startServer, TestServer } from '../helpers/server';
-import { Client, eventually, ref } from '../helpers/client';
+import { Client, ref } from '../helpers/client';
+import { createPayment, directDebit, is, paymentBody, waitForStatus } from '../helpers/fixtures';
 import { crc16ccitt, parseTlv } from '../../src/modules/methods/emvco';
 
 let srv: TestServer;
@@ -14,18 +15,10 @@ afterAll(async () => { await srv.close(); });
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MINUTE = 60_000;
 
-function body(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, ...overrides };
-}
-
 const TRANSFER = { payment_method: 'bank_transfer', payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK' } };
-const DEBIT = (account = '1234567890') => ({ amount: '5000', payment_method: 'direct_debit', payment_method_options: { account_name: 'Somchai Jaidee', account_number: account, bank: 'KBANK', name_th: 'สมชาย ใจดี' } });
+const DEBIT = directDebit;
 
-async function create(c: Client, overrides: Record<string, unknown> = {}) {
-  const res = await c.post('/v1/payment_intents', body(overrides));
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const create = (c: Client, overrides: Record<string, unknown> = {}) => createPayment(c, paymentBody(overrides));
 
 async function balance(c: Client, currency = 'THB'): Promise<{ available: string; pending: string }> {
   const res = await c.get('/v1/balances');
@@ -319,10 +312,7 @@ describe('transitions (REST)', () => {
     const keep = await create(m, { payment_method: 'promptpay' });
     await srv.app.db.ds.query('UPDATE payment_intents SET expires_at = ? WHERE id IN (?, ?)', [Date.now() - 1000, p.id, h.id]);
     for (const id of [p.id, h.id]) {
-      const expired = await eventually(async () => {
-        const r = await m.get(`/v1/payment_intents/${id}`);
-        return r.body.status === 'expired' ? r.body : undefined;
-      });
+      const expired = await waitForStatus(m, `/v1/payment_intents/${id}`, is('expired'));
       expect(expired).toMatchObject({ failure_code: 'expired', next_action: null });
       expect(await eventsOf(m, id)).toEqual(['payment_intent.created', 'payment_intent.expired']);
     }
@@ -340,10 +330,7 @@ describe('simulated providers settle on their own (SIMULATED_SETTLE_MS)', () => 
     const p = await create(m, { payment_method: 'promptpay' });
     const bad = await create(m, DEBIT('0000000028'));
     const good = await create(m, DEBIT('0000000010'));
-    const settled = async (id: string) => eventually(async () => {
-      const r = await m.get(`/v1/payment_intents/${id}`);
-      return ['succeeded', 'failed'].includes(r.body.status) ? r.body : undefined;
-    });
+    const settled = (id: string) => waitForStatus(m, `/v1/payment_intents/${id}`, is('succeeded', 'failed'));
     expect(await settled(p.id)).toMatchObject({ status: 'succeeded' });
     expect(await eventsOf(m, p.id)).toEqual(['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded']);
     expect(await settled(bad.id)).toMatchObject({ status: 'failed', failure_code: 'insufficient_funds' });

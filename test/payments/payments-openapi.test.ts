@@ -5,7 +5,8 @@
  * documented schemas, with no undocumented or missing fields.
  */
 import { startServer, TestServer } from '../helpers/server';
-import { Client, ref } from '../helpers/client';
+import { Client } from '../helpers/client';
+import { directDebit, paymentBody } from '../helpers/fixtures';
 
 let srv: TestServer;
 let c: Client;
@@ -52,11 +53,8 @@ function check(schema: any, value: any, path = '$'): string[] {
   return errors;
 }
 
-function body(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('oa'), customer: { name: 'Somchai Jaidee' }, ...overrides };
-}
-
-const DEBIT = (account: string) => ({ amount: '5000', payment_method: 'direct_debit', payment_method_options: { account_name: 'A B', account_number: account, bank: 'KBANK', name_th: 'สมชาย' } });
+const body = (overrides: Record<string, unknown> = {}) => paymentBody(overrides, 'oa');
+const DEBIT = directDebit;
 
 test('every payment-intent route in the document exists with its documented success status', async () => {
   const p = (await c.post('/v1/payment_intents', body({ payment_method: 'promptpay' }))).body;

@@ -4,23 +4,16 @@
  * list items' processing_reason and receipt.
  */
 import { startServer, TestServer } from '../helpers/server';
-import { Client, ref } from '../helpers/client';
+import { Client } from '../helpers/client';
+import { createPayment, directDebit, paymentBody } from '../helpers/fixtures';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
 afterAll(async () => { await srv.close(); });
 
-function body(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, payment_method: 'promptpay', ...overrides };
-}
+const create = (c: Client, overrides: Record<string, unknown> = {}) => createPayment(c, paymentBody({ payment_method: 'promptpay', ...overrides }));
 
-async function create(c: Client, overrides: Record<string, unknown> = {}) {
-  const res = await c.post('/v1/payment_intents', body(overrides));
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-const DEBIT = (account = '1234567890') => ({ amount: '5000', payment_method: 'direct_debit', payment_method_options: { account_name: 'Somchai Jaidee', account_number: account, bank: 'KBANK', name_th: 'สมชาย ใจดี' } });
+const DEBIT = directDebit;
 const IDR = { amount: '5000000', currency: 'IDR', country: 'ID', customer: { name: 'Budi', phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } };
 
 describe('GET /v1/payment_intents/:id scoping', () => {

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startServer, TestServer } from '../helpers/server';
-import { Client, eventually, ref } from '../helpers/client';
+import { Client, ref } from '../helpers/client';
+import { balanceOf, is, topupBody, waitForStatus } from '../helpers/fixtures';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
@@ -14,19 +15,11 @@ afterAll(async () => { await srv.close(); });
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function topupBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu'), ...overrides };
-}
-
 function createTopup(c: Client, body: Record<string, unknown> = topupBody(), key: string = randomUUID()) {
   return c.post('/v1/topup_intents', body, { idempotencyKey: key });
 }
 
-async function available(c: Client, currency = 'THB'): Promise<string> {
-  const res = await c.get('/v1/balances');
-  expect(res.status).toBe(200);
-  return res.body.data.find((b: any) => b.currency === currency)?.available ?? '0';
-}
+const available = async (c: Client, currency = 'THB'): Promise<string> => (await balanceOf(c, currency)).available;
 
 async function sql(query: string, params: unknown[] = []): Promise<any[]> {
   return srv.app.db.ds.query(query, params);
@@ -373,10 +366,7 @@ describe('expiry', () => {
     const past = Date.now() - 1000;
     await sql('UPDATE topup_intents SET expires_at = ? WHERE id IN (?, ?)', [past, t.id, settled.id]);
     await srv.app.topups.expireDue();
-    const got = await eventually(async () => {
-      const r = await c.get(`/v1/topup_intents/${t.id}`);
-      return r.body.status === 'expired' && r.body;
-    });
+    const got = await waitForStatus(c, `/v1/topup_intents/${t.id}`, is('expired'));
     expect(got).toMatchObject({ status: 'expired', next_action: null, failure_code: 'expired' });
     expect(typeof got.failure_message).toBe('string');
     expect((await eventsOf(t.id)).map((e) => e.type)).toEqual(['topup_intent.created', 'topup_intent.expired']);
@@ -397,7 +387,7 @@ describe('expiry', () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const t = (await createTopup(c)).body;
     await sql('UPDATE topup_intents SET expires_at = ? WHERE id = ?', [Date.now() - 1, t.id]);
-    await eventually(async () => (await c.get(`/v1/topup_intents/${t.id}`)).body.status === 'expired', 10000, 100);
+    await waitForStatus(c, `/v1/topup_intents/${t.id}`, is('expired'), 10000, 100);
     expect((await eventsOf(t.id)).map((e) => e.type)).toEqual(['topup_intent.created', 'topup_intent.expired']);
   });
 
