@@ -1,12 +1,14 @@
 /**
  * Tests are compiled by `tsc` (same decorator metadata as production) and run from dist/.
- * Each test file boots its own server on a fresh database: SQLite by default,
- * MariaDB/MySQL when DATABASE_URL=mysql://... is set (a database per test file).
+ * End-to-end suites (`*.test.ts`) each boot their own server on a fresh database: SQLite
+ * by default, MariaDB/MySQL when DATABASE_URL=mysql://... is set (a database per test file).
+ * Unit specs (`*.spec.ts`, `npm run test:unit`) test pure pieces: no server, no database.
+ * Tests live in test/<module>/, shared helpers and fixtures in test/helpers/.
  */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/dist/test'],
-  testMatch: ['**/*.test.js'],
+  testMatch: ['**/*.test.js', '**/*.spec.js'],
   testTimeout: 60000,
   maxWorkers: 2,
   forceExit: true,

@@ -1,0 +1,118 @@
+/** FieldCipher (AES-256-GCM field encryption) and digest comparison (src/domain/crypto.ts). */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { FieldCipher, digestEquals, sha256 } from '../../src/domain/crypto';
+
+const KEY = randomBytes(32).toString('base64');
+const cipher = FieldCipher.fromBase64(KEY);
+
+/** Replaces part `index` of a sealed value (version.iv.tag.ciphertext). */
+function withPart(sealed: string, index: number, change: (part: Buffer) => Buffer): string {
+  const parts = sealed.split('.');
+  parts[index] = change(Buffer.from(parts[index], 'base64url')).toString('base64url');
+  return parts.join('.');
+}
+const flipFirstBit = (b: Buffer) => { const c = Buffer.from(b); c[0] ^= 1; return c; };
+
+describe('round trip', () => {
+  test.each(['1234567890', '', 'สมชาย ใจดี', '😀'.repeat(100), 'x'.repeat(10000)])('%#: decrypt(encrypt(x)) is x', (plain) => {
+    expect(cipher.decrypt(cipher.encrypt(plain))).toBe(plain);
+  });
+
+  test('the sealed form is v1.<iv>.<tag>.<ciphertext>, base64url, without the plaintext', () => {
+    const sealed = cipher.encrypt('1234567890');
+    const [version, iv, tag, ct] = sealed.split('.');
+    expect(version).toBe('v1');
+    expect(Buffer.from(iv, 'base64url')).toHaveLength(12);
+    expect(Buffer.from(tag, 'base64url')).toHaveLength(16);
+    expect(Buffer.from(ct, 'base64url')).toHaveLength(10);
+    expect(sealed).toMatch(/^[A-Za-z0-9_.-]+$/);
+    expect(sealed).not.toContain('1234567890');
+  });
+
+  test('a fresh IV every time: the same plaintext seals differently', () => {
+    const a = cipher.encrypt('same');
+    const b = cipher.encrypt('same');
+    expect(a).not.toBe(b);
+    expect(cipher.decrypt(a)).toBe(cipher.decrypt(b));
+  });
+});
+
+describe('tamper detection', () => {
+  const sealed = cipher.encrypt('1234567890');
+
+  test('a changed ciphertext, tag or IV is refused', () => {
+    expect(() => cipher.decrypt(withPart(sealed, 3, flipFirstBit))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 2, flipFirstBit))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 1, flipFirstBit))).toThrow();
+  });
+
+  test('a truncated ciphertext is refused', () => {
+    expect(() => cipher.decrypt(withPart(sealed, 3, (b) => b.subarray(0, 5)))).toThrow();
+  });
+
+  // KNOWN GAP (src/domain/crypto.ts, left for the src owners): decrypt() calls
+  // createDecipheriv without { authTagLength: 16 }, so Node accepts a GCM tag cut to its
+  // first 4..15 bytes, and a forger needs to match only 4 bytes. test.failing keeps this
+  // visible: the day decrypt refuses short tags, this turns red and should become a test().
+  test.failing('a tag cut to its first 8 or 4 bytes is refused', () => {
+    expect(() => cipher.decrypt(withPart(sealed, 2, (b) => b.subarray(0, 8)))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 2, (b) => b.subarray(0, 4)))).toThrow();
+  });
+
+  test('another key cannot open it', () => {
+    const other = FieldCipher.fromBase64(randomBytes(32).toString('base64'));
+    expect(() => other.decrypt(sealed)).toThrow();
+  });
+
+  test('unknown formats are refused', () => {
+    for (const bad of ['', 'v2' + sealed.slice(2), sealed.split('.').slice(0, 3).join('.'), 'v1..x.y', 'plain text']) {
+      expect(() => cipher.decrypt(bad)).toThrow();
+    }
+  });
+});
+
+describe('keys', () => {
+  test('fromBase64 needs exactly 32 bytes', () => {
+    expect(() => FieldCipher.fromBase64(randomBytes(16).toString('base64'))).toThrow(/32 bytes/);
+    expect(() => FieldCipher.fromBase64(randomBytes(33).toString('base64'))).toThrow(/32 bytes/);
+    expect(() => FieldCipher.fromBase64('')).toThrow(/32 bytes/);
+  });
+
+  test('load: the given key wins; production without a key is refused', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-spec-'));
+    try {
+      const sealed = cipher.encrypt('x');
+      expect(FieldCipher.load({ base64: KEY, dataDir: dir, production: true }).decrypt(sealed)).toBe('x');
+      expect(() => FieldCipher.load({ dataDir: dir, production: true })).toThrow(/DATA_ENCRYPTION_KEY/);
+      expect(fs.existsSync(path.join(dir, 'encryption.key'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('load outside production generates a 0600 key file once and reuses it', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-spec-')), 'nested');
+    try {
+      const first = FieldCipher.load({ dataDir: dir, production: false });
+      const file = path.join(dir, 'encryption.key');
+      expect(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')).toHaveLength(32);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const second = FieldCipher.load({ dataDir: dir, production: false });
+      expect(second.decrypt(first.encrypt('kept'))).toBe('kept');
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
+  });
+});
+
+test('digestEquals compares hex digests exactly', () => {
+  const a = sha256('a').toString('hex');
+  expect(sha256('a')).toHaveLength(32);
+  expect(digestEquals(a, a)).toBe(true);
+  expect(digestEquals(a, sha256('b').toString('hex'))).toBe(false);
+  expect(digestEquals(a, a.slice(0, 62))).toBe(false);
+  expect(digestEquals(a, a.toUpperCase())).toBe(true);
+});

@@ -1,0 +1,123 @@
+/** SSRF rules for webhook URLs (src/modules/webhooks/ssrf.ts), without any network access. */
+import { SsrfError, UnresolvedHostError, blockedReason, parseWebhookUrl, resolvePublic, unmapIpv4 } from '../../src/modules/webhooks/ssrf';
+
+describe('blockedReason: IPv4', () => {
+  test.each([
+    ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'],
+    ['10.0.0.1', 'private'], ['10.255.255.255', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'shared (CGNAT)'], ['100.127.255.255', 'shared (CGNAT)'],
+    ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'],
+    ['169.254.169.254', 'link-local/metadata'], ['169.254.0.1', 'link-local/metadata'],
+    ['192.0.0.8', 'IETF protocol'], ['192.0.2.10', 'documentation'], ['198.51.100.7', 'documentation'], ['203.0.113.9', 'documentation'],
+    ['198.18.0.1', 'benchmarking'], ['198.19.255.255', 'benchmarking'],
+    ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['240.0.0.1', 'reserved'], ['255.255.255.255', 'reserved'],
+  ])('%s is refused as %s', (address, reason) => {
+    expect(blockedReason(address, false)).toBe(reason);
+  });
+
+  test.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.255.255', '192.169.0.1', '198.20.0.1', '223.255.255.255', '11.0.0.1'])(
+    'public %s is accepted', (address) => {
+      expect(blockedReason(address, false)).toBeNull();
+    });
+});
+
+describe('blockedReason: IPv6', () => {
+  test.each([
+    ['::', 'unspecified'], ['::1', 'loopback'], ['fc00::1', 'unique local (private; includes fd00:ec2::254 metadata)'],
+    ['fd00:ec2::254', 'unique local (private; includes fd00:ec2::254 metadata)'], ['fe80::1', 'link-local'], ['febf::1', 'link-local'],
+    ['ff02::1', 'multicast'], ['2001:db8::1', 'documentation'], ['100::1', 'discard'], ['64:ff9b::a00:1', 'NAT64'],
+    ['64:ff9b:1::1', 'NAT64'], ['2002:c000:0204::1', '6to4'], ['::a00:1', 'IPv4-compatible'],
+  ])('%s is refused as %s', (address, reason) => {
+    expect(blockedReason(address, false)).toBe(reason);
+  });
+
+  test.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'])('public %s is accepted', (address) => {
+    expect(blockedReason(address, false)).toBeNull();
+  });
+});
+
+describe('IPv4-mapped IPv6 addresses are judged by their IPv4 address', () => {
+  test.each([
+    ['::ffff:127.0.0.1', '127.0.0.1'], ['::ffff:7f00:1', '127.0.0.1'], ['::FFFF:10.0.0.1', '10.0.0.1'],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', '169.254.169.254'], ['::ffff:c0a8:0101', '192.168.1.1'], ['::ffff:8.8.8.8', '8.8.8.8'],
+  ])('unmapIpv4(%s) is %s', (mapped, v4) => {
+    expect(unmapIpv4(mapped)).toBe(v4);
+  });
+
+  test('plain IPv6 and IPv4 addresses are not mapped', () => {
+    expect(unmapIpv4('2001:db8::1')).toBeUndefined();
+    expect(unmapIpv4('::1')).toBeUndefined();
+    expect(unmapIpv4('127.0.0.1')).toBeUndefined();
+  });
+
+  test.each([
+    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:169.254.169.254', 'link-local/metadata'],
+    ['::ffff:a9fe:a9fe', 'link-local/metadata'], ['::ffff:10.1.2.3', 'private'], ['0:0:0:0:0:ffff:c0a8:1', 'private'],
+  ])('%s is refused as %s', (address, reason) => {
+    expect(blockedReason(address, false)).toBe(reason);
+  });
+
+  test('a mapped public address is accepted', () => {
+    expect(blockedReason('::ffff:8.8.8.8', false)).toBeNull();
+  });
+});
+
+describe('loopback allowance (tests and local development)', () => {
+  test('allows loopback only, in every spelling', () => {
+    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(blockedReason(a, true)).toBeNull();
+    for (const a of ['10.0.0.1', '169.254.169.254', '::', 'fe80::1', '0.0.0.0']) expect(blockedReason(a, true)).not.toBeNull();
+  });
+});
+
+test('a string that is not an address is refused', () => {
+  expect(blockedReason('example.com', false)).toBe('not an IP address');
+  expect(blockedReason('', true)).toBe('not an IP address');
+});
+
+describe('resolvePublic with literal addresses (no DNS)', () => {
+  test('a public literal resolves to itself; brackets are stripped', async () => {
+    await expect(resolvePublic('8.8.8.8', false)).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
+    await expect(resolvePublic('[2606:4700:4700::1111]', false)).resolves.toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
+  });
+
+  test('a blocked literal throws SsrfError naming the reason and the address', async () => {
+    const err = await resolvePublic('[::ffff:169.254.169.254]', false).catch((e) => e);
+    expect(err).toBeInstanceOf(SsrfError);
+    expect(err).not.toBeInstanceOf(UnresolvedHostError);
+    expect(err.message).toContain('link-local/metadata');
+    expect(err.message).toContain('::ffff:169.254.169.254');
+    await expect(resolvePublic('127.0.0.1', false)).rejects.toThrow(/loopback/);
+    await expect(resolvePublic('127.0.0.1', true)).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+  });
+
+  test('a name that cannot resolve is UnresolvedHostError (an SsrfError)', async () => {
+    const err = await resolvePublic('no-such-host.invalid', false).catch((e) => e);
+    expect(err).toBeInstanceOf(UnresolvedHostError);
+    expect(err).toBeInstanceOf(SsrfError);
+  });
+});
+
+describe('parseWebhookUrl', () => {
+  test('accepts absolute http and https URLs', () => {
+    const url = parseWebhookUrl('https://hooks.example.com:8443/path?q=1');
+    expect(url).toBeInstanceOf(URL);
+    expect((url as URL).hostname).toBe('hooks.example.com');
+    expect(parseWebhookUrl('http://example.com')).toBeInstanceOf(URL);
+    expect((parseWebhookUrl('http://[::1]:8080/x') as URL).hostname).toBe('[::1]');
+  });
+
+  test.each([
+    ['/relative', 'url must be an absolute http or https URL.'],
+    ['not a url', 'url must be an absolute http or https URL.'],
+    ['', 'url must be an absolute http or https URL.'],
+    ['ftp://example.com/', 'url must use http or https.'],
+    ['file:///etc/passwd', 'url must use http or https.'],
+    ['javascript:alert(1)', 'url must use http or https.'],
+    ['gopher://example.com', 'url must use http or https.'],
+    ['https://user:pass@example.com/', 'url must not contain credentials.'],
+    ['https://user@example.com/', 'url must not contain credentials.'],
+    ['https://:pass@example.com/', 'url must not contain credentials.'],
+  ])('%j is refused: %s', (value, message) => {
+    expect(parseWebhookUrl(value)).toBe(message);
+  });
+});
