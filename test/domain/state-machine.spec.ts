@@ -1,0 +1,76 @@
+/** The state tables are the single description of each transition: checked here without a database. */
+import { ApiError } from '../../src/domain/errors';
+import { MOVES } from '../../src/domain/moves';
+import { paymentStates } from '../../src/modules/payments/payment.states';
+import { payoutStates } from '../../src/modules/payouts/payout.states';
+import { topupStates } from '../../src/modules/topups/topup.states';
+
+const TABLES = [payoutStates, paymentStates, topupStates];
+
+function refusal(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+test.each(TABLES.map((t) => [t.name, t] as const))('%s: every transition names known states, a refusal and a known ledger movement', (_name, table) => {
+  for (const t of Object.values(table.transitions)) {
+    for (const s of [...t.from, t.to]) expect(table.states).toContain(s);
+    expect(t.from.length).toBeGreaterThan(0);
+    expect(t.refusal.message).toContain('{status}');
+    if (t.ledger) expect(Object.keys(MOVES)).toContain(t.ledger.move);
+  }
+  expect(table.states).toContain(table.entry.to);
+});
+
+test('payout: approve and cancel only from requires_approval; cancel refuses with approval_required', () => {
+  expect(payoutStates.check('approve', 'requires_approval').to).toBe('processing');
+  const approved = refusal(() => payoutStates.check('approve', 'processing'));
+  expect(approved.code).toBe('invalid_state');
+  expect(approved.message).toBe('This payout intent is processing; only a payout intent in requires_approval can be approved.');
+  const cancelled = refusal(() => payoutStates.check('cancel', 'succeeded'));
+  expect(cancelled.code).toBe('approval_required');
+  expect(cancelled.status).toBe(422);
+});
+
+test('payout: creating holds the amount; cancel and failure give it back; success pays it out', () => {
+  expect(payoutStates.entry.ledger).toEqual({ entryType: 'payout_reserved', move: 'reserve' });
+  expect(payoutStates.transitions.cancel.ledger?.move).toBe('release');
+  expect(payoutStates.transitions.fail.ledger?.move).toBe('release');
+  expect(payoutStates.transitions.succeed.ledger?.move).toBe('payOut');
+  expect(payoutStates.transitions.approve.ledger).toBeUndefined();
+});
+
+test('payment: success credits available at once, or clears pending after processing', () => {
+  expect(paymentStates.transitions.succeedAtOnce.ledger?.move).toBe('credit');
+  expect(paymentStates.transitions.process.ledger?.move).toBe('pend');
+  expect(paymentStates.transitions.succeed.ledger?.move).toBe('clearPending');
+  expect(paymentStates.transitions.fail.ledger?.move).toBe('dropPending');
+  expect(paymentStates.transitions.cancel.ledger).toBeUndefined();
+  expect(refusal(() => paymentStates.check('succeed', 'requires_action')).code).toBe('invalid_state');
+});
+
+test('terminal states have no way out; can() follows the table', () => {
+  for (const table of TABLES) {
+    for (const s of table.states) {
+      expect(table.isTerminal(s)).toBe(table.targets(s).length === 0);
+    }
+  }
+  expect(payoutStates.isTerminal('succeeded')).toBe(true);
+  expect(payoutStates.can('requires_approval', 'cancelled')).toBe(true);
+  expect(payoutStates.can('processing', 'cancelled')).toBe(false);
+  expect(topupStates.can('requires_action', 'expired')).toBe(true);
+});
+
+test('a movement never changes the total except by what enters or leaves', () => {
+  const sum = (ms: { amount: bigint }[]) => ms.reduce((a, m) => a + m.amount, 0n);
+  expect(sum(MOVES.reserve(700n))).toBe(0n);
+  expect(sum(MOVES.release(700n))).toBe(0n);
+  expect(sum(MOVES.clearPending(700n))).toBe(0n);
+  expect(sum(MOVES.credit(700n))).toBe(700n);
+  expect(sum(MOVES.payOut(700n))).toBe(-700n);
+});
