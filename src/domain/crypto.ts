@@ -44,7 +44,8 @@ export class FieldCipher {
   decrypt(sealed: string): string {
     const [version, iv, tag, ct] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unknown ciphertext format');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    // The full 16-byte tag only: without authTagLength, GCM would accept a tag cut to 4 bytes.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   }
