@@ -45,11 +45,6 @@ export class StateMachine<S extends string, T extends string = string> {
     }
   }
 
-  /** The words used in messages, e.g. `payout intent`. */
-  get noun(): string {
-    return this.name.replace(/_/g, ' ');
-  }
-
   /** True when some transition leads from `from` to `to`. */
   can(from: S, to: S): boolean {
     return this.targets(from).includes(to);

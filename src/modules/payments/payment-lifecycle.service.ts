@@ -17,7 +17,7 @@ import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
 import { Merchant } from '../auth/merchant.entity';
 import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
-import type { PayerData, PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
+import type { PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
 import { CONNECTORS } from '../methods/simulated.connector';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
 import { IntentStore } from '../shared/intent-store';
@@ -253,5 +253,3 @@ function offerOf(p: PaymentIntent): { connector: PaymentConnector; offer: (typeo
   if (!connector || !offer) throw new Error(`payment ${p.id}: provider ${p.provider} has no ${p.paymentMethod} offer`);
   return { connector, offer };
 }
-
-export type { PayerData };

@@ -1,6 +1,7 @@
 /** The payment operations: what each command parses and which service method performs it. */
 import { defineOperation } from '../../domain/operation';
-import { parseCancelReason, parseEmptyBody, parseTestOutcome } from '../../domain/validation';
+import { parseCancelReason, parseEmptyBody } from '../../domain/validation';
+import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayment } from './payment.input';
 import type { PaymentService } from './payment.service';
 import { DEFAULT_TEST_FAILURE } from './payment.wire';
@@ -19,16 +20,7 @@ export function paymentOperations(payments: PaymentService, defaultBaseUrl: stri
       parse: (raw, { id }: ById) => ({ id, ...parseCancelReason(raw) }),
       execute: (em, ctx, { id, reason }) => payments.cancel(em, ctx, id, reason),
     }),
-    testSucceed: defineOperation({
-      name: 'payment.test.succeed', label: 'POST /v1/test_helpers/payment_intents/:id/succeed', testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),
-      execute: (em, ctx, { id }) => payments.testSettle(em, ctx, id, { status: 'succeeded' }),
-    }),
-    testFail: defineOperation({
-      name: 'payment.test.fail', label: 'POST /v1/test_helpers/payment_intents/:id/fail', testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, outcome: parseTestOutcome(raw, DEFAULT_TEST_FAILURE, 'Payment') }),
-      execute: (em, ctx, { id, outcome }) => payments.testSettle(em, ctx, id, outcome),
-    }),
+    ...settleTestOperations('payment', 'payment_intents', DEFAULT_TEST_FAILURE, 'Payment', (em, ctx, id, outcome) => payments.testSettle(em, ctx, id, outcome)),
     testExpire: defineOperation({
       name: 'payment.test.expire', label: 'POST /v1/test_helpers/payment_intents/:id/expire', testOnly: true,
       parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),

@@ -1,6 +1,7 @@
 /** The payout operations: what each command parses and which service method performs it. */
 import { defineOperation } from '../../domain/operation';
-import { parseCancelReason, parseEmptyBody, parseTestOutcome } from '../../domain/validation';
+import { parseCancelReason, parseEmptyBody } from '../../domain/validation';
+import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayout, PayoutService } from './payout.service';
 import { DEFAULT_TEST_FAILURE } from './simulated-payout.provider';
 
@@ -24,15 +25,6 @@ export function payoutOperations(payouts: PayoutService) {
       parse: (raw, { id }: ById) => ({ id, ...parseCancelReason(raw) }),
       execute: (em, ctx, { id, reason }) => payouts.cancel(em, ctx, id, reason),
     }),
-    testSucceed: defineOperation({
-      name: 'payout.test.succeed', label: 'POST /v1/test_helpers/payout_intents/:id/succeed', testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),
-      execute: (em, ctx, { id }) => payouts.settle(em, ctx, id, { status: 'succeeded' }),
-    }),
-    testFail: defineOperation({
-      name: 'payout.test.fail', label: 'POST /v1/test_helpers/payout_intents/:id/fail', testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, outcome: parseTestOutcome(raw, PAYOUT_TEST_FAILURE, 'Payout') }),
-      execute: (em, ctx, { id, outcome }) => payouts.settle(em, ctx, id, outcome),
-    }),
+    ...settleTestOperations('payout', 'payout_intents', PAYOUT_TEST_FAILURE, 'Payout', (em, ctx, id, outcome) => payouts.settle(em, ctx, id, outcome)),
   };
 }

@@ -1,0 +1,29 @@
+/**
+ * The `succeed` and `fail` test helpers every settled resource offers: the same bodies
+ * (empty; an optional failure_code and message) and the same guard, for one settle method.
+ */
+import type { EntityManager } from 'typeorm';
+import type { SettleOutcome } from '../../domain/connector';
+import { defineOperation, Done } from '../../domain/operation';
+import type { RequestContext } from '../../domain/scope';
+import { parseEmptyBody, parseTestOutcome, TestFailure } from '../../domain/validation';
+
+type ById = { id: string };
+
+export function settleTestOperations<T>(
+  resource: string, path: string, fallback: TestFailure, noun: string,
+  settle: (em: EntityManager, ctx: RequestContext, id: string, outcome: SettleOutcome) => Promise<Done<T>>,
+) {
+  return {
+    testSucceed: defineOperation({
+      name: `${resource}.test.succeed`, label: `POST /v1/test_helpers/${path}/:id/succeed`, testOnly: true,
+      parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),
+      execute: (em, ctx, { id }) => settle(em, ctx, id, { status: 'succeeded' }),
+    }),
+    testFail: defineOperation({
+      name: `${resource}.test.fail`, label: `POST /v1/test_helpers/${path}/:id/fail`, testOnly: true,
+      parse: (raw, { id }: ById) => ({ id, outcome: parseTestOutcome(raw, fallback, noun) }),
+      execute: (em, ctx, { id, outcome }) => settle(em, ctx, id, outcome),
+    }),
+  };
+}
