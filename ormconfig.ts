@@ -5,5 +5,6 @@
 import 'reflect-metadata';
 import { loadConfig } from './src/config';
 import { createDataSource } from './src/db/data-source';
+import { ENTITIES } from './src/modules';
 
-export default createDataSource(loadConfig().database);
+export default createDataSource(loadConfig().database, ENTITIES);

@@ -33,6 +33,7 @@ import { topupOperations } from './modules/topups/topup.operations';
 import { methodOperations } from './modules/methods/method.operations';
 import { webhookOperations } from './modules/webhooks/webhook.operations';
 import { OperationPipeline } from './ops/pipeline';
+import { ENTITIES } from './modules';
 import { defaultBaseUrl } from './modules/payments/base-url';
 
 export interface App {
@@ -75,7 +76,7 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
-  const ds = createDataSource(config.database, new CountingLogger(log.child({ component: 'sql' })));
+  const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })));
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');

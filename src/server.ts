@@ -8,15 +8,7 @@ import { registerHealthRoutes } from './http/health';
 import { registerOpenApiRoute } from './http/openapi';
 import { BODY_LIMIT, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
-import { registerPayoutRoutes } from './modules/payouts/payout.routes';
-import { registerTopupRoutes } from './modules/topups/topup.routes';
-import { registerBalanceRoutes } from './modules/balances/balance.routes';
-import { registerMethodRoutes } from './modules/methods/method.routes';
-import { registerPaymentRoutes } from './modules/payments/payment.routes';
-import { registerCheckoutRoutes } from './modules/payments/checkout.routes';
-import { registerEventRoutes } from './modules/events/event.routes';
-import { registerWebhookRoutes } from './modules/webhooks/webhook.routes';
-import { registerAuditRoutes } from './modules/audit/audit.routes';
+import { MODULES } from './modules';
 
 export async function buildServer(app: App): Promise<FastifyInstance> {
   const fastify: FastifyInstance = Fastify({
@@ -32,15 +24,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   registerMetrics(fastify);
   registerHealthRoutes(fastify, app);
   registerOpenApiRoute(fastify);
-  registerPayoutRoutes(fastify, app);
-  registerTopupRoutes(fastify, app);
-  registerBalanceRoutes(fastify, app);
-  registerMethodRoutes(fastify, app);
-  registerPaymentRoutes(fastify, app);
-  await registerCheckoutRoutes(fastify, app);
-  registerEventRoutes(fastify, app);
-  registerWebhookRoutes(fastify, app);
-  registerAuditRoutes(fastify, app);
+  for (const module of MODULES) await module.routes?.(fastify, app);
   await registerGraphQL(fastify, app);
   registerGraphQLWs(fastify, app);
   return fastify;

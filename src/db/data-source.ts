@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { CountingLogger } from './query-counter';
 
-export function createDataSource(database: DatabaseConfig, logger = new CountingLogger()): DataSource {
+/** `entities` come from the module registry (src/modules/index.ts); the kernel names no module. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function createDataSource(database: DatabaseConfig, entities: Function[], logger = new CountingLogger()): DataSource {
   const common = {
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,

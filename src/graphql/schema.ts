@@ -1,19 +1,8 @@
-/** Builds the GraphQL schema from the resolvers; `schema.graphql` is this schema printed. */
+/** Builds the GraphQL schema from the modules' resolvers; `schema.graphql` is this schema printed. */
 import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync, NonEmptyArray } from 'type-graphql';
-import { ViewerResolver } from '../modules/auth/viewer.resolver';
-import { PayoutResolver } from '../modules/payouts/payout.resolver';
-import { TopupResolver } from '../modules/topups/topup.resolver';
-import { BalanceResolver } from '../modules/balances/balance.resolver';
-import { PaymentResolver } from '../modules/payments/payment.resolver';
-import { MethodResolver } from '../modules/methods/method.resolver';
-import { EventResolver, EventSubscriptionResolver } from '../modules/events/event.resolver';
-import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
-import { AuditResolver } from '../modules/audit/audit.resolver';
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ViewerResolver, PayoutResolver, TopupResolver, BalanceResolver, EventResolver, EventSubscriptionResolver, WebhookResolver, PaymentResolver, MethodResolver, AuditResolver];
+import { MODULES } from '../modules';
 
 let cached: GraphQLSchema | undefined;
 
@@ -29,7 +18,9 @@ const NO_PUBSUB = {
 };
 
 export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: NO_PUBSUB });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const resolvers = MODULES.flatMap((m) => m.resolvers ?? []) as NonEmptyArray<Function>;
+  cached ??= buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB });
   return cached;
 }
 

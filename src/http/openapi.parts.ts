@@ -61,3 +61,9 @@ export const testHelperRoute = (schema: string, summary: string, answer: string,
     responses: { 200: { description: answer, content: json(ref(schema)) }, ...postErrors, 422: error('invalid_state') },
   },
 });
+
+/** `limit` and `cursor` of the listings that have no status filter (events, attempts, audit). */
+export const limitCursor = [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+  { name: 'cursor', in: 'query', schema: { type: 'string', minLength: 1 }, description: "The previous page's next_cursor, or an event id (events only): the page after that event." },
+];

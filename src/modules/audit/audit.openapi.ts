@@ -1,7 +1,7 @@
-/** OpenAPI fragments for the audit log (spread into OPENAPI_DOCUMENT). */
+/** OpenAPI fragments for the audit log (collected by src/http/openapi.ts). */
 import { error, json, ref } from '../../http/openapi.parts';
 
-export const AUDIT_OPENAPI_PATHS = {
+const paths = {
   '/audit_log': {
     get: {
       summary: 'State-changing calls (REST and GraphQL) of this merchant and environment, newest first.',
@@ -28,7 +28,7 @@ export const AUDIT_OPENAPI_PATHS = {
   },
 };
 
-export const AUDIT_OPENAPI_SCHEMAS = {
+const schemas = {
   AuditEntry: {
     type: 'object',
     properties: {
@@ -43,3 +43,5 @@ export const AUDIT_OPENAPI_SCHEMAS = {
     },
   },
 };
+
+export const AUDIT_OPENAPI = { paths, schemas };

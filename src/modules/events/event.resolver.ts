@@ -5,7 +5,6 @@ import { listQuery, toConnection } from '../../graphql/connection';
 import { withArgs, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { createLoaders } from '../../graphql/loaders';
-import { ApiError } from '../../domain/errors';
 import type { EventRecord } from './event.entity';
 import { EventService, EventWire, parseTypeFilter } from './event.service';
 import { EventConnection, EventFilter, EventType } from './event.types';

@@ -1,5 +1,5 @@
-/** OpenAPI fragments for payment intents, method discovery and method settings (spread into OPENAPI_DOCUMENT). */
-import { PAYER_FIELDS, PAYMENT_METHODS } from '../methods/catalogue';
+/** OpenAPI fragment of the payments module: payment intents and their test helpers. */
+import { PAYMENT_METHODS } from '../methods/catalogue';
 import { PAYMENT_STATUSES } from './payment.states';
 import { amount, commonErrors, error, idempotencyHeader, idParam, json, listParams, page, postErrors, ref, testHelperRoute } from '../../http/openapi.parts';
 
@@ -7,7 +7,7 @@ import { amount, commonErrors, error, idempotencyHeader, idParam, json, listPara
 const createAmount = { type: 'string', pattern: '^0*[1-9][0-9]{0,29}$', description: 'Minor units: ASCII digits, greater than zero, at most 30 significant digits; leading zeros are normalised away.' };
 const paymentListParams = listParams(PAYMENT_STATUSES);
 
-export const PAYMENT_OPENAPI_PATHS = {
+const paths = {
   '/payment_intents': {
     post: {
       summary: 'Create a payment intent. Direct: the named (or service-picked) method\'s next_action. Hosted: redirect_to_url to the hosted checkout page.',
@@ -38,41 +38,11 @@ export const PAYMENT_OPENAPI_PATHS = {
   '/test_helpers/payment_intents/{id}/succeed': testHelperRoute('PaymentIntent', 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).', 'Succeeded.'),
   '/test_helpers/payment_intents/{id}/fail': testHelperRoute('PaymentIntent', 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.', 'Failed.', true),
   '/test_helpers/payment_intents/{id}/expire': testHelperRoute('PaymentIntent', 'Test keys only: expire a payment intent in requires_action now.', 'Expired.'),
-  '/payment_method_options': {
-    get: {
-      summary: 'Eligible payment methods and bank choices (provider-neutral). Empty data when nothing is eligible.',
-      parameters: [
-        { name: 'amount', in: 'query', schema: amount, description: 'Minor units; needs currency.' },
-        { name: 'currency', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z]{3,6}$' } },
-        { name: 'country', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
-        { name: 'checkout_mode', in: 'query', schema: { enum: ['direct', 'hosted'], default: 'direct' } },
-        { name: 'provider', in: 'query', schema: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' }, description: 'Strict pin to one provider; an unknown provider gives an empty list.' },
-      ],
-      responses: { 200: { description: 'One page with everything (has_more false, next_cursor null).', content: json(page('PaymentMethodOption')) }, 400: commonErrors[400], 401: commonErrors[401] },
-    },
-  },
-  '/payment_method_settings': {
-    get: {
-      summary: "Every method of the catalogue and whether the merchant offers it in the key's environment.",
-      responses: {
-        200: { description: 'Settings.', content: json({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('PaymentMethodSetting') } } }) },
-        401: commonErrors[401],
-      },
-    },
-  },
-  '/payment_method_settings/{payment_method}': {
-    post: {
-      summary: "Enable or disable a method for the merchant in the key's environment.",
-      parameters: [{ name: 'payment_method', in: 'path', required: true, schema: { enum: [...PAYMENT_METHODS] } }, idempotencyHeader],
-      requestBody: { required: true, content: json({ type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } }) },
-      responses: { 200: { description: 'The setting.', content: json(ref('PaymentMethodSetting')) }, ...postErrors },
-    },
-  },
 };
 
 const optionalString = (maxLength: number) => ({ type: 'string', maxLength });
 
-export const PAYMENT_OPENAPI_SCHEMAS = {
+const schemas = {
   CreatePaymentIntent: {
     type: 'object', additionalProperties: false,
     required: ['amount', 'currency', 'country', 'merchant_reference', 'customer'],
@@ -132,28 +102,6 @@ export const PAYMENT_OPENAPI_SCHEMAS = {
       created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
     },
   },
-  PaymentMethodOption: {
-    type: 'object',
-    properties: {
-      object: { const: 'payment_method_option' }, payment_method: { type: 'string' }, bank: { type: ['string', 'null'] },
-      display_name: { type: 'string' }, next_action_type: { enum: ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions', null] },
-      min_amount: { type: ['string', 'null'] }, max_amount: { type: ['string', 'null'] },
-      options: {
-        type: 'object',
-        properties: {
-          payer: {
-            type: 'object', additionalProperties: false,
-            properties: Object.fromEntries(PAYER_FIELDS.map((f) => [f, { type: 'object', properties: { required: { const: true } } }])),
-          },
-        },
-      },
-    },
-  },
-  PaymentMethodSetting: {
-    type: 'object',
-    properties: {
-      object: { const: 'payment_method_setting' }, payment_method: { type: 'string' }, display_name: { type: 'string' },
-      enabled: { type: 'boolean' }, updated_at: { type: ['string', 'null'], format: 'date-time' },
-    },
-  },
 };
+
+export const PAYMENT_OPENAPI = { paths, schemas };

@@ -4,7 +4,6 @@ import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import type { WebhookEndpointWire } from './webhook.wire';
 import {
   CreateWebhookEndpointInput, DeletedWebhookEndpointType, WebhookAttemptConnection, WebhookEndpointConnection, WebhookEndpointType,
 } from './webhook.types';

@@ -1,0 +1,43 @@
+/**
+ * What a module declares about itself. The assemblers (data source, GraphQL schema,
+ * loaders, REST server, OpenAPI document) iterate the registry in `./index.ts`; none of
+ * them, and nothing in the kernel (`domain/`, `db/`), imports a module by name.
+ */
+import type DataLoader from 'dataloader';
+import type { FastifyInstance } from 'fastify';
+import type { App } from '../app';
+import type { RequestContext } from '../domain/scope';
+
+/** Paths (relative to `/v1`) and component schemas this module adds to the OpenAPI document. */
+export interface OpenApiFragment {
+  paths: Record<string, unknown>;
+  schemas: Record<string, unknown>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LoaderMap = Record<string, DataLoader<string, any>>;
+
+export interface ModuleDefinition<L extends LoaderMap = LoaderMap> {
+  name: string;
+  /** TypeORM entity classes; their tables come from the migrations in `db/migrations`. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: Function[];
+  /** type-graphql resolver classes. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  resolvers?: Function[];
+  /** Registers the module's REST routes (and pages). */
+  routes?(fastify: FastifyInstance, app: App): void | Promise<void>;
+  /** Per-request DataLoaders, merged into the GraphQL context's `loaders`. */
+  loaders?(app: App, ctx: RequestContext): L;
+  openapi?: OpenApiFragment;
+}
+
+/** Keeps the loaders' types, so that `GqlContext['loaders']` is typed per key. */
+export function defineModule<L extends LoaderMap = Record<never, never>>(module: ModuleDefinition<L>): ModuleDefinition<L> {
+  return module;
+}
+
+/** One DataLoader answer per key, in key order, from a map of what was found. */
+export function byKey<K, V>(keys: readonly K[], found: Map<K, V>): (V | null)[] {
+  return keys.map((k) => found.get(k) ?? null);
+}

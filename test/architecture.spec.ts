@@ -1,0 +1,62 @@
+/** The layering rules of docs/architecture.md, checked on the source tree. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MODULES } from '../src/modules';
+
+const SRC = path.resolve(__dirname, '../../src');
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return tsFiles(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\b\s*(?:[^;']*?\bfrom\s+)?'([^']+)'/gm)].map((m) => m[1]);
+}
+
+describe('layering', () => {
+  test.each(['domain', 'db'])('src/%s (the kernel) imports no module', (kernel) => {
+    const offending = tsFiles(path.join(SRC, kernel)).flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(SRC, 'modules')))
+        .map((spec) => `${path.relative(SRC, file)} -> ${spec}`));
+    expect(offending).toEqual([]);
+  });
+
+  test('the assemblers name no module: they iterate the registry', () => {
+    const assemblers = ['server.ts', 'graphql/schema.ts', 'graphql/loaders.ts', 'http/openapi.ts'];
+    const offending = assemblers.flatMap((file) =>
+      imports(path.join(SRC, file)).filter((spec) => /modules\/./.test(spec)).map((spec) => `${file} -> ${spec}`));
+    expect(offending).toEqual([]);
+  });
+
+  test('every module folder has an x.module.ts, and the registry holds each once', () => {
+    const folders = fs.readdirSync(path.join(SRC, 'modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'shared').map((e) => e.name);
+    for (const folder of folders) {
+      const moduleFiles = fs.readdirSync(path.join(SRC, 'modules', folder)).filter((f) => f.endsWith('.module.ts'));
+      expect({ folder, moduleFiles: moduleFiles.length }).toEqual({ folder, moduleFiles: 1 });
+    }
+    const names = MODULES.map((m) => m.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBe(folders.length);
+  });
+
+  test("every entity, resolver and OpenAPI path is declared by exactly one module", () => {
+    const count = (pick: (m: (typeof MODULES)[number]) => unknown[]) => {
+      const all = MODULES.flatMap(pick);
+      return { total: all.length, distinct: new Set(all).size };
+    };
+    const entities = count((m) => m.entities ?? []);
+    const resolvers = count((m) => m.resolvers ?? []);
+    const paths = count((m) => Object.keys(m.openapi?.paths ?? {}));
+    expect(entities.total).toBe(entities.distinct);
+    expect(resolvers.total).toBe(resolvers.distinct);
+    expect(paths.total).toBe(paths.distinct);
+    expect(entities.total).toBeGreaterThanOrEqual(15);
+  });
+});
