@@ -5,15 +5,14 @@
  */
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from './errors';
-import { COUNTRY, CURRENCY, charLength } from './validation';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { COUNTRY, CURRENCY } from './validation';
+import { check } from './schema';
 import type { Scope } from './scope';
 import { sha256Hex } from './canonical';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
-const BASE_PARAMS = ['limit', 'cursor', 'status', 'country', 'currency', 'merchant_reference', 'created_gte', 'created_lt'];
-/** Accepted and ignored: the API key alone decides the environment. */
-const IGNORED_PARAMS = new Set(['environment']);
 
 export interface KeysetPosition {
   t: number;
@@ -45,18 +44,11 @@ export interface ListSpec {
   /** Cursor namespace, e.g. `payout_intent`; a cursor of another resource is rejected. */
   resource: string;
   statuses: readonly string[];
-  /** Extra query parameters this resource accepts, with their validators. */
-  extra?: Record<string, (value: string) => string>;
+  /** Extra query parameters this resource accepts: their schema, and what to make of a valid value. */
+  extra?: Record<string, { schema: TSchema; parse?: (value: string) => string }>;
   /** Resources without these columns opt out of the filters. */
   noCountryCurrency?: boolean;
   noMerchantReference?: boolean;
-}
-
-function single(query: Record<string, unknown>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw ApiError.validation(name, `${name} must be given once.`);
-  return value;
 }
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -101,63 +93,66 @@ export function decodeCursor(resource: string, scope: Scope, cursor: string, par
   return { t, id };
 }
 
+/** `limit` and `cursor`, as every listing takes them. */
+export const PAGING_QUERY = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: "The previous page's next_cursor." })),
+};
+
+const Instant = (description: string) => Type.String({ format: 'date-time', 'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z', description });
+
+function alternatives(values: readonly string[]): string {
+  return values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+}
+
+const querySchemas = new WeakMap<ListSpec, TSchema>();
+
+/** The query string a listing accepts: the schema that validates it and that the OpenAPI document shows. */
+export function listQuerySchema(spec: ListSpec): TSchema {
+  let schema = querySchemas.get(spec);
+  if (schema) return schema;
+  const properties: Record<string, TSchema> = { ...PAGING_QUERY };
+  if (spec.statuses.length > 0) {
+    const one = `\\s*(?:${alternatives(spec.statuses)})\\s*`;
+    properties.status = Type.Optional(Type.String({
+      pattern: `^${one}(?:,${one})*$`,
+      'x-expected': `one or a comma-separated list of: ${spec.statuses.join(', ')}`,
+      description: `One state or a comma-separated list of: ${spec.statuses.join(', ')}.`,
+    }));
+  }
+  if (!spec.noCountryCurrency) {
+    properties.country = Type.Optional(Type.String({ pattern: COUNTRY.source, 'x-expected': 'an upper-case ISO 3166-1 alpha-2 code such as TH' }));
+    properties.currency = Type.Optional(Type.String({ pattern: CURRENCY.source, 'x-expected': 'an upper-case code of 3 to 6 letters such as THB' }));
+  }
+  if (!spec.noMerchantReference) properties.merchant_reference = Type.Optional(Type.String({ minLength: 1, maxLength: 256 }));
+  properties.created_gte = Type.Optional(Instant('Inclusive lower bound of created_at.'));
+  properties.created_lt = Type.Optional(Instant('Exclusive upper bound of created_at.'));
+  for (const [name, filter] of Object.entries(spec.extra ?? {})) properties[name] = Type.Optional(filter.schema);
+  properties.environment = Type.Optional(Type.String({ description: 'Accepted and ignored: the API key alone decides the environment.' }));
+  schema = Type.Object(properties, { additionalProperties: false });
+  querySchemas.set(spec, schema);
+  return schema;
+}
+
 /** Parses REST query parameters (or the GraphQL arguments mapped onto them). */
-export function parseListQuery(query: Record<string, unknown>, spec: ListSpec, scope: Scope): ListParams {
-  const allowed = new Set([...BASE_PARAMS, ...Object.keys(spec.extra ?? {})]);
-  if (spec.noCountryCurrency) {
-    allowed.delete('country');
-    allowed.delete('currency');
-  }
-  if (spec.noMerchantReference) allowed.delete('merchant_reference');
-  for (const key of Object.keys(query)) {
-    if (!allowed.has(key) && !IGNORED_PARAMS.has(key)) throw ApiError.validation(key, `Unknown query parameter ${key}.`);
-  }
-  const params: ListParams = { limit: DEFAULT_LIMIT, extra: {} };
-
-  const limit = single(query, 'limit');
-  if (limit !== undefined) {
-    if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT) {
-      throw ApiError.validation('limit', `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
-    }
-    params.limit = Number(limit);
-  }
-  const cursor = single(query, 'cursor');
+export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, scope: Scope): ListParams {
+  const query = check(listQuerySchema(spec), raw, 'query') as Record<string, string | number | undefined>;
+  const text = (name: string) => (query[name] === undefined ? undefined : String(query[name]));
+  const params: ListParams = { limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit), extra: {} };
+  const cursor = text('cursor');
   if (cursor !== undefined) params.after = decodeCursor(spec.resource, scope, cursor);
-
-  const status = single(query, 'status');
-  if (status !== undefined) {
-    const statuses = status.split(',').map((s) => s.trim());
-    for (const s of statuses) {
-      if (!spec.statuses.includes(s)) {
-        throw ApiError.validation('status', `status must be one or a comma-separated list of: ${spec.statuses.join(', ')}.`);
-      }
-    }
-    params.statuses = [...new Set(statuses)];
-  }
-  const country = single(query, 'country');
-  if (country !== undefined) {
-    if (!COUNTRY.test(country)) throw ApiError.validation('country', 'country must match ^[A-Z]{2}$.');
-    params.country = country;
-  }
-  const currency = single(query, 'currency');
-  if (currency !== undefined) {
-    if (!CURRENCY.test(currency)) throw ApiError.validation('currency', 'currency must match ^[A-Z]{3,6}$.');
-    params.currency = currency;
-  }
-  const reference = single(query, 'merchant_reference');
-  if (reference !== undefined) {
-    const len = charLength(reference);
-    if (len < 1 || len > 256) throw ApiError.validation('merchant_reference', 'merchant_reference must be 1 to 256 characters.');
-    params.merchantReference = reference;
-  }
-  const gte = single(query, 'created_gte');
+  const status = text('status');
+  if (status !== undefined) params.statuses = [...new Set(status.split(',').map((s) => s.trim()))];
+  params.country = text('country');
+  params.currency = text('currency');
+  params.merchantReference = text('merchant_reference');
+  const gte = text('created_gte');
   if (gte !== undefined) params.createdGte = parseIsoInstant(gte, 'created_gte');
-  const lt = single(query, 'created_lt');
+  const lt = text('created_lt');
   if (lt !== undefined) params.createdLt = parseIsoInstant(lt, 'created_lt');
-
-  for (const [name, validate] of Object.entries(spec.extra ?? {})) {
-    const value = single(query, name);
-    if (value !== undefined) params.extra[name] = validate(value);
+  for (const [name, filter] of Object.entries(spec.extra ?? {})) {
+    const value = text(name);
+    if (value !== undefined) params.extra[name] = filter.parse ? filter.parse(value) : value;
   }
   return params;
 }

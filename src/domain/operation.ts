@@ -5,6 +5,7 @@
  * (idempotency, audit, transaction, errors: src/ops/pipeline.ts); neither the operation nor
  * the service behind it knows about HTTP.
  */
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { EntityManager } from 'typeorm';
 import type { RequestContext } from './scope';
 
@@ -52,7 +53,13 @@ export interface Operation<A, I, T> {
   idempotencyKey?: 'optional' | 'required';
   /** Test helpers: only test-mode keys may call them. */
   testOnly?: boolean;
-  /** Validates and normalises the body; `args` are the path or GraphQL arguments (e.g. the id). */
+  /**
+   * The body's schema (src/domain/fields.ts, `x.schemas.ts`): the pipeline validates the
+   * REST body or the GraphQL input against it before `parse`, and the OpenAPI document
+   * publishes it. A body with no required field may be absent.
+   */
+  body?: TSchema;
+  /** Normalises the validated body; `args` are the path or GraphQL arguments (e.g. the id). */
   parse(raw: unknown, args: A): I;
   /**
    * Performs the change in the pipeline's transaction. `input` (what parse returned) is
@@ -64,6 +71,11 @@ export interface Operation<A, I, T> {
 
 export function defineOperation<A, I, T>(op: Operation<A, I, T>): Operation<A, I, T> {
   return op;
+}
+
+/** An operation's `body` and a `parse` that receives it validated and typed. */
+export function withBody<S extends TSchema, A, I>(body: S, parse: (input: Static<S>, args: A) => I): { body: S; parse: (raw: unknown, args: A) => I } {
+  return { body, parse: (raw, args) => parse(raw as Static<S>, args) };
 }
 
 /** The test-mode guard, one shape for every surface. */

@@ -156,44 +156,9 @@ export function readIntentBasics(body: FieldReader): IntentBasics {
   };
 }
 
-/** A body that must be empty or absent (approve, test helpers): any field is a validation_error. */
-export function parseEmptyBody(raw: unknown): Record<string, never> {
-  FieldReader.body(raw ?? {}).end();
-  return {};
-}
-
 export interface TestFailure {
   failure_code: string;
   failure_message: string;
 }
 
-/**
- * The optional body of a test helper's `fail`: a snake_case `failure_code` and a message.
- * Without a code the resource's default applies; a code alone gets "<Noun> failed: <code>."
- */
-export function parseTestFailure(raw: unknown, fallback: TestFailure, noun: string): TestFailure {
-  const body = FieldReader.body(raw ?? {});
-  const code = body.optionalString('failure_code', { max: 64, pattern: /^[a-z][a-z0-9_]*$/, describe: 'a snake_case code' });
-  const message = body.optionalString('failure_message', { max: 1024 });
-  body.end();
-  return {
-    failure_code: code ?? fallback.failure_code,
-    failure_message: message ?? (code ? `${noun} failed: ${code}.` : fallback.failure_message),
-  };
-}
-
 export const CANCEL_REASON_MAX = 512;
-
-/** The optional body of a cancel: `reason`, at most 512 characters; blank means none. */
-export function parseCancelReason(raw: unknown): { reason: string | null } {
-  const body = FieldReader.body(raw ?? {});
-  const reason = body.optionalString('reason', { min: 0, max: CANCEL_REASON_MAX });
-  body.end();
-  return { reason: reason === undefined || reason.trim() === '' ? null : reason };
-}
-
-/** A test helper's `fail` body as a provider outcome. */
-export function parseTestOutcome(raw: unknown, fallback: TestFailure, noun: string): { status: 'failed'; failureCode: string; failureMessage: string } {
-  const f = parseTestFailure(raw, fallback, noun);
-  return { status: 'failed', failureCode: f.failure_code, failureMessage: f.failure_message };
-}

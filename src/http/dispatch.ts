@@ -3,11 +3,15 @@
  * supplies the operation's arguments; the pipeline does the rest, and the answer is
  * rendered here (outcome -> status, or the stored bytes of a replay).
  */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app';
 import type { Operation } from '../domain/operation';
+import { check } from '../domain/schema';
+import type { RequestContext } from '../domain/scope';
 import { Answer, OUTCOME_STATUS } from '../ops/pipeline';
 import { ctxOf, idempotencyKeyOf, routeNotFound, sendJson } from './plumbing';
+import type { RouteDoc } from './route-docs';
 
 export function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>): FastifyReply {
   if (!answer.replayed) return sendJson(reply, OUTCOME_STATUS[answer.outcome], answer.value);
@@ -22,20 +26,66 @@ export async function testHelperGuard(request: FastifyRequest): Promise<void> {
 
 type Method = 'post' | 'delete';
 
+/** `:name` segments of a route path, as the OpenAPI path parameters. */
+function pathParams(path: string): TSchema | undefined {
+  const names = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+  if (names.length === 0) return undefined;
+  return Type.Object(Object.fromEntries(names.map((n) => [n, Type.String({ minLength: 1, maxLength: 255 })])));
+}
+
+const IDEMPOTENCY_KEY = 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.';
+
 /**
- * Registers `method path` as operation `op`. Path parameters are the operation's
- * arguments unless `argsOf` says otherwise.
+ * The route's published schema. Fastify's own validation and serialisation are off
+ * (src/server.ts): bodies are checked by the operation pipeline (so GraphQL gets the same
+ * checks), query strings by `readRoute`, answers are written by `sendJson`.
+ */
+function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idempotencyKey?: 'optional' | 'required' } = {}) {
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(pathParams(path) ? { params: pathParams(path) } : {}),
+    ...(doc.query ? { querystring: doc.query } : {}),
+    ...(extra.body ? { body: extra.body } : {}),
+    ...(extra.idempotencyKey
+      ? { headers: Type.Object({ 'Idempotency-Key': extra.idempotencyKey === 'required' ? Type.String({ maxLength: 255, description: IDEMPOTENCY_KEY }) : Type.Optional(Type.String({ maxLength: 255, description: IDEMPOTENCY_KEY })) }) }
+      : {}),
+    response: doc.responses,
+  };
+}
+
+/**
+ * Registers `method path` as operation `op`, documented by `doc`. Path parameters are the
+ * operation's arguments unless `argsOf` says otherwise.
  */
 export function operationRoute<A>(
   fastify: FastifyInstance, app: App, method: Method, path: string,
   op: Operation<A, any, unknown>, // eslint-disable-line @typescript-eslint/no-explicit-any
-  argsOf: (req: FastifyRequest) => A = (req) => req.params as A,
+  { doc, argsOf = (req) => req.params as A }: { doc?: RouteDoc; argsOf?: (req: FastifyRequest) => A } = {},
 ): void {
   fastify.route({
     method: method.toUpperCase() as 'POST' | 'DELETE',
     url: path,
+    ...(doc ? { schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }) } : {}),
     preHandler: op.testOnly ? testHelperGuard : undefined,
     handler: async (req, reply) =>
       sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), req.body, argsOf(req), idempotencyKeyOf(req))),
+  });
+}
+
+type Params = Record<string, string>;
+
+/**
+ * Registers a read (GET): its query string is checked against `doc.query` (the same
+ * schema the document shows), and `read` answers 200 with the record or page it returns.
+ */
+export function readRoute<Q extends TSchema>(
+  fastify: FastifyInstance, path: string, doc: RouteDoc & { query?: Q },
+  read: (ctx: RequestContext, query: Static<Q>, params: Params) => Promise<unknown>,
+): void {
+  fastify.get(path, { schema: routeSchema(doc, path) }, async (req, reply) => {
+    const query = doc.query ? check(doc.query, req.query, 'query') : ({} as Static<Q>);
+    return sendJson(reply, 200, await read(ctxOf(req), query, req.params as Params));
   });
 }

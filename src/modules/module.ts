@@ -3,6 +3,7 @@
  * loaders, REST server, OpenAPI document) iterate the registry in `./index.ts`; none of
  * them, and nothing in the kernel (`domain/`, `db/`), imports a module by name.
  */
+import type { TSchema } from '@sinclair/typebox';
 import type DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
@@ -29,6 +30,9 @@ export interface ModuleDefinition<L extends LoaderMap = LoaderMap> {
   routes?(fastify: FastifyInstance, app: App): void | Promise<void>;
   /** Per-request DataLoaders, merged into the GraphQL context's `loaders`. */
   loaders?(app: App, ctx: RequestContext): L;
+  /** Wire records the module's routes answer with (TypeBox schemas with an `$id`): the document's components. */
+  models?: TSchema[];
+  /** Transitional: hand-written paths of routes not yet documented by their schemas. */
   openapi?: OpenApiFragment;
 }
 

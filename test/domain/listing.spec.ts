@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 /** The listing parser (src/domain/listing.ts) on its own: limits, cursors, filters, unknown parameters. */
 import {
   DEFAULT_LIMIT, MAX_LIMIT, ListSpec, decodeCursor, encodeCursor, parseIsoInstant, parseListQuery,
@@ -148,12 +149,13 @@ describe('cursors', () => {
 describe('resource-specific parameters', () => {
   const events: ListSpec = {
     resource: 'event', statuses: [], noCountryCurrency: true, noMerchantReference: true,
-    extra: { type: (v) => { if (!/^[a-z_.*]+$/.test(v)) throw new Error('bad type'); return v.toLowerCase(); } },
+    extra: { type: { schema: Type.String({ pattern: '^[A-Za-z_.*]+$' }), parse: (v) => v.toLowerCase() } },
   };
 
   test('are accepted, validated and returned in `extra`', () => {
     expect(parse({ type: 'payout_intent.*' }, events).extra).toEqual({ type: 'payout_intent.*' });
-    expect(() => parse({ type: 'BAD TYPE' }, events)).toThrow('bad type');
+    expectValidation(() => parse({ type: 'BAD TYPE' }, events), 'type');
+    expect(parse({ type: 'Payout_Intent.*' }, events).extra).toEqual({ type: 'payout_intent.*' });
   });
 
   test('are unknown to resources that do not declare them', () => {

@@ -1,6 +1,6 @@
 /** FieldReader and the shared body rules (src/domain/validation.ts). */
 import {
-  FieldReader, charLength, countryRule, currencyRule, isPlainObject, parseEmptyBody, parseTestFailure, readIntentBasics,
+  FieldReader, charLength, countryRule, currencyRule, isPlainObject, readIntentBasics,
 } from '../../src/domain/validation';
 import { expectValidation } from '../helpers/unit';
 
@@ -131,35 +131,6 @@ describe('readIntentBasics', () => {
     expectValidation(() => read({ amount: '1', currency: 'THB', country: 'x' }), 'country');
     expectValidation(() => read({ amount: '1', currency: 'THB', country: 'TH' }), 'merchant_reference');
     expectValidation(() => read({ amount: '1', currency: 'THB', country: 'TH', merchant_reference: 'x'.repeat(257) }), 'merchant_reference');
-  });
-});
-
-describe('parseEmptyBody and parseTestFailure', () => {
-  test('an empty or absent body is fine; any field is refused', () => {
-    expect(parseEmptyBody(undefined)).toEqual({});
-    expect(parseEmptyBody(null)).toEqual({});
-    expect(parseEmptyBody({})).toEqual({});
-    expect(parseEmptyBody({ environment: 'test' })).toEqual({});
-    expectValidation(() => parseEmptyBody({ reason: 'x' }), 'reason');
-    expectValidation(() => parseEmptyBody('x'), 'body');
-  });
-
-  const fallback = { failure_code: 'provider_declined', failure_message: 'Declined.' };
-
-  test('defaults, a code alone, and a code with a message', () => {
-    expect(parseTestFailure(undefined, fallback, 'Topup')).toEqual(fallback);
-    expect(parseTestFailure({ failure_code: 'card_lost' }, fallback, 'Topup')).toEqual({ failure_code: 'card_lost', failure_message: 'Topup failed: card_lost.' });
-    expect(parseTestFailure({ failure_code: 'x', failure_message: 'Why.' }, fallback, 'Topup')).toEqual({ failure_code: 'x', failure_message: 'Why.' });
-    expect(parseTestFailure({ failure_message: 'Only message.' }, fallback, 'Topup')).toEqual({ failure_code: 'provider_declined', failure_message: 'Only message.' });
-  });
-
-  test('the code is snake_case of at most 64 characters; unknown fields are refused', () => {
-    for (const code of ['Card_Lost', '1abc', 'card-lost', '_x', 'x'.repeat(65)]) {
-      expectValidation(() => parseTestFailure({ failure_code: code }, fallback, 'Topup'), 'failure_code');
-    }
-    expect(parseTestFailure({ failure_code: 'x'.repeat(64) }, fallback, 'Topup').failure_code).toHaveLength(64);
-    expectValidation(() => parseTestFailure({ failure_message: 'x'.repeat(1025) }, fallback, 'Topup'), 'failure_message');
-    expectValidation(() => parseTestFailure({ code: 'x' }, fallback, 'Topup'), 'code');
   });
 });
 

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startServer, TestServer, FUNDING } from '../helpers/server';
 import { Client, payoutBody, Res } from '../helpers/client';
-import { OPENAPI_DOCUMENT } from '../../src/http/openapi';
 
 let srv: TestServer;
 let merchant: Client;
@@ -213,11 +212,17 @@ const toFastify = (p: string) => `/v1${p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 describe('OpenAPI document', () => {
-  test('GET /v1/openapi.json serves OPENAPI_DOCUMENT without credentials', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let OPENAPI_DOCUMENT: any;
+  beforeAll(async () => {
+    OPENAPI_DOCUMENT = srv.server.swagger();
+  });
+
+  test('GET /v1/openapi.json serves the document built from the routes, without credentials', async () => {
     const res = await call('openapi doc', 'GET', '/v1/openapi.json', {}, srv.client());
     expect(res.status).toBe(200);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)));
-    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.openapi).toBe('3.1.0');
   });
 
   test('the route list is read correctly from the live server', () => {

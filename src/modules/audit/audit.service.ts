@@ -5,8 +5,8 @@
  * all. Rejected calls (4xx) and rolled-back ones (5xx) therefore leave no entry, and an
  * idempotent replay (nothing executed) adds none.
  */
+import { Type } from '@sinclair/typebox';
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
@@ -37,14 +37,8 @@ export const AUDIT_LIST: ListSpec = {
   noCountryCurrency: true,
   noMerchantReference: true,
   extra: {
-    resource_id: (v) => {
-      if (!ID_FILTER.test(v)) throw ApiError.validation('resource_id', 'resource_id must be a record id such as po_01k... .');
-      return v;
-    },
-    operation: (v) => {
-      if (!OPERATION_FILTER.test(v)) throw ApiError.validation('operation', 'operation must be an operation name such as "POST /v1/payout_intents/:id/cancel".');
-      return v;
-    },
+    resource_id: { schema: Type.String({ pattern: ID_FILTER.source, 'x-expected': 'a record id such as po_01k...', description: 'Only entries about this record.' }) },
+    operation: { schema: Type.String({ pattern: OPERATION_FILTER.source, 'x-expected': 'an operation name such as "POST /v1/payout_intents/:id/cancel"', description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`.' }) },
   },
 };
 

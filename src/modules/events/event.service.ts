@@ -9,6 +9,7 @@
  * the committed events of a scope are always exactly 1..N, in commit order, with no gaps.
  * A reader that has seen up to N and asks for `seq > N` can never miss a late commit.
  */
+import { Type } from '@sinclair/typebox';
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -61,7 +62,16 @@ export const EVENT_LIST: ListSpec = {
   statuses: [],
   noCountryCurrency: true,
   noMerchantReference: true,
-  extra: { type: (v) => parseTypeFilter(v).join(',') },
+  extra: {
+    type: {
+      schema: Type.String({
+        pattern: `^\\s*${TYPE_PATTERN.source.replace(/^\^|\$$/g, '')}\\s*(?:,\\s*${TYPE_PATTERN.source.replace(/^\^|\$$/g, '')}\\s*){0,49}$`,
+        'x-expected': 'one or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*)',
+        description: 'One or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).',
+      }),
+      parse: (v) => parseTypeFilter(v).join(','),
+    },
+  },
 };
 
 /** Hook run inside the event's transaction (webhook fan-out writes its delivery rows here). */

@@ -1,6 +1,6 @@
 /** The payment operations: what each command parses and which service method performs it. */
-import { defineOperation } from '../../domain/operation';
-import { parseCancelReason, parseEmptyBody } from '../../domain/validation';
+import { defineOperation, withBody } from '../../domain/operation';
+import { cancelReason, CancelBody, EmptyBody } from '../../domain/fields';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayment } from './payment.input';
 import type { PaymentService } from './payment.service';
@@ -17,13 +17,13 @@ export function paymentOperations(payments: PaymentService, defaultBaseUrl: stri
     }),
     cancel: defineOperation({
       name: 'payment.cancel', label: 'POST /v1/payment_intents/:id/cancel',
-      parse: (raw, { id }: ById) => ({ id, ...parseCancelReason(raw) }),
+      ...withBody(CancelBody, (body, { id }: ById) => ({ id, ...cancelReason(body) })),
       execute: (em, ctx, { id, reason }) => payments.cancel(em, ctx, id, reason),
     }),
     ...settleTestOperations('payment', 'payment_intents', DEFAULT_TEST_FAILURE, 'Payment', (em, ctx, id, outcome) => payments.testSettle(em, ctx, id, outcome)),
     testExpire: defineOperation({
       name: 'payment.test.expire', label: 'POST /v1/test_helpers/payment_intents/:id/expire', testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),
+      ...withBody(EmptyBody, (_body, { id }: ById) => ({ id })),
       execute: (em, ctx, { id }) => payments.testExpire(em, ctx, id),
     }),
   };

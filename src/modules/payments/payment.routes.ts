@@ -12,7 +12,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, app: App): void 
   const { payments } = app;
   const ops = app.ops.payments;
 
-  operationRoute(fastify, app, 'post', '/v1/payment_intents', ops.create, (req) => ({ baseUrl: requestBaseUrl(app.config, req) }));
+  operationRoute(fastify, app, 'post', '/v1/payment_intents', ops.create, { argsOf: (req) => ({ baseUrl: requestBaseUrl(app.config, req) }) });
 
   fastify.get('/v1/payment_intents', async (req, reply) => {
     const ctx = ctxOf(req);

@@ -2,7 +2,7 @@
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { PayoutIntent } from './payout.entity';
-import { PAYOUT_OPENAPI } from './payout.openapi';
+import { PayoutIntentSchema } from './payout.schemas';
 import { PayoutResolver } from './payout.resolver';
 import { registerPayoutRoutes } from './payout.routes';
 import type { PayoutIntentWire } from './payout.service';
@@ -15,5 +15,5 @@ export const payoutsModule = defineModule({
   loaders: (app, ctx) => ({
     payoutIntent: new DataLoader<string, PayoutIntentWire | null>(async (ids) => byKey(ids, await app.payouts.getMany(ctx, ids))),
   }),
-  openapi: PAYOUT_OPENAPI,
+  models: [PayoutIntentSchema],
 });

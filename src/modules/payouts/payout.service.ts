@@ -3,13 +3,13 @@
  * resolvers only translate to and from these methods.
  */
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../../domain/errors';
 import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../domain/operation';
-import { FieldReader, readIntentBasics } from '../../domain/validation';
+import { amountOf, upper } from '../../domain/fields';
+import type { CreatePayoutIntentBody } from './payout.schemas';
 import type { ListSpec } from '../../domain/listing';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -71,28 +71,14 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
   };
 }
 
-export function parseCreatePayout(raw: unknown): CreatePayoutInput {
-  const body = FieldReader.body(raw);
-  const { amount, currency, country, merchantReference } = readIntentBasics(body);
-  const r = body.object('recipient');
-  const type = r.string('type');
-  if (type !== 'bank_account') throw ApiError.validation('recipient.type', 'recipient.type must be "bank_account".');
-  const bankCode = r.string('bank_code', { max: 64, pattern: /^[A-Z0-9._-]+$/, normalise: (v) => v.trim().toUpperCase(), describe: 'letters, digits, ".", "_" or "-"' });
-  const accountNumber = r.string('account_number', {
-    min: 4, max: 34, pattern: /^[A-Z0-9]+$/, normalise: (v) => v.replace(/[\s-]/g, '').toUpperCase(),
-    describe: '4 to 34 letters or digits (spaces and hyphens are ignored)',
-  });
-  const holderName = r.string('holder_name', { max: 256, normalise: (v) => v.trim() });
-  r.end();
-  body.end();
+/** Normalises a create body the schema accepted. */
+export function parseCreatePayout(body: CreatePayoutIntentBody): CreatePayoutInput {
+  const r = body.recipient;
   return {
-    amount, currency, country, merchant_reference: merchantReference,
-    recipient: { type: 'bank_account', bank_code: bankCode, account_number: accountNumber, holder_name: holderName },
+    amount: amountOf(body.amount), currency: upper(body.currency), country: upper(body.country), merchant_reference: body.merchant_reference,
+    recipient: { type: 'bank_account', bank_code: upper(r.bank_code), account_number: r.account_number.replace(/[\s-]/g, '').toUpperCase(), holder_name: r.holder_name.trim() },
   };
 }
-
-
-
 
 export interface PayoutServiceDeps {
   db: Db;

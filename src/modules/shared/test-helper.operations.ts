@@ -4,9 +4,10 @@
  */
 import type { EntityManager } from 'typeorm';
 import type { SettleOutcome } from '../../domain/connector';
-import { defineOperation, Done } from '../../domain/operation';
+import { defineOperation, Done, withBody } from '../../domain/operation';
+import { EmptyBody, TestFailureBody, testFailure } from '../../domain/fields';
 import type { RequestContext } from '../../domain/scope';
-import { parseEmptyBody, parseTestOutcome, TestFailure } from '../../domain/validation';
+import type { TestFailure } from '../../domain/validation';
 
 type ById = { id: string };
 
@@ -17,12 +18,12 @@ export function settleTestOperations<T>(
   return {
     testSucceed: defineOperation({
       name: `${resource}.test.succeed`, label: `POST /v1/test_helpers/${path}/:id/succeed`, testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, ...parseEmptyBody(raw) }),
+      ...withBody(EmptyBody, (_body, { id }: ById) => ({ id })),
       execute: (em, ctx, { id }) => settle(em, ctx, id, { status: 'succeeded' }),
     }),
     testFail: defineOperation({
       name: `${resource}.test.fail`, label: `POST /v1/test_helpers/${path}/:id/fail`, testOnly: true,
-      parse: (raw, { id }: ById) => ({ id, outcome: parseTestOutcome(raw, fallback, noun) }),
+      ...withBody(TestFailureBody, (body, { id }: ById) => ({ id, outcome: testFailure(body, fallback, noun) })),
       execute: (em, ctx, { id, outcome }) => settle(em, ctx, id, outcome),
     }),
   };

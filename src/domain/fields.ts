@@ -1,0 +1,90 @@
+/**
+ * The schema building blocks that several operations share (TypeBox, i.e. JSON Schema).
+ * Every limit is written here or in the module's `x.schemas.ts`, once: the same schema
+ * validates the request (src/domain/schema.ts) and is published in the OpenAPI document.
+ * Patterns accept what the service normalises (surrounding spaces, lower case); the
+ * operation's parse then normalises.
+ */
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { MAX_AMOUNT_DIGITS } from './money';
+import { CANCEL_REASON_MAX, type TestFailure } from './validation';
+
+/** A closed object: unknown fields are a validation_error naming the field. */
+export function Obj<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+/** Minor units: ASCII digits, greater than zero, at most 30 significant digits. */
+export const Amount = Type.String({
+  pattern: `^0*[1-9][0-9]{0,${MAX_AMOUNT_DIGITS - 1}}$`,
+  'x-expected': 'a string of digits in minor units greater than zero, for example "1000"',
+  description: `Minor units: ASCII digits, greater than zero, at most ${MAX_AMOUNT_DIGITS} significant digits; leading zeros are normalised away.`,
+});
+
+export const Currency = Type.String({
+  pattern: '^\\s*[A-Za-z]{3,6}\\s*$', maxLength: 32,
+  'x-expected': 'an ISO 4217 code or token symbol of 3 to 6 letters such as "THB"',
+  description: 'ISO 4217 code or token symbol, 3 to 6 letters; trimmed and upper-cased.',
+});
+
+export const Country = Type.String({
+  pattern: '^\\s*[A-Za-z]{2}\\s*$', maxLength: 32,
+  'x-expected': 'an ISO 3166-1 alpha-2 code such as "TH"',
+  description: 'ISO 3166-1 alpha-2; trimmed and upper-cased.',
+});
+
+export const MerchantReference = Type.String({ minLength: 1, maxLength: 256, description: "The merchant's own reference; unique per merchant and environment." });
+
+/** Accepted anywhere at the root of a body and ignored: the API key alone decides the environment. */
+export const IgnoredEnvironment = Type.Optional(Type.Unknown({ description: 'Accepted and ignored: the API key alone decides the environment.' }));
+
+/** approve, succeed, expire: no fields. The body may be absent. */
+export const EmptyBody = Obj({ environment: IgnoredEnvironment }, { title: 'EmptyBody' });
+
+export const CancelBody = Obj({
+  reason: Type.Optional(Type.String({ maxLength: CANCEL_REASON_MAX, description: `Why; at most ${CANCEL_REASON_MAX} characters (code points). Blank means none.` })),
+  environment: IgnoredEnvironment,
+}, { title: 'CancelBody' });
+
+export const TestFailureBody = Obj({
+  failure_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', 'x-expected': 'a snake_case code' })),
+  failure_message: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  environment: IgnoredEnvironment,
+}, { title: 'TestFailureBody' });
+
+/** A cancel's reason: blank means none. */
+export function cancelReason(body: Static<typeof CancelBody>): { reason: string | null } {
+  const reason = body.reason;
+  return { reason: reason === undefined || reason.trim() === '' ? null : reason };
+}
+
+/**
+ * A test helper's `fail` body as a provider outcome. Without a code the resource's default
+ * applies; a code alone gets "<Noun> failed: <code>."
+ */
+export function testFailure(body: Static<typeof TestFailureBody>, fallback: TestFailure, noun: string): { status: 'failed'; failureCode: string; failureMessage: string } {
+  const code = body.failure_code;
+  return {
+    status: 'failed',
+    failureCode: code ?? fallback.failure_code,
+    failureMessage: body.failure_message ?? (code ? `${noun} failed: ${code}.` : fallback.failure_message),
+  };
+}
+
+/** Surrounding spaces trimmed, upper-cased (currency, country, bank codes). */
+export const upper = (v: string): string => v.trim().toUpperCase();
+
+/** An amount the schema accepted ("000123" -> 123n). */
+export const amountOf = (v: string): bigint => BigInt(v);
+
+/** True when a body of this schema may be absent (no required field). */
+export function bodyMayBeAbsent(schema: TSchema): boolean {
+  return !Array.isArray(schema.required) || schema.required.length === 0;
+}
+
+// Building blocks of the answers (what the wire records look like).
+export const AmountText = Type.String({ pattern: '^[0-9]+$', description: 'Minor units, as a string of digits.' });
+export const Instant = Type.String({ format: 'date-time' });
+export const EnvironmentName = Type.Union([Type.Literal('test'), Type.Literal('live')]);
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const OneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));

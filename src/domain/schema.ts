@@ -1,0 +1,111 @@
+/**
+ * Request schemas (TypeBox, i.e. JSON Schema) are the single description of what an
+ * operation accepts: the same schema validates REST bodies and query strings, the GraphQL
+ * inputs that map to the operation, and is published in the OpenAPI document. This file
+ * turns a schema into a check that answers in the contract's shape: `validation_error`
+ * with `param` naming the offending field (`recipient.bank_code`), query parameter or
+ * `body`. Ajv compiles each schema once; the first error wins.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { ApiError } from './errors';
+
+/** Where the value came from: the name of the root in error answers. */
+export type Part = 'body' | 'query' | 'path';
+
+// maxLength and minLength count code points (what a person calls characters), Ajv's default.
+const ajv = addFormats(new Ajv({ allErrors: false, strict: false, verbose: true, coerceTypes: false, useDefaults: false }), ['date-time', 'email', 'uri']);
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+function validatorFor(schema: TSchema): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/**
+ * Query strings and path parameters are text. A parameter documented as an integer is
+ * read as one only when it is plain decimal digits ("25"; not " 5", "1e2" or "0x10"),
+ * otherwise it stays text and fails its type.
+ */
+function readIntegers(schema: TSchema, value: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...value };
+  const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+  for (const [name, property] of Object.entries(properties)) {
+    const v = out[name];
+    if (property.type === 'integer' && typeof v === 'string' && /^[0-9]{1,15}$/.test(v)) out[name] = Number(v);
+  }
+  return out;
+}
+
+/** Validates `value` against `schema`; returns it typed, or throws the contract's 400. */
+export function check<T extends TSchema>(schema: T, value: unknown, part: Part): Static<T> {
+  const fn = validatorFor(schema);
+  if (part !== 'body' && value !== null && typeof value === 'object') value = readIntegers(schema, value as Record<string, unknown>);
+  if (fn(value)) return value as Static<T>;
+  throw toApiError((fn.errors ?? [])[0], part);
+}
+
+function joinPath(parent: string, child: string): string {
+  return parent ? `${parent}.${child}` : child;
+}
+
+function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
+  if (!e) return ApiError.validation(part, `The ${part} is invalid.`);
+  const at = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  const p = at || (part === 'body' ? 'body' : part);
+  const schema = e.parentSchema as { description?: string; 'x-expected'?: string } | undefined;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const q = joinPath(at, String(params.missingProperty));
+      return ApiError.validation(q, `${q} is required.`);
+    }
+    case 'additionalProperties': {
+      const q = joinPath(at, String(params.additionalProperty));
+      return ApiError.validation(q, part === 'query' ? `Unknown query parameter ${q}.` : `Unknown field ${q}.`);
+    }
+    case 'type': {
+      if (!at && part === 'body') return ApiError.validation('body', 'The request body must be a JSON object.');
+      if (part === 'query' && Array.isArray(e.data)) return ApiError.validation(p, `${p} must be given once.`);
+      return ApiError.validation(p, `${p} must be ${article(String(params.type))}.`);
+    }
+    case 'minLength':
+      return ApiError.validation(p, params.limit === 1 ? `${p} must not be empty.` : `${p} must be at least ${params.limit} characters.`);
+    case 'maxLength':
+      return ApiError.validation(p, `${p} must be at most ${params.limit} characters.`);
+    case 'pattern':
+    case 'format': {
+      const expected = schema?.['x-expected'];
+      return ApiError.validation(p, `${p} is malformed${expected ? `: expected ${expected}` : e.keyword === 'format' ? `: expected ${article(String(params.format))}` : ''}.`);
+    }
+    case 'enum':
+      return ApiError.validation(p, `${p} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`);
+    case 'const':
+      return ApiError.validation(p, `${p} must be ${JSON.stringify(params.allowedValue)}.`);
+    case 'minimum':
+    case 'maximum':
+      return ApiError.validation(p, `${p} must be ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}.`);
+    case 'maxProperties':
+      return ApiError.validation(p, `${p} has more than ${params.limit} keys.`);
+    case 'minProperties':
+      return ApiError.validation(p, `${p} must have at least ${params.limit} field${params.limit === 1 ? '' : 's'}.`);
+    case 'propertyNames': {
+      const q = joinPath(at, String(params.propertyName));
+      return ApiError.validation(q, `${q}: key is not allowed${schema?.['x-expected'] ? ` (${schema['x-expected']})` : ''}.`);
+    }
+    default:
+      return ApiError.validation(p, `${p} is invalid.`);
+  }
+}
+
+function article(type: string): string {
+  if (type === 'integer') return 'an integer';
+  if (type === 'object') return 'an object';
+  if (type === 'array') return 'an array';
+  return `a ${type}`;
+}

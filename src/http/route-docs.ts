@@ -1,0 +1,58 @@
+/**
+ * What a REST route publishes about itself: operation id, summary, query, responses. The
+ * route's request schemas are the ones that validate it (the operation's `body`, the
+ * read's `query`), so the OpenAPI document that @fastify/swagger builds from the routes
+ * cannot drift from what is enforced.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_LIMIT } from '../domain/listing';
+
+export interface RouteDoc {
+  /** Unique; generated clients name their methods after it. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  query?: TSchema;
+  /** Answers by status; build them with `answer` and `failure`. */
+  responses: Record<number, TSchema>;
+}
+
+/** A documented answer carrying a component schema (registered with its `$id`). */
+export const answer = (description: string, schema: TSchema | string): TSchema =>
+  typeof schema === 'string' ? Type.Ref(schema, { description }) : Type.Unsafe({ ...schema, description });
+
+/** A documented error answer: the contract's error body; `description` names the codes. */
+export const failure = (description: string): TSchema => Type.Ref('Error', { description });
+
+/** The error answers every authenticated route may give. */
+export const commonFailures = {
+  400: failure('validation_error (`param` names the field, query parameter or header) or invalid_json.'),
+  401: failure('unauthorized'),
+};
+export const readFailures = { ...commonFailures, 404: failure('not_found') };
+export const writeFailures = {
+  ...readFailures,
+  405: failure('method_not_allowed'),
+  409: failure('idempotency_conflict, or idempotency_key_in_use while the first call with the key is running.'),
+  413: failure('payload_too_large'),
+  415: failure('unsupported_media_type'),
+};
+
+/** `{ data, has_more, next_cursor }` of the listing rules. */
+export const pageOf = (item: string, description = 'A page, newest first.'): TSchema =>
+  Type.Object({ data: Type.Array(Type.Ref(item)), has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { description });
+
+/** `limit` and `cursor`, as every listing takes them. */
+export const pagingQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "The previous page's next_cursor." })),
+};
+
+/** The contract's error body. */
+export const ErrorSchema = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    param: Type.Optional(Type.String({ description: 'Validation errors only: the path of the offending field, query parameter or header.' })),
+  }, { additionalProperties: false }),
+}, { $id: 'Error' });
