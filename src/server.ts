@@ -6,7 +6,7 @@ import { registerGraphQL } from './graphql/apollo';
 import { registerGraphQLWs } from './graphql/ws';
 import { registerHealthRoutes } from './http/health';
 import { registerOpenApiRoute } from './http/openapi';
-import { BODY_LIMIT, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
+import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
 import { registerPayoutRoutes } from './modules/payouts/payout.routes';
 import { registerTopupRoutes } from './modules/topups/topup.routes';
@@ -25,8 +25,9 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     genReqId: () => `req_${randomToken(12)}`,
     requestIdHeader: false,
-    return503OnClosing: true,
+    return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
     frameworkErrors: frameworkErrorHandler(app),
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
   registerPlumbing(fastify, app);
   registerMetrics(fastify);

@@ -48,6 +48,11 @@ export class FieldReader {
     return new FieldReader(value, '');
   }
 
+  /** An optional body: absent (`undefined`) reads as `{}`; present, it must be an object (`null` is refused). */
+  static optionalBody(value: unknown): FieldReader {
+    return FieldReader.body(value === undefined ? {} : value);
+  }
+
   path(name: string): string {
     return this.prefix ? `${this.prefix}.${name}` : name;
   }
@@ -156,9 +161,12 @@ export function readIntentBasics(body: FieldReader): IntentBasics {
   };
 }
 
-/** A body that must be empty or absent (approve, test helpers): any field is a validation_error. */
+/**
+ * A body that must be empty or absent (approve, test helpers): any field is a validation_error,
+ * and so is a body that is present but not an object (`null`, an array, a scalar).
+ */
 export function parseEmptyBody(raw: unknown): Record<string, never> {
-  FieldReader.body(raw ?? {}).end();
+  FieldReader.optionalBody(raw).end();
   return {};
 }
 
@@ -172,7 +180,7 @@ export interface TestFailure {
  * Without a code the resource's default applies; a code alone gets "<Noun> failed: <code>."
  */
 export function parseTestFailure(raw: unknown, fallback: TestFailure, noun: string): TestFailure {
-  const body = FieldReader.body(raw ?? {});
+  const body = FieldReader.optionalBody(raw);
   const code = body.optionalString('failure_code', { max: 64, pattern: /^[a-z][a-z0-9_]*$/, describe: 'a snake_case code' });
   const message = body.optionalString('failure_message', { max: 1024 });
   body.end();
@@ -186,7 +194,7 @@ export const CANCEL_REASON_MAX = 512;
 
 /** The optional body of a cancel: `reason`, at most 512 characters; blank means none. */
 export function parseCancelReason(raw: unknown): { reason: string | null } {
-  const body = FieldReader.body(raw ?? {});
+  const body = FieldReader.optionalBody(raw);
   const reason = body.optionalString('reason', { min: 0, max: CANCEL_REASON_MAX });
   body.end();
   return { reason: reason === undefined || reason.trim() === '' ? null : reason };

@@ -23,6 +23,17 @@ export async function testHelperGuard(request: FastifyRequest): Promise<void> {
 type Method = 'post' | 'delete';
 
 /**
+ * The REST body as the operation reads it. An absent body (no bytes, or an empty body sent
+ * as JSON) is an empty object, so the optional bodies of approve, cancel and the test
+ * helpers need nothing at all; a body that is present is passed as parsed, and the
+ * operation's parser refuses anything but an object (`null`, arrays, scalars) with
+ * `validation_error`, `param: "body"`.
+ */
+export function bodyOf(req: FastifyRequest): unknown {
+  return req.body === undefined ? {} : req.body;
+}
+
+/**
  * Registers `method path` as operation `op`. Path parameters are the operation's
  * arguments unless `argsOf` says otherwise.
  */
@@ -35,7 +46,8 @@ export function operationRoute<A>(
     method: method.toUpperCase() as 'POST' | 'DELETE',
     url: path,
     preHandler: op.testOnly ? testHelperGuard : undefined,
+    config: { testOnly: op.testOnly === true },
     handler: async (req, reply) =>
-      sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), req.body, argsOf(req), idempotencyKeyOf(req))),
+      sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
   });
 }

@@ -137,11 +137,13 @@ describe('readIntentBasics', () => {
 describe('parseEmptyBody and parseTestFailure', () => {
   test('an empty or absent body is fine; any field is refused', () => {
     expect(parseEmptyBody(undefined)).toEqual({});
-    expect(parseEmptyBody(null)).toEqual({});
     expect(parseEmptyBody({})).toEqual({});
     expect(parseEmptyBody({ environment: 'test' })).toEqual({});
     expectValidation(() => parseEmptyBody({ reason: 'x' }), 'reason');
     expectValidation(() => parseEmptyBody('x'), 'body');
+    // Absent is not the same as a JSON null: a body that is present must be an object (CONTRACT.md "HTTP details").
+    expectValidation(() => parseEmptyBody(null), 'body');
+    expectValidation(() => parseEmptyBody([]), 'body');
   });
 
   const fallback = { failure_code: 'provider_declined', failure_message: 'Declined.' };
