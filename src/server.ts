@@ -7,7 +7,7 @@ import { registerGraphQLWs } from './graphql/ws';
 import { registerHealthRoutes } from './http/health';
 import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
-import { BODY_LIMIT, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
+import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
 import { MODULES } from './modules';
 
@@ -18,8 +18,9 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     genReqId: () => `req_${randomToken(12)}`,
     requestIdHeader: false,
-    return503OnClosing: true,
+    return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
     frameworkErrors: frameworkErrorHandler(app),
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
   registerPlumbing(fastify, app);
   registerMetrics(fastify);

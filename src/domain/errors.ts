@@ -21,7 +21,14 @@ export type ErrorCode =
   | 'insufficient_balance'
   | 'payment_method_unavailable'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  // HTTP-level refusals (CONTRACT.md "HTTP details"; docs/decisions.md "HTTP details").
+  | 'bad_request'
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'expectation_failed'
+  | 'request_header_fields_too_large'
+  | 'service_unavailable';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_error: 400,
@@ -39,6 +46,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   payment_method_unavailable: 422,
   rate_limited: 429,
   internal_error: 500,
+  bad_request: 400,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  expectation_failed: 417,
+  request_header_fields_too_large: 431,
+  service_unavailable: 503,
 };
 
 export interface ErrorBody {

@@ -35,3 +35,8 @@ export function newId(kind: IdKind, now = Date.now()): string {
 export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/** The id of one HTTP request, sent back as `Request-Id` and logged with everything the request does. */
+export function newRequestId(): string {
+  return `req_${randomToken(12)}`;
+}

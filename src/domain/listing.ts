@@ -51,20 +51,33 @@ export interface ListSpec {
   noMerchantReference?: boolean;
 }
 
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
 
-/** ISO 8601 date-time with an offset -> epoch ms, rounding sub-millisecond parts up so bounds stay exact. */
+const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+
+/** Days in `month` (1-12) of `year` in the proleptic Gregorian calendar. */
+export function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * ISO 8601 date-time with an offset -> epoch ms, rounding sub-millisecond parts up so bounds
+ * stay exact. The fields must name a real instant: `2026-02-30`, `2026-13-01`, `2026-02-29`
+ * (not a leap year), hour 24, second 60 or an offset beyond 23:59 are refused, never rolled
+ * over into the next day or month as `Date.parse` would.
+ */
 export function parseIsoInstant(value: string, param: string): number {
   const m = ISO_WITH_OFFSET.exec(value);
-  const ms = m ? Date.parse(value) : NaN;
-  if (!m || Number.isNaN(ms)) {
+  if (!m) {
     throw ApiError.validation(param, `${param} must be an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z.`);
   }
-  const [, , month, day, hour, minute, second = '0'] = m;
-  if (+month < 1 || +month > 12 || +day < 1 || +day > 31 || +hour > 23 || +minute > 59 || +second > 59) {
-    throw ApiError.validation(param, `${param} is not a valid date-time.`);
+  const [, year, month, day, hour, minute, second = '0', fraction = '', , offHour = '0', offMinute = '0'] = m;
+  const real = +month >= 1 && +month <= 12 && +day >= 1 && +day <= daysInMonth(+year, +month)
+    && +hour <= 23 && +minute <= 59 && +second <= 59 && +offHour <= 23 && +offMinute <= 59;
+  const ms = real ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) {
+    throw ApiError.validation(param, `${param} is not a real calendar date-time: its month, day, time or offset does not exist.`);
   }
-  const fraction = m[7] ?? '';
   return fraction.length > 3 && /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
 }
 
@@ -99,7 +112,7 @@ export const PAGING_QUERY = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: "The previous page's next_cursor." })),
 };
 
-const Instant = (description: string) => Type.String({ format: 'date-time', 'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z', description });
+const Instant = (description: string) => Type.String({ format: 'date-time', pattern: ISO_WITH_OFFSET.source, 'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z', description });
 
 function alternatives(values: readonly string[]): string {
   return values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

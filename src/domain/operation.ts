@@ -56,7 +56,8 @@ export interface Operation<A, I, T> {
   /**
    * The body's schema (src/domain/fields.ts, `x.schemas.ts`): the pipeline validates the
    * REST body or the GraphQL input against it before `parse`, and the OpenAPI document
-   * publishes it. A body with no required field may be absent.
+   * publishes it. An absent body is read as `{}` (so a body with no required
+   * field may be absent, and a create without one names its first missing field).
    */
   body?: TSchema;
   /** Normalises the validated body; `args` are the path or GraphQL arguments (e.g. the id). */

@@ -48,6 +48,11 @@ export class FieldReader {
     return new FieldReader(value, '');
   }
 
+  /** An optional body: absent (`undefined`) reads as `{}`; present, it must be an object (`null` is refused). */
+  static optionalBody(value: unknown): FieldReader {
+    return FieldReader.body(value === undefined ? {} : value);
+  }
+
   path(name: string): string {
     return this.prefix ? `${this.prefix}.${name}` : name;
   }

@@ -1,12 +1,15 @@
 /**
  * GraphQL over HTTP (POST and GET) on /graphql with Apollo Server, behind the same
  * authentication as REST and graphql-armor's depth, cost, alias, directive and token limits.
+ * A document that does not parse or validate is HTTP 400 with `extensions.code`
+ * `validation_error` (errors.ts maps Apollo's own codes).
  */
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance } from 'fastify';
+import { GraphQLError, type ValidationRule } from 'graphql';
 import type { App } from '../app';
 import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
 import { createContext, GqlContext } from './context';
@@ -33,16 +36,44 @@ const replayHeaderPlugin: ApolloServerPlugin<GqlContext> = {
   },
 };
 
+/**
+ * graphql-armor's protections. Its token limit is off here: as an Apollo plugin it parses the
+ * document a second time in `parsingDidStart`, outside Apollo's parse error handling, so a
+ * syntax error or a document over the limit became a 500. The same limit is graphql-js's
+ * own `maxTokens` parse option instead (Apollo's `parseOptions` below, and ws.ts), whose
+ * failure is an ordinary parse error: HTTP 400, `validation_error`.
+ */
 export function createArmor() {
-  return new ApolloArmor({ ...ARMOR_LIMITS, blockFieldSuggestion: { enabled: true } }).protect();
+  return new ApolloArmor({
+    ...ARMOR_LIMITS,
+    maxTokens: { ...ARMOR_LIMITS.maxTokens, enabled: false },
+    blockFieldSuggestion: { enabled: true },
+  }).protect();
 }
+
+/**
+ * Subscriptions are served over graphql-ws only (ws.ts). Over HTTP a subscription
+ * operation is a validation failure (400 `validation_error`, GET and POST alike), not an
+ * execution that cannot produce a stream.
+ */
+export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation === 'subscription') {
+      context.reportError(new GraphQLError(
+        'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at /graphql, not over HTTP.',
+        { nodes: node },
+      ));
+    }
+  },
+});
 
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
   const armor = createArmor();
   const apollo = new ApolloServer<GqlContext>({
     schema: buildGraphQLSchema(),
     plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin],
-    validationRules: [...armor.validationRules],
+    validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
+    parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
@@ -55,10 +86,15 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
   });
   await apollo.start();
-  await fastify.register(fastifyApollo(apollo), {
-    path: '/graphql',
+  // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
+  // refuses HEAD, so the route table (405 Allow) must not offer it.
+  fastify.route({
     method: ['GET', 'POST'],
-    context: async (request) => createContext(app, ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
+    url: '/graphql',
+    exposeHeadRoute: false,
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => createContext(app, ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
+    }),
   });
   return apollo;
 }

@@ -63,7 +63,23 @@ export async function mutate<A, T>(
   return body as T;
 }
 
-const INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED']);
+/**
+ * Apollo's and graphql-js's own codes for a request that cannot run: the document does not
+ * parse (`GRAPHQL_PARSE_FAILED`, the token limit included) or validate
+ * (`GRAPHQL_VALIDATION_FAILED`, graphql-armor's limits included), variables do not coerce
+ * (`BAD_USER_INPUT`), no operation can be picked (`OPERATION_RESOLUTION_FAILURE`), or the
+ * HTTP request itself is unusable (`BAD_REQUEST`: no body, no query, batching, CSRF). None
+ * of them reaches a client: each becomes the contract's `validation_error`, or
+ * `method_not_allowed` where Apollo answers 405 (a mutation over GET).
+ */
+const APOLLO_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST']);
+/** Apollo's automatic persisted queries protocol: clients (Apollo Client's APQ link) act on these codes, so they pass as they are. */
+const PROTOCOL_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED']);
+
+function httpStatusOf(error: unknown): number | undefined {
+  const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: unknown } | undefined;
+  return typeof status?.status === 'number' ? status.status : undefined;
+}
 
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -73,13 +89,12 @@ export function formatError(log: Logger) {
       return { ...formatted, message: e.message, extensions: e.extensions };
     }
     const code = formatted.extensions?.code;
-    if (typeof code === 'string' && INPUT_CODES.has(code)) {
-      return { ...formatted, extensions: { ...formatted.extensions, code: 'validation_error', graphqlCode: code } };
+    if (typeof code === 'string' && APOLLO_INPUT_CODES.has(code)) {
+      const mapped = httpStatusOf(error) === 405 ? 'method_not_allowed' : 'validation_error';
+      return { ...formatted, extensions: { ...formatted.extensions, code: mapped } };
     }
     if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;
-    if (code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'PERSISTED_QUERY_NOT_SUPPORTED' || code === 'OPERATION_RESOLUTION_FAILURE' || code === 'BAD_REQUEST') {
-      return formatted;
-    }
+    if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return formatted;
     log.error({ err: original }, 'unhandled GraphQL error');
     return { message: ApiError.internal().message, path: formatted.path, locations: formatted.locations, extensions: { code: 'internal_error' } };
   };

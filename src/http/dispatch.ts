@@ -56,6 +56,17 @@ function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idemp
 }
 
 /**
+ * The REST body as the operation reads it: `undefined` when absent (no bytes, or an empty
+ * body sent as JSON), which the pipeline reads as `{}`, so approve, cancel and the test
+ * helpers need no body at all; a body that is present is passed as
+ * parsed, and the body schema refuses anything but an object (`null`, arrays, scalars)
+ * with `validation_error`, `param: "body"`.
+ */
+export function bodyOf(req: FastifyRequest): unknown {
+  return req.body;
+}
+
+/**
  * Registers `method path` as operation `op`, documented by `doc`. Path parameters are the
  * operation's arguments unless `argsOf` says otherwise.
  */
@@ -69,8 +80,9 @@ export function operationRoute<A>(
     url: path,
     ...(doc ? { schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }) } : {}),
     preHandler: op.testOnly ? testHelperGuard : undefined,
+    config: { testOnly: op.testOnly === true },
     handler: async (req, reply) =>
-      sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), req.body, argsOf(req), idempotencyKeyOf(req))),
+      sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
   });
 }
 

@@ -10,7 +10,6 @@
  */
 import { fingerprint } from '../domain/canonical';
 import { ApiError } from '../domain/errors';
-import { bodyMayBeAbsent } from '../domain/fields';
 import { check } from '../domain/schema';
 import { Operation, Outcome, testModeAllows } from '../domain/operation';
 import type { RequestContext } from '../domain/scope';
@@ -43,7 +42,7 @@ export class OperationPipeline {
     let input: I | undefined;
     let parseError: ApiError | undefined;
     try {
-      input = op.parse(op.body ? check(op.body, raw === undefined && bodyMayBeAbsent(op.body) ? {} : raw, 'body') : raw, args);
+      input = op.parse(op.body ? check(op.body, raw === undefined ? {} : raw, 'body') : raw, args);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       parseError = err;

@@ -109,6 +109,24 @@ describe('date filters', () => {
     expectValidation(() => parse({ created_gte: value }), 'created_gte');
     expectValidation(() => parse({ created_lt: value }), 'created_lt');
   });
+
+  test.each([
+    '2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z',
+    '2026-06-31T00:00:00Z', '2026-09-31T00:00:00Z', '2026-11-31T00:00:00Z', '2026-00-01T00:00:00Z', '2026-01-00T00:00:00Z',
+    '2026-01-01T00:00:00+24:00', '2026-01-01T00:00:00-05:60',
+  ])('%j names no real instant (Date.parse would roll it over) and is refused', (value) => {
+    expectValidation(() => parseIsoInstant(value, 'created_gte'), 'created_gte');
+  });
+
+  test.each([
+    ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
+    ['2000-02-29T00:00:00Z', Date.UTC(2000, 1, 29)],
+    ['2026-04-30T23:59:59.999Z', Date.UTC(2026, 3, 30, 23, 59, 59, 999)],
+    ['2026-12-31T23:59:59+14:00', Date.UTC(2026, 11, 31, 9, 59, 59)],
+    ['2026-01-01T00:00:00-23:59', Date.UTC(2026, 0, 1, 23, 59)],
+  ])('%j is a real instant', (value, ms) => {
+    expect(parseIsoInstant(value, 'x')).toBe(ms);
+  });
 });
 
 describe('cursors', () => {
