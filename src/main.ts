@@ -30,8 +30,9 @@ async function main(): Promise<void> {
         'Created a demo merchant with a TEST key pair (shown once; the secret is stored only as a hash):',
         `  public key: ${demo.public_key}`,
         `  secret key: ${demo.secret_key}`,
-        'Try:',
-        `  curl -u ${demo.public_key}:${demo.secret_key} ${base}/v1/payout_intents`,
+        'Set them for the README examples, then try one:',
+        `  export PK=${demo.public_key} SK=${demo.secret_key} BASE=${base}`,
+        '  curl -s -u $PK:$SK $BASE/v1/balances',
         '',
       ].join('\n') + '\n',
     );
