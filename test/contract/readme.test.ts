@@ -84,3 +84,17 @@ test('every README example that calls the API works, in order, on a fresh start 
   expect(statuses.length).toBeGreaterThan(40);
   expect(statuses.filter((l) => !/^2\d\d /.test(l))).toEqual([]);
 }, 150000);
+
+test('every relative link in README.md and docs/*.md points into the repository, at a file that exists', () => {
+  const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const broken: string[] = [];
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
+      const resolved = path.resolve(ROOT, path.dirname(file), target.split('#')[0]);
+      if (!resolved.startsWith(ROOT + path.sep) || !fs.existsSync(resolved)) broken.push(`${file}: ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
