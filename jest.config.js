@@ -4,6 +4,9 @@
  * by default, MariaDB/MySQL when DATABASE_URL=mysql://... is set (a database per test file).
  * Unit specs (`*.spec.ts`, `npm run test:unit`) test pure pieces: no server, no database.
  * Tests live in test/<module>/, shared helpers and fixtures in test/helpers/.
+ *
+ * Suites that need something optional (MariaDB, chromium, Redis) use testIf/describeIf from
+ * test/helpers/skip.ts; the skip reporter prints why each was skipped at the end of the run.
  */
 module.exports = {
   testEnvironment: 'node',
@@ -12,4 +15,6 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
   forceExit: true,
+  globalSetup: '<rootDir>/dist/test/helpers/global-setup.js',
+  reporters: ['<rootDir>/dist/test/helpers/skip-reporter.js', 'default'],
 };

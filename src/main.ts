@@ -3,13 +3,20 @@ import 'reflect-metadata';
 import { loadConfig } from './config';
 import { createApp, createLogger } from './app';
 import { buildServer } from './server';
-import { seedDemoMerchant } from './seed';
+import { provisioningHint, seedDemoMerchant } from './seed';
+import { exitOnStartError } from './start-error';
+import type { DatabaseConfig } from './config';
+
+/** Known once the configuration is read: lets a failed start name the database. */
+let database: DatabaseConfig | undefined;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  database = config.database;
   const log = createLogger(config);
   const app = await createApp(config, log);
   const demo = await seedDemoMerchant(app);
+  const hint = demo ? undefined : await provisioningHint(app);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
   app.scheduler.start();
@@ -23,11 +30,14 @@ async function main(): Promise<void> {
         'Created a demo merchant with a TEST key pair (shown once; the secret is stored only as a hash):',
         `  public key: ${demo.public_key}`,
         `  secret key: ${demo.secret_key}`,
-        'Try:',
-        `  curl -u ${demo.public_key}:${demo.secret_key} ${base}/v1/payout_intents`,
+        'Set them for the README examples, then try one:',
+        `  export PK=${demo.public_key} SK=${demo.secret_key} BASE=${base}`,
+        '  curl -s -u $PK:$SK $BASE/v1/balances',
         '',
       ].join('\n') + '\n',
     );
+  } else if (hint) {
+    process.stdout.write(['', ...hint, ''].join('\n') + '\n');
   }
 
   let stopping = false;
@@ -44,8 +54,5 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((err) => {
-  // eslint-disable-next-line no-console
-  console.error(err);
-  process.exit(1);
-});
+// A failed start (configuration, database, port) is one line on stderr and exit code 1.
+main().catch((err) => exitOnStartError('payments-gateway', err, database));

@@ -14,6 +14,7 @@ import { loadConfig } from '../config';
 import { createApp } from '../app';
 import pino from 'pino';
 import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
+import { describeStartError } from '../start-error';
 
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
@@ -97,7 +98,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    // One line, with what to do when the database is missing or unreachable.
+    let database;
+    try { database = loadConfig().database; } catch { database = undefined; }
+    process.stderr.write(`${describeStartError(err, database)}\n`);
     process.exit(1);
   },
 );

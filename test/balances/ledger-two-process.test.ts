@@ -5,14 +5,12 @@
  * has row locks shared between processes; SQLite is single-process by design (src/db/db.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ledgerVerifyCli, startServer, startProcess, usingMysql, TestServer } from '../helpers/server';
+import { ledgerVerifyCli, startServer, startProcess, TestServer } from '../helpers/server';
+import { describeIf, NEEDS_MYSQL, usingMysql } from '../helpers/skip';
 import { payoutBody, ref } from '../helpers/client';
 import { balanceOf } from '../helpers/fixtures';
 
-const mysqlOnly = usingMysql() ? describe : describe.skip;
-if (!usingMysql()) {
-  test.skip('two processes need MariaDB/MySQL (SQLite is single-process); run with DATABASE_URL=mysql://...', () => undefined);
-}
+const mysqlOnly = describeIf(usingMysql(), NEEDS_MYSQL);
 
 
 mysqlOnly('two gateway processes on one MariaDB', () => {

@@ -6,19 +6,15 @@
  * subscriber that had read k+1 would skip k for good.
  */
 import mysql from 'mysql2/promise';
-import { startProcess, startServer, TestServer, usingMysql } from '../helpers/server';
+import { startProcess, startServer, TestServer } from '../helpers/server';
+import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, payoutBody } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
 
 /** Payment intents take no balance lock, so their events race on the sequence row alone. */
 const createPayment = (c: Client) => postPromptPay(c, '10000');
 
-const mysqlOnly = usingMysql() ? test : test.skip;
-if (!usingMysql()) {
-  test('seq ordering across processes needs MariaDB (SQLite is single-process: one writer, nothing to race): skipped', () => {
-    console.log('subscriptions-seq: skipped, DATABASE_URL is not mysql:// (SQLite runs one process by design)');
-  });
-}
+const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
 
 let srv: TestServer;
 beforeAll(async () => { if (usingMysql()) srv = await startServer({ scheduler: false }); });

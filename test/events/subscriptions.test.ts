@@ -1,7 +1,8 @@
 /** graphql-ws subscriptions: auth, isolation, replay with `after`, live streaming across processes, limits. */
 import WebSocket from 'ws';
 import { createClient, Client as WsClient } from 'graphql-ws';
-import { redisProblem, startProcess, startServer, TestServer, usingMysql } from '../helpers/server';
+import { startProcess, startServer, TestServer } from '../helpers/server';
+import { NEEDS_MYSQL, REDIS_URL, redisUnavailable, testIf, usingMysql } from '../helpers/skip';
 import { Client, eventually, payoutBody } from '../helpers/client';
 import { EventRecord } from '../../src/modules/events/event.entity';
 import type { App } from '../../src/app';
@@ -201,12 +202,8 @@ test('a key revoked after connecting is refused at the next subscribe (4403)', a
   await s.client.dispose();
 });
 
-const mysqlOnly = usingMysql() ? test : test.skip;
-if (!usingMysql()) {
-  test('two-process subscription tests need MariaDB (SQLite is single-process): skipped', () => {
-    console.log('subscriptions: two-process cases skipped: DATABASE_URL is not mysql:// and SQLite serves one process by design');
-  });
-}
+const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
+const mysqlAndRedis = testIf(usingMysql() && !redisUnavailable(), usingMysql() ? redisUnavailable() ?? '' : NEEDS_MYSQL);
 
 
 mysqlOnly('events caused on a second server process reach a subscriber here, every one once and in order; reconnect with after gets exactly the missed ones', async () => {
@@ -273,13 +270,8 @@ mysqlOnly('isolation holds across processes: merchants and environments see only
   }
 });
 
-mysqlOnly('with REDIS_URL, events caused on another process arrive at once, without waiting for the poller', async () => {
-  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-  const unreachable = await redisProblem(redisUrl);
-  if (unreachable) {
-    console.log(`subscriptions: Redis case skipped: ${redisUrl} is unreachable (${unreachable})`);
-    return;
-  }
+mysqlAndRedis('with REDIS_URL, events caused on another process arrive at once, without waiting for the poller', async () => {
+  const redisUrl = REDIS_URL;
   // Polling every 10 minutes: anything that arrives within seconds came through Redis.
   const here = await startServer({ database: srv.database, scheduler: false, env: { REDIS_URL: redisUrl, EVENTS_POLL_MS: '600000' } });
   apps.set(here.url, here.app);

@@ -18,7 +18,6 @@ import { App, createApp } from '../../src/app';
 import { buildServer } from '../../src/server';
 import { Environment } from '../../src/modules/auth/api-key.entity';
 import { Client } from './client';
-import Redis from 'ioredis';
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -28,7 +27,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export const usingMysql = (): boolean => /^mysql:\/\//.test(process.env.DATABASE_URL ?? '');
+/** Re-exported from ./skip (where the other run conditions live). */
+export { usingMysql } from './skip';
+export { redisProblem } from './redis';
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
@@ -188,21 +189,6 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
         child.kill(signal);
       }),
   };
-}
-
-/** Why Redis at `url` cannot be used right now, or null when it answers PING. */
-export async function redisProblem(url: string): Promise<string | null> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    r.disconnect();
-  }
 }
 
 export interface CliRun { code: number; stdout: string; stderr: string }

@@ -16,13 +16,9 @@ import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, TestServer } from '../helpers/server';
 import type { Client } from '../helpers/client';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) {
-  // eslint-disable-next-line no-console
-  console.warn(`checkout-browser.test: SKIPPED - no chromium at ${CHROMIUM} (install Debian's chromium package or set CHROMIUM_PATH).`);
-}
-const describeBrowser = HAVE_CHROMIUM ? describe : describe.skip;
+import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+
+const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 
 const ARTIFACTS = path.resolve(__dirname, '../../../test-artifacts/checkout');
 const PHONE = { width: 390, height: 844 };

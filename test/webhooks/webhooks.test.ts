@@ -5,7 +5,8 @@
  * a process is killed, and two processes never sending the same attempt (MariaDB).
  */
 import { Webhook } from 'standardwebhooks';
-import { createTestDatabase, startProcess, startServer, TestServer, usingMysql } from '../helpers/server';
+import { createTestDatabase, startProcess, startServer, TestServer } from '../helpers/server';
+import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, eventually, payoutBody } from '../helpers/client';
 import { Receiver, startReceiver } from '../helpers/receiver';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook.entity';
@@ -399,7 +400,7 @@ describe('processes', () => {
     }
   });
 
-  (usingMysql() ? test : test.skip)('two processes never send the same attempt (MariaDB; SQLite is single-process by design)', async () => {
+  testIf(usingMysql(), NEEDS_MYSQL)('two processes never send the same attempt (MariaDB; SQLite is single-process by design)', async () => {
     const database = await createTestDatabase();
     const receiver = await startReceiver();
     // Every delivery fails once, then succeeds: exactly two requests per webhook-id.
