@@ -58,8 +58,17 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
   if (!e) return ApiError.validation(part, `The ${part} is invalid.`);
   const at = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
   const p = at || (part === 'body' ? 'body' : part);
-  const schema = e.parentSchema as { description?: string; 'x-expected'?: string } | undefined;
+  const schema = e.parentSchema as { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string> } | undefined;
   const params = e.params as Record<string, unknown>;
+  // A rule spanning fields (`not`, `if`/`then`) names what it wants in `x-messages`, by keyword.
+  const custom = schema?.['x-messages']?.[e.keyword];
+  if (custom) return ApiError.validation(p, custom);
+  // A property name that fails `propertyNames` (metadata keys): Ajv reports the name's own error first.
+  const propertyName = (e as ErrorObject & { propertyName?: string }).propertyName;
+  if (propertyName !== undefined && e.keyword !== 'propertyNames') {
+    const q = joinPath(at, propertyName);
+    return ApiError.validation(q, `${q}: key is not allowed${schema?.['x-expected'] ? ` (${schema['x-expected']})` : ''}.`);
+  }
   switch (e.keyword) {
     case 'required': {
       const q = joinPath(at, String(params.missingProperty));
@@ -67,7 +76,9 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
     }
     case 'additionalProperties': {
       const q = joinPath(at, String(params.additionalProperty));
-      return ApiError.validation(q, part === 'query' ? `Unknown query parameter ${q}.` : `Unknown field ${q}.`);
+      // `x-unknown` explains a field that is known to be sent by mistake (a discovery record's field sent back).
+      const hint = schema?.['x-unknown']?.[String(params.additionalProperty)];
+      return ApiError.validation(q, hint ?? (part === 'query' ? `Unknown query parameter ${q}.` : `Unknown field ${q}.`));
     }
     case 'type': {
       if (!at && part === 'body') return ApiError.validation('body', 'The request body must be a JSON object.');

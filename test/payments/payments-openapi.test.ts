@@ -102,15 +102,17 @@ test('records in every shape validate against PaymentIntent (no undocumented or 
   for (const r of records) expect(check({ $ref: '#/components/schemas/PaymentIntent' }, r)).toEqual([]);
   const list = await c.get('/v1/payment_intents?limit=100');
   expect(check(doc.paths['/payment_intents'].get.responses['200'].content['application/json'].schema, list.body)).toEqual([]);
-  // The documented list parameters are exactly the ones the route accepts.
+  // The documented list parameters are exactly the ones the route accepts (environment: accepted and ignored).
   const names = doc.paths['/payment_intents'].get.parameters.map((p: any) => p.name).sort();
-  expect(names).toEqual(['country', 'created_gte', 'created_lt', 'currency', 'cursor', 'limit', 'merchant_reference', 'status']);
+  expect(names).toEqual(['country', 'created_gte', 'created_lt', 'currency', 'cursor', 'environment', 'limit', 'merchant_reference', 'status']);
 });
 
 test('the documented create fields are exactly the accepted ones, and the examples the doc gives are accepted', async () => {
-  const schema = doc.components.schemas.CreatePaymentIntent;
+  // The body schema is the route's own (the one that validates it), titled CreatePaymentIntent.
+  const schema = doc.paths['/payment_intents'].post.requestBody.content['application/json'].schema;
+  expect(schema.title).toBe('CreatePaymentIntent');
   expect(Object.keys(schema.properties).sort()).toEqual([
-    'amount', 'checkout_mode', 'country', 'currency', 'customer', 'device_fingerprint', 'external_reference', 'merchant_reference',
+    'amount', 'checkout_mode', 'country', 'currency', 'customer', 'device_fingerprint', 'environment', 'external_reference', 'merchant_reference',
     'metadata', 'payment_method', 'payment_method_options', 'return_url',
   ]);
   expect(schema.required.sort()).toEqual(['amount', 'country', 'currency', 'customer', 'merchant_reference']);

@@ -9,7 +9,7 @@ import { BANKS, METHODS, PayerField, PaymentMethodName } from '../methods/catalo
 import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.wire';
-import { RULES } from './payment.input';
+import { AccountName, ACCOUNT_NUMBER_DIGITS, ACCOUNT_NUMBER_SEPARATORS, CustomerName, CustomerPhone, E164, NameTh, PHONE_SEPARATORS, THAI_NAME } from './payment.schemas';
 import type { CheckoutView } from './checkout.service';
 
 export function esc(value: unknown): string {
@@ -33,16 +33,16 @@ export const FORM_FIELDS: Readonly<Record<Exclude<PayerField, 'bank'>, { label: 
 type FormField = keyof typeof FORM_FIELDS;
 
 /**
- * The server's rule for each form field (payment.input RULES), restated for the browser
- * check: characters stripped before matching, the pattern, the maximum length. The
- * server re-checks everything; the browser check only saves a round trip.
+ * The server's rule for each form field (the create request's schemas, payment.schemas.ts),
+ * restated for the browser check: characters stripped before matching, the pattern, the
+ * maximum length. The server re-checks everything; the browser check only saves a round trip.
  */
 const CLIENT_RULES: Readonly<Record<FormField, { strip?: string; pattern?: RegExp; max: number }>> = {
-  customer_name: { max: RULES.name.max },
-  customer_phone: { strip: '[\\s\\-().]', pattern: RULES.phone.pattern, max: RULES.phone.max },
-  account_name: { max: RULES.account_name.max },
-  account_number: { strip: '[\\s-]', pattern: RULES.account_number.pattern, max: RULES.account_number.max },
-  name_th: { pattern: RULES.name_th.pattern, max: RULES.name_th.max },
+  customer_name: { max: CustomerName.maxLength as number },
+  customer_phone: { strip: PHONE_SEPARATORS, pattern: new RegExp(E164), max: CustomerPhone.maxLength as number },
+  account_name: { max: AccountName.maxLength as number },
+  account_number: { strip: ACCOUNT_NUMBER_SEPARATORS, pattern: new RegExp(`^[0-9]{${ACCOUNT_NUMBER_DIGITS.min},${ACCOUNT_NUMBER_DIGITS.max}}$`), max: ACCOUNT_NUMBER_DIGITS.max },
+  name_th: { pattern: new RegExp(THAI_NAME), max: NameTh.maxLength as number },
 };
 
 /** Payer-facing wording for each field's format error (browser and server say the same). */

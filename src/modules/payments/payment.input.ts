@@ -1,16 +1,21 @@
 /**
- * Payment intent create input: validation, normalisation and the merchant_reference
- * fingerprint (payments-api.md idempotency rule 10). Everything is normalised before it
- * is fingerprinted, so equivalent requests (keys reordered, defaults written out,
- * `thb` for `THB`) have the same fingerprint and replay.
+ * Payment intent create input: normalisation of a body the schema accepted
+ * (payment.schemas.ts) and the merchant_reference fingerprint (payments-api.md
+ * idempotency rule 10). Everything is normalised before it is fingerprinted, so equivalent
+ * requests (keys reordered, defaults written out, `thb` for `THB`) have the same
+ * fingerprint and replay.
  */
+import type { TSchema } from '@sinclair/typebox';
 import { canonicalJson, sha256Hex } from '../../domain/canonical';
 import { ApiError } from '../../domain/errors';
-import { FieldReader, readIntentBasics } from '../../domain/validation';
-import { CheckoutMode } from '../methods/catalogue';
+import { amountOf, Obj, upper } from '../../domain/fields';
+import { check } from '../../domain/schema';
+import type { CheckoutMode } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
-import { parseCheckoutMode } from '../methods/method-query';
 import type { CustomerData } from './payment.entity';
+import {
+  AccountName, AccountNumber, ACCOUNT_NUMBER_SEPARATORS, Bank, CreatePaymentIntentBody, CustomerName, CustomerPhone, NameTh, PaymentMethodName, PHONE_SEPARATORS,
+} from './payment.schemas';
 
 export interface PaymentMethodOptions {
   account_name?: string;
@@ -34,142 +39,53 @@ export interface CreatePaymentInput {
   external_reference: string | null;
 }
 
-type Rule = Parameters<FieldReader['string']>[1];
-
 const collapse = (v: string) => v.trim().replace(/\s+/g, ' ');
+const phoneSeparators = new RegExp(PHONE_SEPARATORS, 'g');
+const accountSeparators = new RegExp(ACCOUNT_NUMBER_SEPARATORS, 'g');
 
-/** Field rules shared by the create request and the hosted page's form. */
-export const RULES = {
-  name: { max: 256, normalise: collapse } satisfies Rule,
-  email: {
-    max: 254,
-    normalise: (v: string) => {
-      const t = v.trim();
-      const at = t.lastIndexOf('@');
-      return at < 0 ? t : t.slice(0, at) + t.slice(at).toLowerCase();
-    },
-    pattern: /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*\.[A-Za-z]{2,}$/,
-    describe: 'an e-mail address such as somchai@example.com',
-  } satisfies Rule,
-  phone: {
-    max: 32,
-    normalise: (v: string) => v.replace(/[\s\-().]/g, ''),
-    pattern: /^\+[1-9][0-9]{6,14}$/,
-    describe: 'an international (E.164) number starting with + and the country code, such as +66812345678',
-  } satisfies Rule,
-  reference: { max: 256, normalise: (v: string) => v.trim() } satisfies Rule,
-  account_name: { max: 256, normalise: collapse } satisfies Rule,
-  account_number: {
-    max: 20,
-    normalise: (v: string) => v.replace(/[\s-]/g, ''),
-    pattern: /^[0-9]{6,20}$/,
-    describe: '6 to 20 digits (spaces and hyphens are ignored)',
-  } satisfies Rule,
-  bank: { max: 32, normalise: (v: string) => v.trim().toUpperCase(), pattern: /^[A-Z][A-Z0-9_]{1,31}$/, describe: 'a bank code such as KBANK' } satisfies Rule,
-  name_th: {
-    max: 256,
-    normalise: collapse,
-    pattern: /^[\u0E00-\u0E7F][\u0E00-\u0E7F .]*$/,
-    describe: 'the name in Thai script, such as สมชาย ใจดี',
-  } satisfies Rule,
-  payment_method: { max: 40, normalise: (v: string) => v.trim().toLowerCase(), pattern: /^[a-z][a-z0-9_]*$/, describe: 'a method name such as promptpay' } satisfies Rule,
+/** What each payer field's valid input becomes (the schemas in payment.schemas.ts say what is valid). */
+export const NORMALISE = {
+  name: collapse,
+  email: (v: string): string => {
+    const t = v.trim();
+    const at = t.lastIndexOf('@');
+    return t.slice(0, at) + t.slice(at).toLowerCase();
+  },
+  phone: (v: string): string => v.replace(phoneSeparators, ''),
+  reference: (v: string): string => v.trim(),
+  account_name: collapse,
+  account_number: (v: string): string => v.replace(accountSeparators, ''),
+  bank: upper,
+  name_th: collapse,
+  payment_method: (v: string): string => v.trim().toLowerCase(),
 };
 
-export const RETURN_URL_MAX = 2048;
-
-export function checkReturnUrl(value: string, param = 'return_url'): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw ApiError.validation(param, `${param} must be an absolute http or https URL.`);
+/** Copies the fields that have a value (null and absent mean omitted), normalised. */
+function present<K extends string>(from: Partial<Record<K, string | null>>, normalise: Record<K, (v: string) => string>): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of Object.keys(normalise) as K[]) {
+    const v = from[key];
+    if (v !== undefined && v !== null) out[key] = normalise[key](v);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.validation(param, `${param} must be an absolute http or https URL.`);
-  if (url.username || url.password) throw ApiError.validation(param, `${param} must not contain credentials.`);
-  return value;
+  return out;
 }
 
-function parseCustomer(body: FieldReader): CustomerData {
-  if (!body.has('customer')) throw ApiError.validation('customer', 'customer is required: send at least one of customer.name, customer.email, customer.phone, customer.reference.');
-  const c = body.object('customer');
-  const customer: CustomerData = {};
-  const name = c.optionalString('name', RULES.name);
-  const email = c.optionalString('email', RULES.email);
-  const phone = c.optionalString('phone', RULES.phone);
-  const reference = c.optionalString('reference', RULES.reference);
-  c.end();
-  if (name !== undefined) customer.name = name;
-  if (email !== undefined) customer.email = email;
-  if (phone !== undefined) customer.phone = phone;
-  if (reference !== undefined) customer.reference = reference;
-  if (Object.keys(customer).length === 0) {
-    throw ApiError.validation('customer', 'customer must contain at least one of name, email, phone, reference.');
-  }
-  return customer;
-}
-
-function parseOptions(body: FieldReader): PaymentMethodOptions {
-  const o = body.optionalObject('payment_method_options');
-  if (!o) return {};
-  if (o.has('payer')) {
-    throw ApiError.validation(
-      'payment_method_options.payer',
-      'payment_method_options.payer is the discovery object, which must not be sent back. Map each options.payer field to its create-request path: '
-        + 'customer_name -> customer.name, customer_phone -> customer.phone, account_name -> payment_method_options.account_name, '
-        + 'account_number -> payment_method_options.account_number, bank -> payment_method_options.bank, name_th -> payment_method_options.name_th.',
-    );
-  }
-  const options: PaymentMethodOptions = {};
-  const accountName = o.optionalString('account_name', RULES.account_name);
-  const accountNumber = o.optionalString('account_number', RULES.account_number);
-  const bank = o.optionalString('bank', RULES.bank);
-  const nameTh = o.optionalString('name_th', RULES.name_th);
-  o.end();
-  if (accountName !== undefined) options.account_name = accountName;
-  if (accountNumber !== undefined) options.account_number = accountNumber;
-  if (bank !== undefined) options.bank = bank;
-  if (nameTh !== undefined) options.name_th = nameTh;
-  return options;
-}
-
-export function parseCreatePayment(raw: unknown): CreatePaymentInput {
-  const body = FieldReader.body(raw);
-  if (body.has('options')) {
-    throw ApiError.validation('options', 'options is the discovery record\'s field and must not be sent back; put payer data under customer and payment_method_options.');
-  }
-  const { amount, currency, country, merchantReference } = readIntentBasics(body);
-  const modeRaw = body.optionalString('checkout_mode');
-  const checkoutMode = modeRaw === undefined ? 'direct' : parseCheckoutMode(modeRaw, 'checkout_mode');
-  const customer = parseCustomer(body);
-  const paymentMethod = body.optionalString('payment_method', RULES.payment_method) ?? null;
-  const options = parseOptions(body);
-  const returnUrl = body.optionalString('return_url', { max: RETURN_URL_MAX });
-  const metadata = body.optionalStringMap('metadata') ?? {};
-  const deviceFingerprint = body.optionalString('device_fingerprint', { max: 512 }) ?? null;
-  const externalReference = body.optionalString('external_reference', { max: 256 }) ?? null;
-  body.end();
-
-  if (checkoutMode === 'hosted') {
-    if (paymentMethod !== null) {
-      throw ApiError.validation('payment_method', 'Omit payment_method with checkout_mode hosted: the payer chooses the method on the hosted page.');
-    }
-    if (Object.keys(options).length > 0) {
-      throw ApiError.validation('payment_method_options', 'Omit payment_method_options with checkout_mode hosted: the hosted page collects what the chosen method needs.');
-    }
-  }
+/** Normalises a create body the schema accepted. */
+export function parseCreatePayment(body: CreatePaymentIntentBody): CreatePaymentInput {
+  const { name, email, phone, reference, account_name, account_number, bank, name_th } = NORMALISE;
   return {
-    amount,
-    currency,
-    country,
-    merchant_reference: merchantReference,
-    checkout_mode: checkoutMode,
-    customer,
-    payment_method: paymentMethod,
-    payment_method_options: options,
-    return_url: returnUrl === undefined ? null : checkReturnUrl(returnUrl),
-    metadata,
-    device_fingerprint: deviceFingerprint,
-    external_reference: externalReference,
+    amount: amountOf(body.amount),
+    currency: upper(body.currency),
+    country: upper(body.country),
+    merchant_reference: body.merchant_reference,
+    checkout_mode: (body.checkout_mode?.trim().toLowerCase() ?? 'direct') as CheckoutMode,
+    customer: present(body.customer, { name, email, phone, reference }),
+    payment_method: body.payment_method == null ? null : NORMALISE.payment_method(body.payment_method),
+    payment_method_options: present(body.payment_method_options ?? {}, { account_name, account_number, bank, name_th }),
+    return_url: body.return_url ?? null,
+    metadata: body.metadata ?? {},
+    device_fingerprint: body.device_fingerprint ?? null,
+    external_reference: body.external_reference ?? null,
   };
 }
 
@@ -210,39 +126,52 @@ export interface CheckoutSelection {
   payer: PayerData;
 }
 
-const FORM_RULES: Readonly<Record<'customer_name' | 'customer_phone' | 'account_name' | 'account_number' | 'name_th', Rule>> = {
-  customer_name: RULES.name,
-  customer_phone: RULES.phone,
-  account_name: RULES.account_name,
-  account_number: RULES.account_number,
-  name_th: RULES.name_th,
+type FormField = 'customer_name' | 'customer_phone' | 'account_name' | 'account_number' | 'name_th';
+
+/** One form field: the create request's schema for it, and its normalisation. */
+interface FormRule {
+  schema: TSchema;
+  normalise: (v: string) => string;
+}
+
+const rule = (schema: TSchema, normalise: (v: string) => string): FormRule => ({ schema: Obj({ value: schema }), normalise });
+
+const FORM_RULES: Readonly<Record<FormField | 'payment_method' | 'bank', FormRule>> = {
+  payment_method: rule(PaymentMethodName, NORMALISE.payment_method),
+  bank: rule(Bank, NORMALISE.bank),
+  customer_name: rule(CustomerName, NORMALISE.name),
+  customer_phone: rule(CustomerPhone, NORMALISE.phone),
+  account_name: rule(AccountName, NORMALISE.account_name),
+  account_number: rule(AccountNumber, NORMALISE.account_number),
+  name_th: rule(NameTh, NORMALISE.name_th),
 };
+const PAYER_FORM_FIELDS: readonly FormField[] = ['customer_name', 'customer_phone', 'account_name', 'account_number', 'name_th'];
 
 /**
- * Validates the hosted page's form with the create request's rules. Returns every field
+ * Validates the hosted page's form with the create request's schemas. Returns every field
  * error at once (keyed by discovery name) so the page can show them together.
  */
 export function parseCheckoutForm(raw: unknown): { selection?: CheckoutSelection; errors: Record<string, string> } {
   const form = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const errors: Record<string, string> = {};
-  const read = (name: string, rule: Rule): string | undefined => {
+  const read = (name: keyof typeof FORM_RULES): string | undefined => {
     const value = form[name];
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
     try {
-      return FieldReader.body({ [name]: value }).string(name, rule);
+      return FORM_RULES[name].normalise((check(FORM_RULES[name].schema, { value }, 'body') as { value: string }).value);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      errors[name] = err.message;
+      errors[name] = err.message.replace(/^value\b/, name);
       return undefined;
     }
   };
-  const method = read('payment_method', RULES.payment_method);
+  const method = read('payment_method');
   if (!method && !errors.payment_method) errors.payment_method = 'payment_method is required.';
-  const bank = read('bank', RULES.bank);
+  const bank = read('bank');
   const payer: PayerData = {};
-  for (const [name, rule] of Object.entries(FORM_RULES)) {
-    const value = read(name, rule);
-    if (value !== undefined) payer[name as keyof typeof FORM_RULES] = value;
+  for (const name of PAYER_FORM_FIELDS) {
+    const value = read(name);
+    if (value !== undefined) payer[name] = value;
   }
   if (bank) payer.bank = bank;
   if (Object.keys(errors).length > 0 || !method) return { errors };

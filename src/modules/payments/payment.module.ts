@@ -5,8 +5,8 @@ import type { App } from '../../app';
 import { byKey, defineModule } from '../module';
 import { registerCheckoutRoutes } from './checkout.routes';
 import { PaymentIntent } from './payment.entity';
-import { PAYMENT_OPENAPI } from './payment.openapi';
 import { PaymentResolver } from './payment.resolver';
+import { PaymentIntentSchema, PaymentReceiptSchema } from './payment.schemas';
 import { registerPaymentRoutes } from './payment.routes';
 import type { PaymentIntentWire } from './payment.wire';
 
@@ -21,5 +21,5 @@ export const paymentsModule = defineModule({
   loaders: (app, ctx) => ({
     paymentIntent: new DataLoader<string, PaymentIntentWire | null>(async (ids) => byKey(ids, await app.payments.getMany(ctx, ids))),
   }),
-  openapi: PAYMENT_OPENAPI,
+  models: [PaymentReceiptSchema, PaymentIntentSchema],
 });

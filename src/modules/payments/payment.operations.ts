@@ -3,6 +3,7 @@ import { defineOperation, withBody } from '../../domain/operation';
 import { cancelReason, CancelBody, EmptyBody } from '../../domain/fields';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayment } from './payment.input';
+import { CreatePaymentIntentBody } from './payment.schemas';
 import type { PaymentService } from './payment.service';
 import { DEFAULT_TEST_FAILURE } from './payment.wire';
 
@@ -12,7 +13,7 @@ export function paymentOperations(payments: PaymentService, defaultBaseUrl: stri
   return {
     create: defineOperation({
       name: 'payment.create', label: 'POST /v1/payment_intents',
-      parse: (raw, _args: { baseUrl?: string }) => parseCreatePayment(raw),
+      ...withBody(CreatePaymentIntentBody, (body, _args: { baseUrl?: string }) => parseCreatePayment(body)),
       execute: (em, ctx, input, { baseUrl }) => payments.create(em, ctx, input, baseUrl ?? defaultBaseUrl),
     }),
     cancel: defineOperation({
