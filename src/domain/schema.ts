@@ -65,6 +65,12 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       const q = joinPath(at, String(params.missingProperty));
       return ApiError.validation(q, `${q} is required.`);
     }
+    case 'dependencies':
+    case 'dependentRequired': {
+      // `{ dependencies: { amount: ['currency'] } }`: the missing field is the offending one.
+      const q = joinPath(at, String(params.missingProperty));
+      return ApiError.validation(q, `${q} is required when ${joinPath(at, String(params.property))} is given.`);
+    }
     case 'additionalProperties': {
       const q = joinPath(at, String(params.additionalProperty));
       return ApiError.validation(q, part === 'query' ? `Unknown query parameter ${q}.` : `Unknown field ${q}.`);
