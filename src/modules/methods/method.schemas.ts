@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Amount, AmountText, Country, Currency, IgnoredEnvironment, Instant, Nullable, Obj, OneOf } from '../../domain/fields';
 import { answer, commonFailures, failure, pageOf, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { CHECKOUT_MODES, PAYER_FIELDS, PAYMENT_METHODS } from './catalogue';
+import type { NextAction, NextActionType } from './next-action';
 
 /** `direct` -> `[dD][iI][rR][eE][cC][tT]`: what `toLowerCase()` then an exact match accepts. */
 function anyCase(word: string): string {
@@ -47,10 +48,13 @@ export type UpdatePaymentMethodSettingBody = Static<typeof UpdatePaymentMethodSe
 
 // ---- wire records ----
 
-const NEXT_ACTION_TYPES = ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions'] as const;
+const NEXT_ACTION_TYPES: readonly NextActionType[] = ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions'];
 
-/** `next_action` of payment and topup intents: `type` and `expires_at` always; the details in an object named after the type. */
-export const NextActionSchema = Type.Union([
+/**
+ * `next_action` of payment and topup intents: `type` and `expires_at` always; the details in
+ * an object named after the type. The branches exclude each other (`type`), hence oneOf.
+ */
+const NEXT_ACTION_SHAPES = [
   Type.Object({
     type: Type.Literal('redirect_to_url'),
     url: Type.String({ format: 'uri', description: 'Where to send the payer.' }),
@@ -77,7 +81,8 @@ export const NextActionSchema = Type.Union([
       currency: Type.String(),
     }, { additionalProperties: false }),
   }, { additionalProperties: false }),
-], { $id: 'NextAction', description: 'What the payer must do.' });
+];
+export const NextActionSchema = Type.Unsafe<NextAction>({ $id: 'NextAction', description: 'What the payer must do.', oneOf: NEXT_ACTION_SHAPES });
 
 export const PaymentMethodOptionSchema = Type.Object({
   object: Type.Literal('payment_method_option'),
