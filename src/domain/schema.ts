@@ -74,6 +74,12 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       const q = joinPath(at, String(params.missingProperty));
       return ApiError.validation(q, `${q} is required.`);
     }
+    case 'dependencies':
+    case 'dependentRequired': {
+      // `{ dependencies: { amount: ['currency'] } }`: the missing field is the offending one.
+      const q = joinPath(at, String(params.missingProperty));
+      return ApiError.validation(q, `${q} is required when ${joinPath(at, String(params.property))} is given.`);
+    }
     case 'additionalProperties': {
       const q = joinPath(at, String(params.additionalProperty));
       // `x-unknown` explains a field that is known to be sent by mistake (a discovery record's field sent back).

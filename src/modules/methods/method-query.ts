@@ -4,9 +4,10 @@
  * `first`/`after` arguments become a position in the (short, in-memory) result.
  */
 import { ApiError } from '../../domain/errors';
-import { parseAmount } from '../../domain/money';
-import { COUNTRY, CURRENCY } from '../../domain/validation';
+import { amountOf, upper } from '../../domain/fields';
+import { check } from '../../domain/schema';
 import { CHECKOUT_MODES, CheckoutMode } from './catalogue';
+import { DiscoveryQuery } from './method.schemas';
 
 export interface EligibilityCriteria {
   amount?: bigint;
@@ -17,52 +18,24 @@ export interface EligibilityCriteria {
   provider?: string;
 }
 
-const DISCOVERY_PARAMS = new Set(['amount', 'currency', 'country', 'checkout_mode', 'provider']);
-/** Accepted and ignored: the API key alone decides the environment. */
-const IGNORED_PARAMS = new Set(['environment']);
-const PROVIDER_PIN = /^[a-z0-9_-]{1,64}$/;
-
-function single(query: Record<string, unknown>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw ApiError.validation(name, `${name} must be given once.`);
-  return value;
-}
-
 export function parseCheckoutMode(value: string, param: string): CheckoutMode {
   const mode = value.trim().toLowerCase();
   if (!(CHECKOUT_MODES as readonly string[]).includes(mode)) throw ApiError.validation(param, `${param} must be one of: ${CHECKOUT_MODES.join(', ')}.`);
   return mode as CheckoutMode;
 }
 
-/** Query of GET /v1/payment_method_options (and the GraphQL arguments mapped onto it). */
-export function parseDiscoveryQuery(query: Record<string, unknown>): EligibilityCriteria {
-  for (const key of Object.keys(query)) {
-    if (!DISCOVERY_PARAMS.has(key) && !IGNORED_PARAMS.has(key)) throw ApiError.validation(key, `Unknown query parameter ${key}.`);
-  }
+/**
+ * Query of GET /v1/payment_method_options (and the GraphQL arguments mapped onto it):
+ * checked against DiscoveryQuery (src/modules/methods/method.schemas.ts), then normalised.
+ */
+export function parseDiscoveryQuery(raw: Record<string, unknown>): EligibilityCriteria {
+  const query = check(DiscoveryQuery, raw, 'query');
   const criteria: EligibilityCriteria = { checkoutMode: 'direct' };
-  const amount = single(query, 'amount');
-  if (amount !== undefined) criteria.amount = parseAmount(amount);
-  const currency = single(query, 'currency');
-  if (currency !== undefined) {
-    criteria.currency = currency.trim().toUpperCase();
-    if (!CURRENCY.test(criteria.currency)) throw ApiError.validation('currency', 'currency must be 3 to 6 letters, such as THB.');
-  }
-  if (criteria.amount !== undefined && criteria.currency === undefined) {
-    throw ApiError.validation('currency', 'currency is required when amount is given: amounts are in minor units of a currency.');
-  }
-  const country = single(query, 'country');
-  if (country !== undefined) {
-    criteria.country = country.trim().toUpperCase();
-    if (!COUNTRY.test(criteria.country)) throw ApiError.validation('country', 'country must be an ISO 3166-1 alpha-2 code such as TH.');
-  }
-  const mode = single(query, 'checkout_mode');
-  if (mode !== undefined) criteria.checkoutMode = parseCheckoutMode(mode, 'checkout_mode');
-  const provider = single(query, 'provider');
-  if (provider !== undefined) {
-    criteria.provider = provider.trim().toLowerCase();
-    if (!PROVIDER_PIN.test(criteria.provider)) throw ApiError.validation('provider', 'provider must be 1 to 64 letters, digits, "-" or "_".');
-  }
+  if (query.amount !== undefined) criteria.amount = amountOf(query.amount);
+  if (query.currency !== undefined) criteria.currency = upper(query.currency);
+  if (query.country !== undefined) criteria.country = upper(query.country);
+  if (query.checkout_mode !== undefined) criteria.checkoutMode = query.checkout_mode.trim().toLowerCase() as CheckoutMode;
+  if (query.provider !== undefined) criteria.provider = query.provider.trim().toLowerCase();
   return criteria;
 }
 

@@ -6,12 +6,12 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Scope } from '../../domain/scope';
-import { FieldReader } from '../../domain/validation';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import type { Done } from '../../domain/operation';
 import { PAYMENT_METHODS, PaymentMethodName } from './catalogue';
 import { PaymentMethodSetting } from './method-setting.entity';
+import type { UpdatePaymentMethodSettingBody } from './method.schemas';
 import { PaymentMethodSettingWire, settingToWire } from './method.wire';
 
 /** The parsed body of POST /v1/payment_method_settings/:payment_method (also the idempotency fingerprint). */
@@ -20,14 +20,10 @@ export interface SettingUpdate {
   enabled: boolean;
 }
 
-/** Validates the path's method and the body: 404 for a method outside the catalogue, 400 for a bad `enabled`. */
-export function parseSettingUpdate(method: string, raw: unknown): SettingUpdate {
+/** The path's method (404 outside the catalogue) and a body the schema accepted. */
+export function parseSettingUpdate(method: string, body: UpdatePaymentMethodSettingBody): SettingUpdate {
   if (!(PAYMENT_METHODS as readonly string[]).includes(method)) throw new ApiError('not_found', `No such payment method: ${method}.`);
-  const body = FieldReader.body(raw);
-  const enabled = body.raw('enabled');
-  if (typeof enabled !== 'boolean') throw ApiError.validation('enabled', 'enabled is required and must be true or false.');
-  body.end();
-  return { payment_method: method as PaymentMethodName, enabled };
+  return { payment_method: method as PaymentMethodName, enabled: body.enabled };
 }
 
 export class MethodSettings {

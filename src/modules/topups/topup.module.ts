@@ -2,8 +2,8 @@
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { TopupIntent } from './topup.entity';
-import { TOPUP_OPENAPI } from './topup.openapi';
 import { TopupResolver } from './topup.resolver';
+import { TopupIntentSchema } from './topup.schemas';
 import { registerTopupRoutes } from './topup.routes';
 import type { TopupIntentWire } from './topup.service';
 
@@ -15,5 +15,5 @@ export const topupsModule = defineModule({
   loaders: (app, ctx) => ({
     topupIntent: new DataLoader<string, TopupIntentWire | null>(async (ids) => byKey(ids, await app.topups.getMany(ctx, ids))),
   }),
-  openapi: TOPUP_OPENAPI,
+  models: [TopupIntentSchema],
 });

@@ -1,13 +1,14 @@
 /** The topup operations: what each command parses and which service method performs it. */
-import { defineOperation } from '../../domain/operation';
+import { defineOperation, withBody } from '../../domain/operation';
 import { settleTestOperations } from '../shared/test-helper.operations';
+import { CreateTopupIntentBody } from './topup.schemas';
 import { parseCreateTopup, TOPUP_TEST_FAILURE, TopupService } from './topup.service';
 
 export function topupOperations(topups: TopupService) {
   return {
     create: defineOperation({
       name: 'topup.create', label: 'POST /v1/topup_intents', idempotencyKey: 'required',
-      parse: (raw) => parseCreateTopup(raw),
+      ...withBody(CreateTopupIntentBody, (body) => parseCreateTopup(body)),
       execute: (em, ctx, input) => topups.create(em, ctx, input),
     }),
     ...settleTestOperations('topup', 'topup_intents', TOPUP_TEST_FAILURE, 'Topup', (em, ctx, id, outcome) => topups.settle(em, ctx, id, outcome)),

@@ -1,25 +1,20 @@
-/** REST routes for topup intents: each names its operation or read, nothing more. */
+/** REST routes for topup intents: each names its operation or read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, sendJson } from '../../http/plumbing';
+import { listQuerySchema } from '../../domain/listing';
 import { pageEnvelope } from '../../http/envelope';
-import { operationRoute } from '../../http/dispatch';
-
-type WithId = { Params: { id: string } };
+import { operationRoute, readRoute } from '../../http/dispatch';
+import { TOPUP_ROUTES as doc } from './topup.schemas';
+import { TOPUP_LIST } from './topup.service';
 
 export function registerTopupRoutes(fastify: FastifyInstance, app: App): void {
   const { topups } = app;
   const ops = app.ops.topups;
 
-  operationRoute(fastify, app, 'post', '/v1/topup_intents', ops.create);
-
-  fastify.get('/v1/topup_intents', async (req, reply) => {
-    const ctx = ctxOf(req);
-    return sendJson(reply, 200, pageEnvelope(await topups.list(ctx, topups.parseList(ctx, req.query as Record<string, unknown>))));
-  });
-
-  fastify.get<WithId>('/v1/topup_intents/:id', async (req, reply) => sendJson(reply, 200, await topups.get(ctxOf(req), req.params.id)));
-
-  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/succeed', ops.testSucceed);
-  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/fail', ops.testFail);
+  operationRoute(fastify, app, 'post', '/v1/topup_intents', ops.create, { doc: doc.create });
+  readRoute(fastify, '/v1/topup_intents', { ...doc.list, query: listQuerySchema(TOPUP_LIST) },
+    async (ctx, query) => pageEnvelope(await topups.list(ctx, topups.parseList(ctx, query as Record<string, unknown>))));
+  readRoute(fastify, '/v1/topup_intents/:id', doc.get, (ctx, _query, { id }) => topups.get(ctx, id));
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/succeed', ops.testSucceed, { doc: doc.testSucceed });
+  operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/fail', ops.testFail, { doc: doc.testFail });
 }

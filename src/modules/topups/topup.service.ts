@@ -10,7 +10,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../domain/operation';
-import { FieldReader, readIntentBasics } from '../../domain/validation';
+import { amountOf, upper } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -18,6 +18,7 @@ import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import type { NextAction } from '../methods/next-action';
 import { TopupIntent } from './topup.entity';
+import type { CreateTopupIntentBody } from './topup.schemas';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
 export interface TopupIntentWire {
   object: 'topup_intent';
@@ -70,15 +71,10 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
 
 export const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_message: 'The bank transfer was rejected.' };
 
-export function parseCreateTopup(raw: unknown): CreateTopupInput {
-  const body = FieldReader.body(raw);
-  const { amount, currency, country, merchantReference } = readIntentBasics(body);
-  const input = { amount, currency, country, merchant_reference: merchantReference };
-  body.end();
-  return input;
+/** Normalises a create body the schema accepted. */
+export function parseCreateTopup(body: CreateTopupIntentBody): CreateTopupInput {
+  return { amount: amountOf(body.amount), currency: upper(body.currency), country: upper(body.country), merchant_reference: body.merchant_reference };
 }
-
-
 
 export interface TopupServiceDeps {
   db: Db;
