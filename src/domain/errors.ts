@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'invalid_state'
   | 'insufficient_balance'
   | 'payment_method_unavailable'
+  | 'endpoint_limit_reached'
   | 'rate_limited'
   | 'internal_error'
   // HTTP-level refusals (CONTRACT.md "HTTP details"; docs/decisions.md "HTTP details").
@@ -44,6 +45,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_state: 422,
   insufficient_balance: 422,
   payment_method_unavailable: 422,
+  endpoint_limit_reached: 422,
   rate_limited: 429,
   internal_error: 500,
   bad_request: 400,

@@ -56,7 +56,11 @@ function joinPath(parent: string, child: string): string {
 
 function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
   if (!e) return ApiError.validation(part, `The ${part} is invalid.`);
-  const at = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // An item of a list of values is reported as the list (`enabled_events`); a field inside an item keeps its index.
+  const item = segments.length > 1 && /^[0-9]+$/.test(segments[segments.length - 1]) && !['required', 'additionalProperties'].includes(e.keyword);
+  if (item) segments.pop();
+  const at = segments.join('.');
   const p = at || (part === 'body' ? 'body' : part);
   const schema = e.parentSchema as { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string> } | undefined;
   const params = e.params as Record<string, unknown>;
@@ -89,7 +93,7 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
     case 'type': {
       if (!at && part === 'body') return ApiError.validation('body', 'The request body must be a JSON object.');
       if (part === 'query' && Array.isArray(e.data)) return ApiError.validation(p, `${p} must be given once.`);
-      return ApiError.validation(p, `${p} must be ${article(String(params.type))}.`);
+      return ApiError.validation(p, `${p}${item ? ' items' : ''} must be ${article(String(params.type))}.`);
     }
     case 'minLength':
       return ApiError.validation(p, params.limit === 1 ? `${p} must not be empty.` : `${p} must be at least ${params.limit} characters.`);
@@ -107,6 +111,10 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
     case 'minimum':
     case 'maximum':
       return ApiError.validation(p, `${p} must be ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}.`);
+    case 'minItems':
+      return ApiError.validation(p, `${p} must have at least ${params.limit} item${params.limit === 1 ? '' : 's'}.`);
+    case 'maxItems':
+      return ApiError.validation(p, `${p} must have at most ${params.limit} items.`);
     case 'maxProperties':
       return ApiError.validation(p, `${p} has more than ${params.limit} keys.`);
     case 'minProperties':

@@ -9,7 +9,13 @@ import { createTestDatabase, startProcess, startServer, TestServer } from '../he
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, eventually, payoutBody } from '../helpers/client';
 import { Receiver, startReceiver } from '../helpers/receiver';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook.entity';
+import { DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../src/modules/webhooks/webhook.schemas';
+import { EventSchema } from '../../src/modules/events/event.schemas';
+import { AuditEntrySchema } from '../../src/modules/audit/audit.schemas';
 
 const RETRY_ENV = { WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200', WEBHOOK_TIMEOUT_MS: '2000' };
 
@@ -94,6 +100,18 @@ describe('endpoint management', () => {
       expect({ body, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({ body, status: 400, code: 'validation_error', param });
     }
     expect((await c.get('/v1/webhook_endpoints')).body.data).toEqual([]);
+  });
+
+  test('at most 16 enabled endpoints per environment: the 17th is 422 endpoint_limit_reached (REST and GraphQL); a delete frees a place', async () => {
+    const c = await srv.merchant(undefined, 'test', { fund: false });
+    const ids: string[] = [];
+    for (let i = 0; i < 16; i++) ids.push((await endpoint(c, `/limit${i}`)).id);
+    const refused = await c.post('/v1/webhook_endpoints', { url: `${rx.url}/limit16` });
+    expect([refused.status, refused.body.error.code, refused.body.error.param]).toEqual([422, 'endpoint_limit_reached', undefined]);
+    const gql = await c.gql(`mutation($url: String!) { createWebhookEndpoint(input: { url: $url }) { id } }`, { url: `${rx.url}/limit16` });
+    expect(gql.body.errors![0].extensions.code).toBe('endpoint_limit_reached');
+    expect((await c.request('DELETE', `/v1/webhook_endpoints/${ids[0]}`)).status).toBe(200);
+    await endpoint(c, '/limit16');
   });
 
   test('GraphQL: createWebhookEndpoint (secret once), webhookEndpoints, deleteWebhookEndpoint', async () => {
@@ -207,6 +225,30 @@ describe('delivery', () => {
     expect(gql.body.data.webhookAttempts.nodes.map((n: any) => [n.attemptNumber, n.statusCode, n.eventId])).toEqual([[3, 200, eventId], [2, 500, eventId], [1, 500, eventId]]);
     const foreign = await (await srv.merchant(undefined, 'test', { fund: false })).gql(`query($id: ID!) { webhookAttempts(webhookEndpointId: $id) { nodes { id } } }`, { id: ep.id });
     expect(foreign.body.errors![0].extensions.code).toBe('not_found');
+  });
+
+  test('every answer matches its published model (endpoints, attempts, events, audit entries)', async () => {
+    const ajv = addFormats(new Ajv({ strict: false }), ['date-time']);
+    const expectModel = (schema: TSchema, value: unknown) => {
+      const ok = ajv.validate(schema, value);
+      expect({ value, errors: ok ? null : ajv.errors }).toEqual({ value, errors: null });
+    };
+    const c = await srv.merchant();
+    const created = await c.post('/v1/webhook_endpoints', { url: `${rx.url}/models`, enabled_events: ['payout_intent.created'] });
+    expectModel(WebhookEndpointWithSecretSchema, created.body);
+    expectModel(WebhookEndpointSchema, (await c.get(`/v1/webhook_endpoints/${created.body.id}`)).body);
+    for (const e of (await c.get('/v1/webhook_endpoints')).body.data) expectModel(WebhookEndpointSchema, e);
+    await c.post('/v1/payout_intents', payoutBody());
+    await eventually(async () => (await c.get(`/v1/webhook_endpoints/${created.body.id}/attempts`)).body.data.length >= 1);
+    for (const a of (await c.get(`/v1/webhook_endpoints/${created.body.id}/attempts`)).body.data) expectModel(WebhookAttemptSchema, a);
+    const events = (await c.get('/v1/events')).body.data;
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) expectModel(EventSchema, e);
+    expectModel(EventSchema, (await c.get(`/v1/events/${events[0].id}`)).body);
+    expectModel(DeletedWebhookEndpointSchema, (await c.request('DELETE', `/v1/webhook_endpoints/${created.body.id}`)).body);
+    const audit = (await c.get('/v1/audit_log')).body.data;
+    expect(audit.length).toBeGreaterThan(0);
+    for (const a of audit) expectModel(AuditEntrySchema, a);
   });
 
   test('410 Gone disables the endpoint: no retry, later events are not sent', async () => {

@@ -5,14 +5,14 @@
  * all. Rejected calls (4xx) and rolled-back ones (5xx) therefore leave no entry, and an
  * idempotent replay (nothing executed) adds none.
  */
-import { Type } from '@sinclair/typebox';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../domain/ids';
-import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { AuditEntry } from './audit.entity';
+import { AUDIT_LIST } from './audit.schemas';
 
 export interface AuditEntryWire {
   object: 'audit_entry';
@@ -27,20 +27,6 @@ export interface AuditEntryWire {
   status_code: number | null;
   created_at: string;
 }
-
-const ID_FILTER = /^[a-z]{2,4}_[0-9a-z]{1,36}$|^[a-z_]{1,40}$/;
-const OPERATION_FILTER = /^(POST|DELETE|PUT|PATCH) \/v1\/[A-Za-z0-9_/:{}.-]{1,110}$/;
-
-export const AUDIT_LIST: ListSpec = {
-  resource: 'audit_entry',
-  statuses: [],
-  noCountryCurrency: true,
-  noMerchantReference: true,
-  extra: {
-    resource_id: { schema: Type.String({ pattern: ID_FILTER.source, 'x-expected': 'a record id such as po_01k...', description: 'Only entries about this record.' }) },
-    operation: { schema: Type.String({ pattern: OPERATION_FILTER.source, 'x-expected': 'an operation name such as "POST /v1/payout_intents/:id/cancel"', description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`.' }) },
-  },
-};
 
 export function auditToWire(a: AuditEntry): AuditEntryWire {
   return {

@@ -2,9 +2,9 @@
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { EventRecord, EventSequence } from './event.entity';
-import { EVENT_OPENAPI } from './event.openapi';
 import { EventResolver, EventSubscriptionResolver } from './event.resolver';
 import { registerEventRoutes } from './event.routes';
+import { EventSchema } from './event.schemas';
 import type { EventWire } from './event.service';
 
 export const eventsModule = defineModule({
@@ -15,5 +15,5 @@ export const eventsModule = defineModule({
   loaders: (app, ctx) => ({
     event: new DataLoader<string, EventWire | null>(async (ids) => byKey(ids, await app.events.getMany(ctx, ids))),
   }),
-  openapi: EVENT_OPENAPI,
+  models: [EventSchema],
 });

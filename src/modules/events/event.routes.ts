@@ -1,18 +1,15 @@
-/** REST routes for events: translate HTTP <-> EventService, nothing more. */
+/** REST routes for events: each names its read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, sendJson } from '../../http/plumbing';
+import { listQuerySchema } from '../../domain/listing';
+import { readRoute } from '../../http/dispatch';
 import { pageEnvelope } from '../../http/envelope';
+import { EVENT_LIST, EVENT_ROUTES as doc } from './event.schemas';
 
 export function registerEventRoutes(fastify: FastifyInstance, app: App): void {
   const { events } = app;
 
-  fastify.get('/v1/events', async (req, reply) => {
-    const ctx = ctxOf(req);
-    const params = await events.parseList(ctx, req.query as Record<string, unknown>);
-    return sendJson(reply, 200, pageEnvelope(await events.list(ctx, params)));
-  });
-
-  fastify.get<{ Params: { id: string } }>('/v1/events/:id', async (req, reply) =>
-    sendJson(reply, 200, await events.get(ctxOf(req), req.params.id)));
+  readRoute(fastify, '/v1/events', { ...doc.list, query: listQuerySchema(EVENT_LIST) },
+    async (ctx, query) => pageEnvelope(await events.list(ctx, await events.parseList(ctx, query as Record<string, unknown>))));
+  readRoute(fastify, '/v1/events/:id', doc.get, (ctx, _query, { id }) => events.get(ctx, id));
 }

@@ -9,14 +9,14 @@
  * the committed events of a scope are always exactly 1..N, in commit order, with no gaps.
  * A reader that has seen up to N and asks for `seq > N` can never miss a late commit.
  */
-import { Type } from '@sinclair/typebox';
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { applyList, encodeCursor, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, encodeCursor, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { EventRecord } from './event.entity';
+import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
 
 /** Any record as its REST route returns it. */
 export interface WireRecord {
@@ -40,15 +40,16 @@ export interface CommittedEvent {
   seq: number;
 }
 
-const TYPE_PATTERN = /^[a-z][a-z_]{0,40}\.(\*|[a-z][a-z_]{0,40})$/;
-
-/** Validates a comma list of event types or `resource.*` wildcards (`param` names it in errors). */
+/**
+ * Checks a list of event types or `resource.*` wildcards that no schema validated (the
+ * subscription's `types`): the grammar and limit of EventTypeFilter; `param` names it in errors.
+ */
 export function parseTypeFilter(value: string | readonly string[], param = 'type'): string[] {
   const items = (typeof value === 'string' ? value.split(',') : [...value]).map((t) => t.trim());
-  if (items.length === 0 || items.length > 50 || items.some((t) => !TYPE_PATTERN.test(t))) {
+  if (items.length === 0 || items.length > MAX_EVENT_TYPES || items.some((t) => !EVENT_TYPE.test(t))) {
     throw ApiError.validation(param, `${param} must be one or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).`);
   }
-  return [...new Set(items)];
+  return splitEventTypes(items);
 }
 
 /** True when `type` matches any of `patterns` (exact or `resource.*`); no patterns = all. */
@@ -56,23 +57,6 @@ export function typeMatches(type: string, patterns: readonly string[] | undefine
   if (!patterns || patterns.length === 0) return true;
   return patterns.some((p) => (p.endsWith('.*') ? type.startsWith(p.slice(0, -1)) : p === type));
 }
-
-export const EVENT_LIST: ListSpec = {
-  resource: 'event',
-  statuses: [],
-  noCountryCurrency: true,
-  noMerchantReference: true,
-  extra: {
-    type: {
-      schema: Type.String({
-        pattern: `^\\s*${TYPE_PATTERN.source.replace(/^\^|\$$/g, '')}\\s*(?:,\\s*${TYPE_PATTERN.source.replace(/^\^|\$$/g, '')}\\s*){0,49}$`,
-        'x-expected': 'one or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*)',
-        description: 'One or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).',
-      }),
-      parse: (v) => parseTypeFilter(v).join(','),
-    },
-  },
-};
 
 /** Hook run inside the event's transaction (webhook fan-out writes its delivery rows here). */
 export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * SSRF rules for merchant-supplied webhook URLs: http(s) only, no credentials, and every
- * address the host resolves to must be public. Checked when the endpoint is created and
+ * SSRF rules for merchant-supplied webhook URLs (their syntax, http(s) without credentials,
+ * is WebhookUrl in webhook.schemas.ts): every address the host resolves to must be public. Checked when the endpoint is created and
  * again on every delivery, where the connection is pinned to the checked address (the
  * `lookup` hook of the HTTP request), so DNS rebinding cannot slip in between check and
  * connect. Redirects are never followed (a 3xx is a failed attempt).
@@ -77,18 +77,4 @@ export async function resolvePublic(hostname: string, allowLoopback: boolean): P
     if (reason) throw new SsrfError(`the host ${host} resolves to a ${reason} address (${a.address})`);
   }
   return addresses;
-}
-
-/** Syntax rules of a webhook URL; returns the parsed URL or an error message. */
-export function parseWebhookUrl(value: string): URL | string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'url must be an absolute http or https URL.';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'url must use http or https.';
-  if (url.username || url.password) return 'url must not contain credentials.';
-  if (!url.hostname) return 'url must have a host.';
-  return url;
 }

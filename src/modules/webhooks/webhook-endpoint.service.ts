@@ -9,19 +9,18 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
-import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { Done, external, Step } from '../../domain/operation';
 import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS } from './webhook.schemas';
 import {
-  ATTEMPT_LIST, attemptCursorResource, attemptToWire, CreateEndpointInput, ENDPOINT_LIST, endpointToWire,
-  WebhookAttemptWire, WebhookEndpointDeleted, WebhookEndpointWire,
+  attemptCursorResource, attemptToWire, CreateEndpointInput, endpointToWire, WebhookAttemptWire, WebhookEndpointDeleted, WebhookEndpointWire,
 } from './webhook.wire';
-
-const MAX_ENDPOINTS = 16;
 
 export interface WebhookEndpointServiceDeps {
   db: Db;
@@ -49,7 +48,9 @@ export class WebhookEndpointService {
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
     const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
-    if (count >= MAX_ENDPOINTS) throw ApiError.validation('url', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment.`);
+    if (count >= MAX_ENDPOINTS) {
+      throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete one first.`);
+    }
     const now = new Date();
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     const e = Object.assign(new WebhookEndpoint(), {
@@ -90,9 +91,15 @@ export class WebhookEndpointService {
     return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
   }
 
-  /** Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint is a 400). */
+  /**
+   * Attempt-list query; its cursors are bound to the endpoint (a cursor of another endpoint
+   * is a 400). One spec and schema for every endpoint: only the cursor is decoded per endpoint.
+   */
   parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
-    return parseListQuery(query, { ...ATTEMPT_LIST, resource: attemptCursorResource(endpointId) }, scope);
+    const { cursor, ...rest } = check(listQuerySchema(ATTEMPT_LIST), query, 'query') as Record<string, unknown>;
+    const params = parseListQuery(rest, ATTEMPT_LIST, scope);
+    if (cursor !== undefined) params.after = decodeCursor(attemptCursorResource(endpointId), scope, String(cursor));
+    return params;
   }
 
   /** Attempts to one endpoint of this scope, newest first. */

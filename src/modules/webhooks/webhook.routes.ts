@@ -1,30 +1,20 @@
-/** REST routes for webhook endpoints and their delivery attempts: translate HTTP <-> WebhookEndpointService. */
+/** REST routes for webhook endpoints and their delivery attempts: each names its operation or read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { ctxOf, sendJson } from '../../http/plumbing';
-import { operationRoute } from '../../http/dispatch';
+import { listQuerySchema } from '../../domain/listing';
+import { operationRoute, readRoute } from '../../http/dispatch';
 import { pageEnvelope } from '../../http/envelope';
-
-type WithId = { Params: { id: string } };
+import { ATTEMPT_LIST, ENDPOINT_LIST, WEBHOOK_ROUTES as doc } from './webhook.schemas';
 
 export function registerWebhookRoutes(fastify: FastifyInstance, app: App): void {
   const endpoints = app.webhookEndpoints;
+  const ops = app.ops.webhooks;
 
-  operationRoute(fastify, app, 'post', '/v1/webhook_endpoints', app.ops.webhooks.create);
-
-  fastify.get('/v1/webhook_endpoints', async (req, reply) => {
-    const ctx = ctxOf(req);
-    return sendJson(reply, 200, pageEnvelope(await endpoints.list(ctx, endpoints.parseList(ctx, req.query as Record<string, unknown>))));
-  });
-
-  fastify.get<WithId>('/v1/webhook_endpoints/:id', async (req, reply) =>
-    sendJson(reply, 200, await endpoints.get(ctxOf(req), req.params.id)));
-
-  operationRoute(fastify, app, 'delete', '/v1/webhook_endpoints/:id', app.ops.webhooks.remove);
-
-  fastify.get<WithId>('/v1/webhook_endpoints/:id/attempts', async (req, reply) => {
-    const ctx = ctxOf(req);
-    const params = endpoints.parseAttemptList(ctx, req.params.id, req.query as Record<string, unknown>);
-    return sendJson(reply, 200, pageEnvelope(await endpoints.listAttempts(ctx, req.params.id, params)));
-  });
+  operationRoute(fastify, app, 'post', '/v1/webhook_endpoints', ops.create, { doc: doc.create });
+  readRoute(fastify, '/v1/webhook_endpoints', { ...doc.list, query: listQuerySchema(ENDPOINT_LIST) },
+    async (ctx, query) => pageEnvelope(await endpoints.list(ctx, endpoints.parseList(ctx, query as Record<string, unknown>))));
+  readRoute(fastify, '/v1/webhook_endpoints/:id', doc.get, (ctx, _query, { id }) => endpoints.get(ctx, id));
+  operationRoute(fastify, app, 'delete', '/v1/webhook_endpoints/:id', ops.remove, { doc: doc.remove });
+  readRoute(fastify, '/v1/webhook_endpoints/:id/attempts', { ...doc.attempts, query: listQuerySchema(ATTEMPT_LIST) },
+    async (ctx, query, { id }) => pageEnvelope(await endpoints.listAttempts(ctx, id, endpoints.parseAttemptList(ctx, id, query as Record<string, unknown>))));
 }

@@ -1,10 +1,7 @@
-/** Webhook wire shapes (REST and GraphQL read them), list specs and the create-body parser. */
-import { ApiError } from '../../domain/errors';
-import type { ListSpec } from '../../domain/listing';
-import { FieldReader } from '../../domain/validation';
-import { parseTypeFilter } from '../events/event.service';
-import { parseWebhookUrl } from './ssrf';
+/** Webhook wire shapes (REST and GraphQL read them) and the create body's normalisation. */
+import { splitEventTypes } from '../events/event.schemas';
 import type { WebhookAttempt, WebhookEndpoint } from './webhook.entity';
+import { ATTEMPT_LIST, type CreateWebhookEndpointBody } from './webhook.schemas';
 
 export interface WebhookEndpointWire {
   object: 'webhook_endpoint';
@@ -39,8 +36,6 @@ export interface WebhookAttemptWire {
   created_at: string;
 }
 
-export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
-export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
 export const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 
 export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
@@ -63,21 +58,15 @@ export interface CreateEndpointInput {
   enabled_events: string[];
 }
 
-/** The body of POST /v1/webhook_endpoints: an http(s) url and the event-type filter (default `*`). */
-export function parseCreateEndpoint(raw: unknown): CreateEndpointInput {
-  const body = FieldReader.body(raw);
-  const url = body.string('url', { max: 2048 });
-  const parsed = parseWebhookUrl(url);
-  if (typeof parsed === 'string') throw ApiError.validation('url', parsed);
-  const events = body.raw('enabled_events');
-  let enabled = ['*'];
-  if (events !== undefined && events !== null) {
-    if (!Array.isArray(events) || events.length === 0 || events.some((e) => typeof e !== 'string')) {
-      throw ApiError.validation('enabled_events', 'enabled_events must be a non-empty array of event types, `resource.*` wildcards, or "*".');
-    }
-    const list = events as string[];
-    enabled = list.includes('*') ? ['*'] : parseTypeFilter(list, 'enabled_events');
-  }
-  body.end();
-  return { url: parsed.toString(), enabled_events: enabled };
+/**
+ * The validated body of POST /v1/webhook_endpoints, normalised: the url as the WHATWG
+ * parser serialises it, the event filter trimmed and deduplicated (omitted, null or
+ * containing `*`: `["*"]`).
+ */
+export function parseCreateEndpoint(body: CreateWebhookEndpointBody): CreateEndpointInput {
+  const events = body.enabled_events;
+  return {
+    url: new URL(body.url).toString(),
+    enabled_events: events === undefined || events === null || events.includes('*') ? ['*'] : splitEventTypes(events),
+  };
 }

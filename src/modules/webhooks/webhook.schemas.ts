@@ -1,0 +1,140 @@
+/**
+ * The webhook endpoints' schemas: the create body (validated by the pipeline for REST and
+ * GraphQL alike), the wire records, and what each route publishes in the OpenAPI document.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentName, IgnoredEnvironment, Instant, Nullable, Obj } from '../../domain/fields';
+import type { ListSpec } from '../../domain/listing';
+import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { EVENT_TYPE_EXPECTED, MAX_EVENT_TYPES, SPACED_EVENT_TYPE } from '../events/event.schemas';
+
+/** Enabled endpoints per merchant and environment. */
+export const MAX_ENDPOINTS = 16;
+
+/**
+ * The URL's column holds 2048 characters. The stored form is the WHATWG serialisation of
+ * what this pattern accepts, which is never more than 2 characters longer (a "/" for an
+ * empty path, ":0:" for an IPv6 "::" that stands for one group).
+ */
+export const URL_MAX = 2046;
+
+// The grammar is a subset of what the WHATWG URL parser accepts (tested in
+// test/webhooks/webhook-schemas.spec.ts), so a URL that matches always parses.
+const HEX = '[0-9A-Fa-f]{1,4}';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
+const IPV6 = [
+  `(?:${HEX}:){7}${HEX}`, `(?:${HEX}:){1,7}:`, `(?:${HEX}:){1,6}:${HEX}`, `(?:${HEX}:){1,5}(?::${HEX}){1,2}`,
+  `(?:${HEX}:){1,4}(?::${HEX}){1,3}`, `(?:${HEX}:){1,3}(?::${HEX}){1,4}`, `(?:${HEX}:){1,2}(?::${HEX}){1,5}`,
+  `${HEX}:(?::${HEX}){1,6}`, `:(?:(?::${HEX}){1,7}|:)`, `(?:${HEX}:){6}${IPV4}`, `::(?:[Ff]{4}:)?${IPV4}`,
+].join('|');
+const REST = '[A-Za-z0-9_-]*';
+/** A label of letters, digits, "_" and "-" that is not an A-label ("xn--..."; the parser refuses invalid punycode). */
+const label = (first: string) => `(?:${first}${REST}|[Xx](?:[A-MO-Za-mo-z0-9_-]${REST})?|[Xx][Nn](?:[A-Za-z0-9_]${REST})?|[Xx][Nn]-(?:[A-Za-z0-9_]${REST})?)`;
+// The last label starts with a letter: a host ending in a number is read as an IPv4 address.
+const HOST = `(?:${label('[A-WYZa-wyz0-9_-]')}\\.)*${label('[A-WYZa-wyz]')}\\.?`;
+const PORT = '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})';
+/** Printable ASCII that the parser keeps as it is in a path, query or fragment (no space, ", ', <, >, `, {, }, \). */
+const URL_CHAR = '[!#-&(-;=?-\\[\\]-_a-z|~]';
+export const URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://(?:${HOST}|${IPV4}|\\[(?:${IPV6})\\])(?::${PORT})?(?:[/?#]${URL_CHAR}*)?$`;
+
+export const WebhookUrl = Type.String({
+  maxLength: URL_MAX,
+  pattern: URL_PATTERN,
+  'x-expected': 'an absolute http or https URL without credentials, such as "https://example.com/webhooks"',
+  description: [
+    `An absolute http(s) URL of at most ${URL_MAX} characters: a host name (ASCII letters, digits, "-" and "_"; `
+      + 'IDNA A-labels "xn--" are not accepted), a dotted IPv4 address or a bracketed IPv6 address; an optional port; '
+      + 'no credentials; the path, query and fragment in printable ASCII without spaces, quotes, <, >, `, {, } or \\ (percent-encode them).',
+    'Stored and returned normalised (WHATWG URL: scheme and host lower-cased, default port dropped, "/" for an empty path).',
+    'The host must not resolve to a loopback, private, link-local, metadata or otherwise non-public address: checked at creation '
+      + '(400 validation_error on `url`) and again, pinned, on every delivery.',
+  ].join(' '),
+});
+
+/** One item of `enabled_events`: `*` (all), a type or a `resource.*` wildcard. */
+export const EnabledEvent = Type.String({
+  pattern: `^(?:\\*|${SPACED_EVENT_TYPE})$`,
+  'x-expected': `"*" or ${EVENT_TYPE_EXPECTED}`,
+  description: '`*` (all types), an event type or a `resource.*` wildcard; surrounding spaces are trimmed.',
+});
+
+export const CreateWebhookEndpointBody = Obj({
+  url: WebhookUrl,
+  enabled_events: Type.Optional(Nullable(Type.Array(EnabledEvent, {
+    minItems: 1, maxItems: MAX_EVENT_TYPES,
+    description: `1 to ${MAX_EVENT_TYPES} items; omitted or null = ["*"], all types. A list containing "*" is stored as ["*"]; duplicates are dropped.`,
+  }))),
+  environment: IgnoredEnvironment,
+}, { title: 'CreateWebhookEndpoint' });
+export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>;
+
+export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
+export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
+
+const endpointProperties = {
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String(),
+  url: Type.String({ description: 'Normalised (WHATWG URL serialisation).' }),
+  environment: EnvironmentName,
+  enabled_events: Type.Array(Type.String(), { minItems: 1, description: 'Types, `resource.*` wildcards, or ["*"] for all.' }),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after the receiver answered 410 Gone.' }),
+  disabled_reason: Nullable(Type.String()),
+  created_at: Instant,
+  updated_at: Instant,
+};
+
+/** An endpoint as reads return it: never its secret. */
+export const WebhookEndpointSchema = Type.Object(endpointProperties, { $id: 'WebhookEndpoint', additionalProperties: false });
+
+/** The create answer (and its replays): the endpoint with its signing secret. */
+export const WebhookEndpointWithSecretSchema = Type.Object({
+  ...endpointProperties,
+  secret: Type.String({ pattern: '^whsec_', description: 'whsec_...: signs every delivery (Standard Webhooks); returned by the create call only.' }),
+}, { $id: 'WebhookEndpointWithSecret', additionalProperties: false });
+
+export const DeletedWebhookEndpointSchema = Type.Object({
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String(),
+  deleted: Type.Literal(true),
+}, { $id: 'DeletedWebhookEndpoint', additionalProperties: false });
+
+export const WebhookAttemptSchema = Type.Object({
+  object: Type.Literal('webhook_attempt'),
+  id: Type.String(),
+  webhook_endpoint: Type.String({ description: 'The endpoint id.' }),
+  event: Type.String({ description: 'The event id (the webhook-id header).' }),
+  attempt_number: Type.Integer({ minimum: 1 }),
+  status_code: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when no answer came (network error, timeout)." })),
+  error: Nullable(Type.String()),
+  duration_ms: Type.Integer({ minimum: 0 }),
+  created_at: Instant,
+}, { $id: 'WebhookAttempt', additionalProperties: false });
+
+export const WEBHOOK_ROUTES = {
+  create: {
+    operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint; the answer carries its `secret` (whsec_...), shown this once.',
+    description: 'SSRF rule: the url\'s host is resolved when the endpoint is created; if any of its addresses is loopback, private, '
+      + 'shared (CGNAT), link-local or cloud metadata, multicast, documentation, reserved or otherwise non-public, the call is refused '
+      + 'with 400 validation_error, `param: "url"` (stored against the Idempotency-Key like any refusal). A host without a DNS answer '
+      + 'yet is accepted: every delivery resolves and checks the address again and connects to the checked address only. '
+      + `At most ${MAX_ENDPOINTS} enabled endpoints per merchant and environment.`,
+    responses: {
+      201: answer('Created, with its secret.', 'WebhookEndpointWithSecret'),
+      ...writeFailures,
+      400: failure('validation_error (`param` names the field), invalid_json; also validation_error on `url` when its host resolves to a non-public address (SSRF rule).'),
+      422: failure(`endpoint_limit_reached: the merchant already has ${MAX_ENDPOINTS} enabled endpoints in this environment; delete one first.`),
+    },
+  },
+  list: { operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, newest first (never their secrets).', responses: { 200: pageOf('WebhookEndpoint'), ...readFailures } },
+  get: { operationId: 'getWebhookEndpoint', summary: 'Retrieve a webhook endpoint (never its secret).', responses: { 200: answer('The endpoint.', 'WebhookEndpoint'), ...readFailures } },
+  remove: {
+    operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled.',
+    responses: { 200: answer('Deleted.', 'DeletedWebhookEndpoint'), ...writeFailures },
+  },
+  attempts: {
+    operationId: 'listWebhookAttempts', summary: 'Delivery attempts to this endpoint, newest first.',
+    description: 'Cursors are bound to the endpoint: a cursor of another endpoint is a validation_error on `cursor`.',
+    responses: { 200: pageOf('WebhookAttempt'), ...readFailures },
+  },
+} satisfies Record<string, RouteDoc>;
