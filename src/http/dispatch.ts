@@ -73,12 +73,12 @@ export function bodyOf(req: FastifyRequest): unknown {
 export function operationRoute<A>(
   fastify: FastifyInstance, app: App, method: Method, path: string,
   op: Operation<A, any, unknown>, // eslint-disable-line @typescript-eslint/no-explicit-any
-  { doc, argsOf = (req) => req.params as A }: { doc?: RouteDoc; argsOf?: (req: FastifyRequest) => A } = {},
+  { doc, argsOf = (req) => req.params as A }: { doc: RouteDoc; argsOf?: (req: FastifyRequest) => A },
 ): void {
   fastify.route({
     method: method.toUpperCase() as 'POST' | 'DELETE',
     url: path,
-    ...(doc ? { schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }) } : {}),
+    schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,
     config: { testOnly: op.testOnly === true },
     handler: async (req, reply) =>

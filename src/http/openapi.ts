@@ -43,12 +43,6 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
           if (body && !(Array.isArray(body.required) && body.required.length > 0)) op.requestBody.required = false;
         }
       }
-      // Transitional: modules whose routes do not carry schemas yet bring hand-written paths.
-      for (const module of MODULES) {
-        if (!module.openapi) continue;
-        Object.assign(doc.paths, module.openapi.paths);
-        for (const [name, schema] of Object.entries(module.openapi.schemas)) doc.components.schemas[name] ??= schema;
-      }
       return doc;
     },
   };

@@ -1,6 +1,6 @@
 /**
  * What a module declares about itself. The assemblers (data source, GraphQL schema,
- * loaders, REST server, OpenAPI document) iterate the registry in `./index.ts`; none of
+ * loaders, REST server, OpenAPI components) iterate the registry in `./index.ts`; none of
  * them, and nothing in the kernel (`domain/`, `db/`), imports a module by name.
  */
 import type { TSchema } from '@sinclair/typebox';
@@ -8,12 +8,6 @@ import type DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
 import type { RequestContext } from '../domain/scope';
-
-/** Paths (relative to `/v1`) and component schemas this module adds to the OpenAPI document. */
-export interface OpenApiFragment {
-  paths: Record<string, unknown>;
-  schemas: Record<string, unknown>;
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LoaderMap = Record<string, DataLoader<string, any>>;
@@ -32,8 +26,6 @@ export interface ModuleDefinition<L extends LoaderMap = LoaderMap> {
   loaders?(app: App, ctx: RequestContext): L;
   /** Wire records the module's routes answer with (TypeBox schemas with an `$id`): the document's components. */
   models?: TSchema[];
-  /** Transitional: hand-written paths of routes not yet documented by their schemas. */
-  openapi?: OpenApiFragment;
 }
 
 /** Keeps the loaders' types, so that `GqlContext['loaders']` is typed per key. */
