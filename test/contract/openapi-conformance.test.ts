@@ -369,7 +369,7 @@ test('every operation answers as its document says (generated valid and invalid 
         entry.requests++;
         totals.requests++;
         for (const p of problems(o, req, res)) entry.failures.push(`${describeReq(o, req)}: ${p}`);
-      } else entry.notes.push('cursor: the first page had no next_cursor, no real cursor to send');
+      } else entry.notes.push(`cursor: not sent, GET ?limit=1 answered ${first.status} with ${first.body?.data?.length ?? '?'} records and no next_cursor (nothing to page through)`);
     }
   }
 
