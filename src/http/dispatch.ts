@@ -30,10 +30,13 @@ type Method = 'post' | 'delete';
 function pathParams(path: string): TSchema | undefined {
   const names = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
   if (names.length === 0) return undefined;
-  return Type.Object(Object.fromEntries(names.map((n) => [n, Type.String({ minLength: 1, maxLength: 255 })])));
+  // No length limit: an id the service never issued, however long, is answered 404 not_found.
+  return Type.Object(Object.fromEntries(names.map((n) => [n, Type.String({ minLength: 1 })])));
 }
 
 const IDEMPOTENCY_KEY = 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.';
+/** What the idempotency service accepts (src/modules/idempotency/idempotency.service.ts). */
+const idempotencyKey = () => Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$', 'x-expected': '1 to 255 printable ASCII characters (HTTP drops leading and trailing spaces)', description: IDEMPOTENCY_KEY });
 
 /**
  * The route's published schema. Fastify's own validation and serialisation are off
@@ -49,7 +52,7 @@ function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idemp
     ...(doc.query ? { querystring: doc.query } : {}),
     ...(extra.body ? { body: extra.body } : {}),
     ...(extra.idempotencyKey
-      ? { headers: Type.Object({ 'Idempotency-Key': extra.idempotencyKey === 'required' ? Type.String({ maxLength: 255, description: IDEMPOTENCY_KEY }) : Type.Optional(Type.String({ maxLength: 255, description: IDEMPOTENCY_KEY })) }) }
+      ? { headers: Type.Object({ 'Idempotency-Key': extra.idempotencyKey === 'required' ? idempotencyKey() : Type.Optional(idempotencyKey()) }) }
       : {}),
     response: doc.responses,
   };
