@@ -171,6 +171,27 @@ export class OpenApiSchemas {
       const names = s.propertyNames ? this.sampleString(this.resolve(s.propertyNames), 'full', `${where} key`) : 'key_1';
       out[names] = this.sample(extra, mode, `${where}.${names}`);
     }
+    return this.valid(s, out) ? out : this.repairObject(s, out, required, where);
+  }
+
+  /**
+   * Rules across fields (`not`, `if`/`then`: "at least one of", "omit X when Y") are not
+   * sampled field by field: drop one optional field, or add one, until the object is valid.
+   */
+  private repairObject(s: Schema, out: Record<string, unknown>, required: Set<string>, where: string): Record<string, unknown> {
+    const props = Object.entries((s.properties ?? {}) as Record<string, Schema>);
+    for (const [name] of props) {
+      if (required.has(name) || !(name in out)) continue;
+      const copy = { ...out };
+      delete copy[name];
+      if (this.valid(s, copy)) return copy;
+    }
+    for (const [name, prop] of props) {
+      if (name in out) continue;
+      const copy = { ...out, [name]: this.sample(prop, 'full', where ? `${where}.${name}` : name) };
+      if (this.valid(s, copy)) return copy;
+    }
+    this.unchecked.add(`${where || 'body'}: no object found satisfying the rules across its fields`);
     return out;
   }
 
@@ -212,7 +233,12 @@ export class OpenApiSchemas {
     } else {
       candidates.push(FILL.repeat(max).slice(0, min), 'value', FILL.repeat(max).slice(0, max), 'x'.repeat(Math.max(min, 1)));
     }
-    const ok = [...new Set(candidates)].filter((c) => this.valid(s, c));
+    let ok = [...new Set(candidates)].filter((c) => this.valid(s, c));
+    if (ok.length === 0 && s.pattern) {
+      // A pattern outside printable ASCII (Thai script): let randexp use the whole range.
+      const wide = Array.from({ length: 20 }, () => new RandExp(s.pattern).gen());
+      ok = [...new Set(wide)].filter((c) => this.valid(s, c));
+    }
     if (ok.length === 0) {
       this.unchecked.add(`${where || 'value'}: no string found for ${JSON.stringify({ pattern: s.pattern, format: s.format, minLength: s.minLength, maxLength: s.maxLength })}`);
       return 'x'.repeat(Math.max(min, 1));

@@ -143,7 +143,7 @@ export const PaymentMethodOptions = Obj({
 
 /** checkout_mode hosted: the payer chooses on the hosted page, so the request names no method and no options. */
 const hostedRule = {
-  if: { properties: { checkout_mode: { pattern: `^\\s*${hostedPattern}\\s*$` } }, required: ['checkout_mode'] },
+  if: { properties: { checkout_mode: { type: 'string', pattern: `^\\s*${hostedPattern}\\s*$` } }, required: ['checkout_mode'] },
   then: {
     properties: {
       payment_method: { type: 'null', 'x-messages': { type: 'Omit payment_method with checkout_mode hosted: the payer chooses the method on the hosted page.' } },
