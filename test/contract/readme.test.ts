@@ -48,14 +48,14 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not print its demo key: ${stdout}`)), 30000);
+    const timer = setTimeout(() => reject(new Error(`the service did not print its demo key: ${stdout}`)), 90000);
     child!.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (/^\s+export PK=.*\n/m.test(stdout)) { clearTimeout(timer); resolve(); }
     });
     child!.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the service exited with ${code}: ${stdout}`)); });
   });
-}, 40000);
+}, 100000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {

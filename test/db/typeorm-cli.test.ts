@@ -39,4 +39,4 @@ test('migration:show lists every migration as pending on a fresh database, and a
   const lines = after.stdout.trim().split('\n');
   expect(lines).toHaveLength(names.length);
   lines.forEach((line, i) => expect(line).toMatch(new RegExp(`^\\[X\\] \\d+ ${names[i]}$`)));
-});
+}, 180000);

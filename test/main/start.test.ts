@@ -16,6 +16,9 @@ import { createTestDatabase, TEST_ENCRYPTION_KEY, TestDatabase } from '../helper
 import { Client } from '../helpers/client';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 
+// Each test starts the service once or twice and may run npm: slow on a loaded machine.
+jest.setTimeout(240000);
+
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
 
@@ -32,7 +35,7 @@ interface Started {
  * Runs main.js with `env` (over a clean environment) until it listens (then it keeps
  * running until stop()) or exits by itself.
  */
-function start(env: Record<string, string>, timeoutMs = 30000): Promise<Started> {
+function start(env: Record<string, string>, timeoutMs = 90000): Promise<Started> {
   const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
