@@ -3,7 +3,9 @@
  * its event row and its ledger rows commit together or not at all.
  *
  * MySQL/MariaDB: each transaction takes its own pooled connection; deadlocks and lock
- * wait time-outs are retried. Row locks (`forUpdate`) serialise competing writers.
+ * wait time-outs are retried. Row locks (`forUpdate`) serialise competing writers. A unit
+ * of work that finds a row it must lock missing throws `PrepareAndRetry`: the unit rolls
+ * back, the row is created and committed on its own, and the unit reruns and locks it.
  *
  * SQLite: the driver has exactly one connection, so concurrent transactions would
  * interleave on it. Every unit of work (reads included, so no request can read another's
@@ -15,6 +17,25 @@ import { DataSource, EntityManager, QueryFailedError, SelectQueryBuilder, Object
 import { CountingLogger } from './query-counter';
 
 const RETRYABLE_MYSQL = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WAIT_TIMEOUT */]);
+/** Attempts of a unit of work that keeps deadlocking before the error reaches the caller. */
+const MAX_ATTEMPTS = 5;
+/** How many prerequisites one unit of work may ask `tx` to prepare before it is treated as a bug. */
+const MAX_PREPARES = 3;
+
+/**
+ * Thrown inside a MySQL unit of work that needs a row to exist before it can lock it (the
+ * first balance row of a currency). Creating it inside the unit is not race-safe: the
+ * locking read of a missing row takes a gap lock, so parallel units that all go on to
+ * INSERT it deadlock on each other's gap locks (1213), and a unit that is then refused
+ * rolls its row back, so a retry races again. `tx` instead rolls the unit back, runs
+ * `prepare` with no transaction open (it holds no lock, so it only waits for others to
+ * finish) and reruns the unit, which now finds the committed row and locks just that row.
+ */
+export class PrepareAndRetry extends Error {
+  constructor(what: string, readonly prepare: () => Promise<void>) {
+    super(`unit of work needs ${what} first`);
+  }
+}
 
 export class Db {
   readonly kind: 'mysql' | 'sqlite';
@@ -30,16 +51,25 @@ export class Db {
     return (this.ds.logger as unknown as CountingLogger).count ?? 0;
   }
 
-  /** Runs `fn` in one transaction; retried from the start on deadlock (MySQL). */
+  /**
+   * Runs `fn` in one transaction; retried from the start on deadlock or lock wait time-out
+   * (MySQL), and after preparing what a `PrepareAndRetry` asked for.
+   */
   async tx<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
     const unit = (em: EntityManager) => this.inTx.run(true, () => fn(em));
     if (this.kind === 'sqlite') return this.serial(() => this.ds.transaction(unit));
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, prepared = 0; ; ) {
       try {
         return await this.ds.transaction(unit);
       } catch (err) {
-        if (attempt >= 5 || !isRetryable(err)) throw err;
+        if (err instanceof PrepareAndRetry) {
+          if (++prepared > MAX_PREPARES) throw new Error(`${err.message}, still after ${MAX_PREPARES} preparations`);
+          await err.prepare();
+          continue;
+        }
+        if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
         await sleep(5 * attempt + Math.floor(Math.random() * 20));
+        attempt++;
       }
     }
   }

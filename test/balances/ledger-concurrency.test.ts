@@ -97,6 +97,43 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
     expect(await balance(c, 'JPY')).toEqual({ available: '0', pending: '0', reserved: '0' });
   });
 
+  test('many currencies first touched at once: parallel refused payouts are all 422 (never 5xx), then first credits racing payouts all land', async () => {
+    // On MariaDB, refused payouts leave no balance row behind, so each of these requests is
+    // a first touch of its currency: a locking read of a missing row that must not turn
+    // into a deadlock (1213) and a 500 when 96 of them run at once.
+    const c = await fundedMerchant(srv, '100');
+    const currencies = ['AUD', 'CAD', 'CHF', 'GBP', 'HKD', 'NZD', 'SGD', 'KRW'];
+    const refused = await Promise.all(currencies.flatMap((currency) => Array.from({ length: 12 }, () =>
+      c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })))));
+    expect(refused.map((r) => r.status)).toEqual(Array(refused.length).fill(422));
+    for (const r of refused) expect(r.body.error.code).toBe('insufficient_balance');
+    expect((await c.get('/v1/payout_intents')).body.data).toEqual([]);
+    const [{ n: entries }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE merchant_id = ? AND currency <> ?', [c.merchantId, 'THB']);
+    expect(Number(entries)).toBe(0);
+
+    // Now each currency's first credit (5) races 12 more payouts of 1: the balance row is
+    // created once, and every payout is either created or refused, never failed.
+    const topups = await Promise.all(currencies.map((currency) =>
+      c.post('/v1/topup_intents', { amount: '5', currency, country: 'DE', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() })));
+    const racing = await Promise.all([
+      ...topups.map((t) => c.post(`/v1/test_helpers/topup_intents/${t.body.id}/succeed`, {}).then((r) => ({ kind: 'credit', currency: t.body.currency, ...r }))),
+      ...currencies.flatMap((currency) => Array.from({ length: 12 }, () =>
+        c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })).then((r) => ({ kind: 'payout', currency, ...r })))),
+    ]);
+    expect(racing.filter((r) => r.kind === 'credit').map((r) => r.status)).toEqual(Array(currencies.length).fill(200));
+    for (const r of racing.filter((x) => x.kind === 'payout' && x.status !== 201)) {
+      expect(r.status).toBe(422);
+      expect(r.body.error.code).toBe('insufficient_balance');
+    }
+    for (const currency of currencies) {
+      const created = racing.filter((r) => r.kind === 'payout' && r.currency === currency && r.status === 201).length;
+      expect(created).toBeLessThanOrEqual(5);
+      expect(await balance(c, currency)).toEqual({ available: String(5 - created), pending: '0', reserved: String(created) });
+    }
+    const rows: any[] = await srv.app.db.ds.query('SELECT currency FROM balances WHERE merchant_id = ? ORDER BY currency', [c.merchantId]);
+    expect(rows.map((r) => r.currency)).toEqual([...currencies, 'THB'].sort());
+  });
+
   test('two merchants and two currencies in parallel do not interfere', async () => {
     const a = await fundedMerchant(srv, '100');
     const b = await fundedMerchant(srv, '50');

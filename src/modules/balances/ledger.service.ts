@@ -10,7 +10,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
-import type { Db } from '../../db/db';
+import { PrepareAndRetry, type Db } from '../../db/db';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 
@@ -55,6 +55,15 @@ export function balanceToWire(b: Balance): BalanceWire {
 
 export { MOVES, type Movement } from '../../domain/moves';
 
+/** An all-zero balance, not yet stored. */
+function newBalance(scope: Scope, currency: string, now: Date): Balance {
+  return Object.assign(new Balance(), {
+    id: newId('balance', now.getTime()),
+    merchantId: scope.merchantId, environment: scope.environment, currency,
+    available: 0n, pending: 0n, reserved: 0n, updatedAt: now,
+  });
+}
+
 export class LedgerService {
   constructor(private readonly db: Db) {}
 
@@ -63,9 +72,14 @@ export class LedgerService {
     return this.post(em, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
   }
 
-  /** Applies `movements` to the (scope, currency) balance inside `em`'s transaction. */
+  /**
+   * Applies `movements` to the (scope, currency) balance inside `em`'s transaction. A
+   * currency without a balance row counts as all zero: a debit is refused without creating
+   * one, and a credit creates it (see `createBalance`).
+   */
   async post(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<Balance> {
-    const balance = await this.lockBalance(em, scope, currency, now);
+    const locked = await this.lockBalance(em, scope, currency);
+    const balance = locked ?? newBalance(scope, currency, now);
     for (const m of movements) {
       const next = balance[m.bucket] + m.amount;
       if (next < 0n) {
@@ -77,10 +91,14 @@ export class LedgerService {
       balance[m.bucket] = next;
     }
     balance.updatedAt = now;
-    await em.createQueryBuilder().update(Balance)
-      .set({ available: balance.available, pending: balance.pending, reserved: balance.reserved, updatedAt: now })
-      .where('id = :id', { id: balance.id })
-      .execute();
+    if (locked) {
+      await em.createQueryBuilder().update(Balance)
+        .set({ available: balance.available, pending: balance.pending, reserved: balance.reserved, updatedAt: now })
+        .where('id = :id', { id: balance.id })
+        .execute();
+    } else {
+      await this.createBalance(em, balance);
+    }
     const entries = movements.map((m) => Object.assign(new LedgerEntry(), {
       id: newId('ledgerEntry', now.getTime()),
       merchantId: scope.merchantId,
@@ -159,25 +177,40 @@ export class LedgerService {
     return this.db.kind === 'mysql' ? this.db.ds.transaction('REPEATABLE READ', fn) : this.db.tx(fn);
   }
 
-  private async lockBalance(em: EntityManager, scope: Scope, currency: string, now: Date): Promise<Balance> {
-    const find = () => this.db.forUpdate(
+  /** The (scope, currency) balance row, locked until `em`'s transaction ends; null when there is none yet. */
+  private lockBalance(em: EntityManager, scope: Scope, currency: string): Promise<Balance | null> {
+    return this.db.forUpdate(
       em.createQueryBuilder(Balance, 'b').where('b.merchant_id = :merchantId AND b.environment = :environment AND b.currency = :currency', {
         merchantId: scope.merchantId, environment: scope.environment, currency,
       }),
     ).getOne();
-    const existing = await find();
-    if (existing) return existing;
-    try {
-      await em.getRepository(Balance).insert({
-        id: newId('balance', now.getTime()),
-        merchantId: scope.merchantId, environment: scope.environment, currency,
-        available: 0n, pending: 0n, reserved: 0n, updatedAt: now,
-      } as never);
-    } catch (err) {
-      if (!this.db.isUniqueViolation(err)) throw err;
+  }
+
+  /**
+   * Creates the first balance row of a currency, holding `balance`'s amounts.
+   *
+   * SQLite: inserted in `em`'s transaction (the queue runs it alone, so nothing races it).
+   *
+   * MySQL: the locking read that found no row holds a gap lock, and parallel transactions
+   * that each INSERT the row into that gap deadlock on one another (1213); a refused one
+   * rolls its row back, so its retries race again. So the row is not inserted here: this
+   * transaction is rolled back, an all-zero row is committed on its own (a duplicate from
+   * a concurrent creator is fine), and `Db.tx` reruns the unit of work, which then finds
+   * and locks the row. A zero row carries no money and has no entries, so the ledger
+   * still balances if the rerun is refused.
+   */
+  private async createBalance(em: EntityManager, balance: Balance): Promise<void> {
+    if (this.db.kind === 'sqlite') {
+      await em.getRepository(Balance).insert(balance as never);
+      return;
     }
-    const created = await find();
-    if (!created) throw new Error('balance row vanished');
-    return created;
+    const scope = { merchantId: balance.merchantId, environment: balance.environment };
+    throw new PrepareAndRetry(`the ${balance.currency} balance row`, async () => {
+      try {
+        await this.db.ds.getRepository(Balance).insert(newBalance(scope, balance.currency, new Date()) as never);
+      } catch (err) {
+        if (!this.db.isUniqueViolation(err)) throw err;
+      }
+    });
   }
 }
