@@ -71,6 +71,11 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.body;
   schemas = new OpenApiSchemas(doc, seeded(20240601));
+  // Two records of each kind first, so every list has a next page (a real cursor) and events exist.
+  for (const create of [newPayout, newTopup, newPayment, newEndpoint]) {
+    await create();
+    await create();
+  }
 });
 
 afterAll(async () => {
@@ -120,6 +125,8 @@ const RECORDS: [RegExp, () => Promise<string>][] = [
   [/^\/events\/\{id\}/, someEvent],
 ];
 
+const readRecords: Record<string, string> = {};
+
 // ------------------------------------------------------------------ the document
 
 function operations(): Operation[] {
@@ -146,7 +153,11 @@ async function fillPath(o: Operation, values: Record<string, string>, notes: str
       const s = schemas.resolve(p.schema);
       const record = RECORDS.find(([re]) => re.test(o.template));
       if (s.enum?.length) value = String(s.enum[0]);
-      else if (record) value = await record[1]();
+      else if (record) {
+        // Reads share one record; writes get a fresh one (in the state their route needs).
+        if (o.method === 'get') value = (readRecords[record[0].source] ??= await record[1]());
+        else value = await record[1]();
+      }
       else {
         value = 'zz_unknown_id';
         notes.push(`no record for {${p.name}}: requests use an unknown id`);
@@ -378,12 +389,13 @@ test('every operation answers as its document says (generated valid and invalid 
     // A real cursor: the next page of a one-item page.
     const cursor = params(o.op, 'query').find((p) => p.name === 'cursor');
     if (cursor) {
-      const first = await send(o, { kind: 'valid', label: 'limit=1', path: o.template, query: [['limit', '1']], headers: {} });
+      const listPath = await fillPath(o, {}, entry.notes);
+      const first = await send(o, { kind: 'valid', label: 'limit=1', path: listPath, query: [['limit', '1']], headers: {} });
       entry.requests += 1;
       totals.requests += 1;
-      for (const p of problems(o, { kind: 'valid', label: 'limit=1', path: o.template, query: [['limit', '1']], headers: {} }, first)) entry.failures.push(`[valid] limit=1: ${p}`);
+      for (const p of problems(o, { kind: 'valid', label: 'limit=1', path: listPath, query: [['limit', '1']], headers: {} }, first)) entry.failures.push(`[valid] limit=1: ${p}`);
       if (first.body?.next_cursor) {
-        const req: Req = { kind: 'valid', label: 'cursor from the previous page', path: o.template, query: [['limit', '1'], ['cursor', first.body.next_cursor]], headers: {} };
+        const req: Req = { kind: 'valid', label: 'cursor from the previous page', path: listPath, query: [['limit', '1'], ['cursor', first.body.next_cursor]], headers: {} };
         const res = await send(o, req);
         entry.requests++;
         totals.requests++;
