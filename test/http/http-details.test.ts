@@ -10,6 +10,7 @@
  * - GraphQL documents that do not parse or validate are HTTP 400 validation_error, and Apollo's
  *   own error codes never reach a client.
  */
+import { registeredRoutes } from '../helpers/routes';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { startServer, TestServer } from '../helpers/server';
@@ -155,20 +156,8 @@ describe('optional POST bodies', () => {
 
 /** Routes as the live server has registered them (printRoutes), methods grouped by URL. */
 function routesByUrl(server: FastifyInstance): Map<string, Set<string>> {
-  const text = server.printRoutes({ commonPrefix: false });
-  const stack: string[] = [];
   const byUrl = new Map<string, Set<string>>();
-  for (const line of text.split('\n')) {
-    const m = /^(.*?)[├└]── (.*)$/.exec(line);
-    if (!m) continue;
-    const depth = m[1].length / 4;
-    const node = /^(.*?) \(([A-Z, ]+)\)$/.exec(m[2]);
-    const segment = node ? node[1] : m[2];
-    stack.length = depth;
-    const url = (depth > 0 ? stack[depth - 1] : '') + segment;
-    stack[depth] = url;
-    if (node) for (const method of node[2].split(', ')) byUrl.set(url, (byUrl.get(url) ?? new Set()).add(method));
-  }
+  for (const { method, url } of registeredRoutes(server)) byUrl.set(url, (byUrl.get(url) ?? new Set()).add(method));
   return byUrl;
 }
 

@@ -3,7 +3,7 @@
  * Request-Id on every response, health probes, and the OpenAPI document checked against
  * the routes the live server has registered (both directions).
  */
-import type { FastifyInstance } from 'fastify';
+import { registeredRoutes } from '../helpers/routes';
 import { startServer, TestServer, FUNDING } from '../helpers/server';
 import { Client, payoutBody, Res } from '../helpers/client';
 
@@ -192,23 +192,6 @@ describe('Request-Id', () => {
 });
 
 /** Routes as the live server has registered them, parsed from printRoutes() and confirmed with hasRoute(). */
-function registeredRoutes(server: FastifyInstance): { method: string; url: string }[] {
-  const text = server.printRoutes({ commonPrefix: false });
-  const stack: string[] = [];
-  const routes: { method: string; url: string }[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^(.*?)[├└]── (.*)$/.exec(line);
-    if (!m) continue;
-    const depth = m[1].length / 4;
-    const node = /^(.*?) \(([A-Z, ]+)\)$/.exec(m[2]);
-    const segment = node ? node[1] : m[2];
-    stack.length = depth;
-    const url = (depth > 0 ? stack[depth - 1] : '') + segment;
-    stack[depth] = url;
-    if (node) for (const method of node[2].split(', ')) routes.push({ method, url });
-  }
-  return routes;
-}
 
 const toOpenApi = (url: string) => url.replace(/^\/v1/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const toFastify = (p: string) => `/v1${p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`;
