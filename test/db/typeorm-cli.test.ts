@@ -14,7 +14,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 function migrationShow(database: TestDatabase): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('npx', ['typeorm', '-d', 'dist/ormconfig.js', 'migration:show'], { cwd: ROOT, env: { ...process.env, ...database.env }, timeout: 60000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0, stdout, stderr });
+      // CI=true makes TypeORM's logger colour its lines; compare the text only.
+      const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0, stdout: plain(stdout), stderr: plain(stderr) });
     });
   });
 }
