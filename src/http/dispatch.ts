@@ -12,6 +12,8 @@ import type { RequestContext } from '../domain/scope';
 import { Answer, OUTCOME_STATUS } from '../ops/pipeline';
 import { ctxOf, idempotencyKeyOf, routeNotFound, sendJson } from './plumbing';
 import type { RouteDoc } from './route-docs';
+import { listQuerySchema, type ListSpec, type Page } from '../domain/listing';
+import { pageEnvelope } from './envelope';
 
 export function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>): FastifyReply {
   if (!answer.replayed) return sendJson(reply, OUTCOME_STATUS[answer.outcome], answer.value);
@@ -103,4 +105,17 @@ export function readRoute<Q extends TSchema>(
     const query = doc.query ? check(doc.query, req.query, 'query') : ({} as Static<Q>);
     return sendJson(reply, 200, await read(ctxOf(req), query, req.params as Params));
   });
+}
+
+/**
+ * Registers a listing (GET): the document shows the query schema the listing derives from
+ * `spec`; `list` receives the raw query, and the listing parser behind it checks that same
+ * schema once (for REST and GraphQL alike). Answers the page envelope.
+ */
+export function listRoute(
+  fastify: FastifyInstance, path: string, doc: RouteDoc, spec: ListSpec,
+  list: (ctx: RequestContext, query: Record<string, unknown>, params: Params) => Promise<Page<unknown>>,
+): void {
+  fastify.get(path, { schema: routeSchema({ ...doc, query: listQuerySchema(spec) }, path) }, async (req, reply) =>
+    sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params))));
 }

@@ -12,7 +12,8 @@
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { applyList, encodeCursor, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { EventRecord } from './event.entity';
@@ -170,6 +171,7 @@ export class EventService {
   async parseList(scope: Scope, query: Record<string, unknown>): Promise<ListParams> {
     const cursor = query.cursor;
     if (typeof cursor === 'string' && cursor.startsWith('evt_')) {
+      check(listQuerySchema(EVENT_LIST), query, 'query'); // a malformed query is named before the event is looked up
       const event = await this.find(scope, cursor);
       if (!event) throw ApiError.validation('cursor', 'cursor is not an event of this API key, nor a cursor returned by this list.');
       query = { ...query, cursor: encodeCursor(EVENT_LIST.resource, scope, { t: event.createdAt.getTime(), id: event.id }) };

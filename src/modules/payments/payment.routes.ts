@@ -1,9 +1,7 @@
 /** REST routes for payment intents: each names its operation or read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { listQuerySchema } from '../../domain/listing';
-import { pageEnvelope } from '../../http/envelope';
-import { operationRoute, readRoute } from '../../http/dispatch';
+import { listRoute, operationRoute, readRoute } from '../../http/dispatch';
 import { requestBaseUrl } from './base-url';
 import { PAYMENT_ROUTES as doc } from './payment.schemas';
 import { PAYMENT_LIST } from './payment.wire';
@@ -13,8 +11,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, app: App): void 
   const ops = app.ops.payments;
 
   operationRoute(fastify, app, 'post', '/v1/payment_intents', ops.create, { doc: doc.create, argsOf: (req) => ({ baseUrl: requestBaseUrl(app.config, req) }) });
-  readRoute(fastify, '/v1/payment_intents', { ...doc.list, query: listQuerySchema(PAYMENT_LIST) },
-    async (ctx, query) => pageEnvelope(await payments.list(ctx, payments.parseList(ctx, query as Record<string, unknown>))));
+  listRoute(fastify, '/v1/payment_intents', doc.list, PAYMENT_LIST, async (ctx, query) => payments.list(ctx, payments.parseList(ctx, query)));
   readRoute(fastify, '/v1/payment_intents/:id', doc.get, (ctx, _query, { id }) => payments.get(ctx, id));
   operationRoute(fastify, app, 'post', '/v1/payment_intents/:id/cancel', ops.cancel, { doc: doc.cancel });
   operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/succeed', ops.testSucceed, { doc: doc.testSucceed });

@@ -1,9 +1,7 @@
 /** REST compatibility routes for payout intents: each names its operation or read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { listQuerySchema } from '../../domain/listing';
-import { pageEnvelope } from '../../http/envelope';
-import { operationRoute, readRoute } from '../../http/dispatch';
+import { listRoute, operationRoute, readRoute } from '../../http/dispatch';
 import { PAYOUT_ROUTES as doc } from './payout.schemas';
 import { PAYOUT_LIST } from './payout.service';
 
@@ -12,8 +10,7 @@ export function registerPayoutRoutes(fastify: FastifyInstance, app: App): void {
   const ops = app.ops.payouts;
 
   operationRoute(fastify, app, 'post', '/v1/payout_intents', ops.create, { doc: doc.create });
-  readRoute(fastify, '/v1/payout_intents', { ...doc.list, query: listQuerySchema(PAYOUT_LIST) },
-    async (ctx, query) => pageEnvelope(await payouts.list(ctx, payouts.parseList(ctx, query as Record<string, unknown>))));
+  listRoute(fastify, '/v1/payout_intents', doc.list, PAYOUT_LIST, async (ctx, query) => payouts.list(ctx, payouts.parseList(ctx, query)));
   readRoute(fastify, '/v1/payout_intents/:id', doc.get, (ctx, _query, { id }) => payouts.get(ctx, id));
   operationRoute(fastify, app, 'post', '/v1/payout_intents/:id/approve', ops.approve, { doc: doc.approve });
   operationRoute(fastify, app, 'post', '/v1/payout_intents/:id/cancel', ops.cancel, { doc: doc.cancel });

@@ -1,9 +1,7 @@
 /** REST routes for topup intents: each names its operation or read and its document, nothing more. */
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../../app';
-import { listQuerySchema } from '../../domain/listing';
-import { pageEnvelope } from '../../http/envelope';
-import { operationRoute, readRoute } from '../../http/dispatch';
+import { listRoute, operationRoute, readRoute } from '../../http/dispatch';
 import { TOPUP_ROUTES as doc } from './topup.schemas';
 import { TOPUP_LIST } from './topup.service';
 
@@ -12,8 +10,7 @@ export function registerTopupRoutes(fastify: FastifyInstance, app: App): void {
   const ops = app.ops.topups;
 
   operationRoute(fastify, app, 'post', '/v1/topup_intents', ops.create, { doc: doc.create });
-  readRoute(fastify, '/v1/topup_intents', { ...doc.list, query: listQuerySchema(TOPUP_LIST) },
-    async (ctx, query) => pageEnvelope(await topups.list(ctx, topups.parseList(ctx, query as Record<string, unknown>))));
+  listRoute(fastify, '/v1/topup_intents', doc.list, TOPUP_LIST, async (ctx, query) => topups.list(ctx, topups.parseList(ctx, query)));
   readRoute(fastify, '/v1/topup_intents/:id', doc.get, (ctx, _query, { id }) => topups.get(ctx, id));
   operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/succeed', ops.testSucceed, { doc: doc.testSucceed });
   operationRoute(fastify, app, 'post', '/v1/test_helpers/topup_intents/:id/fail', ops.testFail, { doc: doc.testFail });
