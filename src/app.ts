@@ -76,11 +76,11 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
-  const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })));
+  const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })), config.db);
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
-  const db = new Db(ds);
+  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }) });
 
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const auth = new AuthService(db);
@@ -126,6 +126,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
       { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
       { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
+      { name: 'idempotency.release', run: () => idempotency.flushReleases() },
       ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
     ],
     config.schedulerIntervalMs,

@@ -8,10 +8,45 @@ export type DatabaseConfig =
   | { kind: 'mysql'; url: string }
   | { kind: 'sqlite'; file: string };
 
+/**
+ * How long the service waits on MySQL/MariaDB before it answers 503 `service_unavailable`
+ * instead (src/db/db.ts). SQLite, embedded and synchronous, cannot stall by network.
+ */
+export interface DbSettings {
+  /** Connections in the pool (DB_POOL_SIZE). */
+  poolSize: number;
+  /** TCP connect and handshake of a new connection (DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs: number;
+  /** Waiting for a pooled connection, a new one's connect included (DB_ACQUIRE_TIMEOUT_MS). */
+  acquireTimeoutMs: number;
+  /** One statement (DB_QUERY_TIMEOUT_MS). */
+  queryTimeoutMs: number;
+  /** One unit of work from asking for a connection to COMMIT, retries included (DB_TX_TIMEOUT_MS). */
+  txTimeoutMs: number;
+  /** The readiness ping (/readyz) and the outage probe (DB_PING_TIMEOUT_MS). */
+  pingTimeoutMs: number;
+}
+
+/**
+ * Defaults: an OLTP statement takes milliseconds, so seconds mean the server is not
+ * answering. The unit of work's 6 s bounds any request caught in flight by a stall well
+ * inside the 10 s the contract allows before a 503.
+ */
+export const DEFAULT_DB_SETTINGS: DbSettings = {
+  poolSize: 20,
+  connectTimeoutMs: 2000,
+  acquireTimeoutMs: 2000,
+  queryTimeoutMs: 4000,
+  txTimeoutMs: 6000,
+  pingTimeoutMs: 1000,
+};
+
 export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** Pool size and time limits of the MySQL/MariaDB connection. */
+  db: DbSettings;
   redisUrl?: string;
   nodeEnv: string;
   logLevel: string;
@@ -64,6 +99,23 @@ function int(name: string, value: string | undefined, fallback: number, min = 0)
   return Number(value);
 }
 
+function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
+  const d = DEFAULT_DB_SETTINGS;
+  const s: DbSettings = {
+    poolSize: int('DB_POOL_SIZE', env.DB_POOL_SIZE, d.poolSize, 1),
+    connectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectTimeoutMs, 100),
+    acquireTimeoutMs: int('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, d.acquireTimeoutMs, 100),
+    queryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', env.DB_QUERY_TIMEOUT_MS, d.queryTimeoutMs, 100),
+    txTimeoutMs: int('DB_TX_TIMEOUT_MS', env.DB_TX_TIMEOUT_MS, d.txTimeoutMs, 100),
+    pingTimeoutMs: int('DB_PING_TIMEOUT_MS', env.DB_PING_TIMEOUT_MS, d.pingTimeoutMs, 100),
+  };
+  // The unit of work's deadline bounds everything inside it; a longer part limit would never apply.
+  for (const [name, value] of [['DB_ACQUIRE_TIMEOUT_MS', s.acquireTimeoutMs], ['DB_QUERY_TIMEOUT_MS', s.queryTimeoutMs]] as const) {
+    if (value > s.txTimeoutMs) throw new Error(`${name} (${value}) must not exceed DB_TX_TIMEOUT_MS (${s.txTimeoutMs})`);
+  }
+  return s;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const url = env.DATABASE_URL?.trim();
@@ -80,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', env.PORT, 4000),
     host: env.HOST ?? '0.0.0.0',
     database,
+    db: dbSettings(env),
     redisUrl: env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV ?? 'development',
     logLevel: env.LOG_LEVEL ?? 'info',

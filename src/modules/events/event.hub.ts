@@ -10,6 +10,7 @@
  *  - with REDIS_URL, a pub/sub message that another process publishes after its commit.
  */
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../../db/db';
 import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
 import { CommittedEvent, EventService, typeMatches } from './event.service';
@@ -17,6 +18,8 @@ import { RedisNotifier } from './redis-notify';
 
 const scopeKey = (s: { merchantId: string; environment: string }) => `${s.merchantId}/${s.environment}`;
 const BATCH = 200;
+/** How long a stream waits before reading again when the database is out. */
+const UNAVAILABLE_PAUSE_MS = 1000;
 
 class Waiter {
   dirty = true;
@@ -33,6 +36,21 @@ class Waiter {
   close(): void {
     this.closed = true;
     this.wake();
+  }
+
+  /** Resolves after `ms`, or earlier when closed. */
+  pause(ms: number): Promise<void> {
+    return new Promise((r) => {
+      const timer = setTimeout(() => {
+        this.resolve = undefined;
+        r();
+      }, ms);
+      timer.unref();
+      this.resolve = () => {
+        clearTimeout(timer);
+        r();
+      };
+    });
   }
 
   /** Resolves on the next wake, or at once if woken since the last call. */
@@ -109,7 +127,16 @@ export class EventHub {
           await waiter.wait();
           if (waiter.closed) return;
           for (;;) {
-            const rows = await events.since(scope, last, BATCH);
+            let rows: EventRecord[];
+            try {
+              rows = await events.since(scope, last, BATCH);
+            } catch (err) {
+              // The stream outlives a database outage: it reads again from where it was.
+              if (!isDatabaseUnavailable(err)) throw err;
+              await waiter.pause(UNAVAILABLE_PAUSE_MS);
+              if (waiter.closed) return;
+              continue;
+            }
             for (const row of rows) {
               last = row.seq!;
               if (typeMatches(row.type, types)) yield row;
@@ -182,7 +209,8 @@ export class EventHub {
         }
       }
     } catch (err) {
-      this.log.warn({ err }, 'event poll failed');
+      // An outage is logged once, by Db; the next poll tries again.
+      if (!isDatabaseUnavailable(err)) this.log.warn({ err }, 'event poll failed');
     } finally {
       this.polling = false;
     }
