@@ -8,22 +8,25 @@
  * `PrepareAndRetry`: the unit rolls back, the row is created and committed on its own,
  * and the unit reruns and locks it.
  *
- * Time limits (DbSettings, docs/decisions.md "Database timeouts and outages"): waiting for
- * a pooled connection, each statement, and the whole unit of work (retries included) have
- * deadlines. A unit that misses one has its connection destroyed - a connection that
- * stopped answering never returns to the pool, and the server rolls back whatever the
- * unit had not committed when it sees the connection close - and fails with
- * `DatabaseUnavailableError` (503 `service_unavailable` with Retry-After), as does any
- * error that says the server cannot be reached. Either has a probe ask the server on a
- * connection of its own; if that fails too, the outage gate opens: further units fail at
- * once, without touching the pool, while the probe keeps asking; the first answer closes
- * the gate. Nothing restarts: the pool replaces destroyed connections.
+ * Waiting on the server (DbSettings; docs/decisions.md "Database timeouts and outages"):
+ *  - hard limits: waiting for a pooled connection, each statement, and the whole unit of
+ *    work (retries included). A unit that misses one has its connection destroyed and fails
+ *    with `DatabaseUnavailableError` (503 `service_unavailable` with Retry-After);
+ *  - the probe: a wait longer than DB_PROBE_AFTER_MS, or an error that says the server
+ *    cannot be reached, has the server asked on a connection of its own. A server that
+ *    answers is only slow (lock waits, load): units go on. One that does not answer within
+ *    DB_PING_TIMEOUT_MS is out: every unit waiting on it fails now, new units fail at once
+ *    without touching the pool (the outage gate), and the probe keeps asking until the
+ *    first answer ends the outage.
+ * A destroyed connection leaves the pool at once (the pool opens a new one; nothing needs a
+ * restart) and the server rolls back whatever its unit had not committed when it sees the
+ * close. A unit cut during its COMMIT may have committed: idempotency keys make that safe.
  *
  * SQLite: the driver has exactly one connection, so concurrent transactions would
  * interleave on it. Every unit of work (reads included, so no request can read another's
  * uncommitted rows) is queued and runs alone. That makes SQLite single-process only,
  * which is what an embedded database is for; two gateway processes need MySQL. Being
- * embedded and synchronous it cannot stall by network: no deadlines apply.
+ * embedded and synchronous it cannot stall by network: no limits apply.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
@@ -80,7 +83,7 @@ export class DatabaseUnavailableError extends ApiError {
 
   /** `atGate`: refused during an outage before anything was sent to the database. */
   constructor(readonly reason: string, readonly atGate = false) {
-    super('service_unavailable', 'The service cannot reach its database right now; retry the request after the Retry-After delay.');
+    super('service_unavailable', 'The database is unavailable or did not answer in time; retry the request after the Retry-After delay.');
   }
 }
 
@@ -149,18 +152,26 @@ interface PoolConnection {
 
 /** mysql2's own connection (callback API), for the probe. */
 interface RawConnection extends PoolConnection {
-  on(event: 'error', listener: () => void): void;
+  on(event: 'error' | 'end', listener: () => void): void;
   query(sql: string, callback: (err: Error | null, result: unknown) => void): void;
   end(callback: () => void): void;
 }
 
-/** Settles like `work`, or rejects with `onTimeout()`'s error after `ms`. */
-function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+/**
+ * Settles like `work`, or rejects with `onTimeout()`'s error after `ms`; calls `slow` if
+ * `work` is still pending after `slowMs`.
+ */
+function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error, slow?: { afterMs: number; then: () => void }): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), Math.max(0, ms));
+    const slowTimer = slow && slow.afterMs < ms ? setTimeout(slow.then, slow.afterMs) : undefined;
+    const done = () => {
+      clearTimeout(timer);
+      if (slowTimer) clearTimeout(slowTimer);
+    };
     work.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (err: unknown) => { clearTimeout(timer); reject(err); },
+      (value) => { done(); resolve(value); },
+      (err: unknown) => { done(); reject(err); },
     );
   });
 }
@@ -187,10 +198,14 @@ export class Db {
   private queue: Promise<unknown> = Promise.resolve();
   /** Set while a unit of work runs, so `outside` can refuse to run inside one. */
   private readonly inTx = new AsyncLocalStorage<true>();
-  /** Set while the database is out: units fail at once until a probe is answered. */
+  /** Set while the database is out: units fail at once until the probe is answered. */
   private outage?: { since: number; reason: string };
   private probing = false;
   private closed = false;
+  /** The abort of every unit running now: an outage fails them all at once. */
+  private readonly running = new Set<(reason: string) => void>();
+  /** The probe's own connection (kept open between probes; a new one after any failure). */
+  private probeConnection?: RawConnection;
   private readonly log?: DbLog;
   private readonly availableListeners: (() => void)[] = [];
 
@@ -202,6 +217,8 @@ export class Db {
     // dead connection would otherwise be an uncaught 'error' event.
     const pool = (ds.driver as unknown as { pool?: { on(event: 'connection', fn: (c: { on(e: 'error', f: () => void): void }) => void): void } }).pool;
     pool?.on('connection', (connection) => connection.on('error', () => undefined));
+    // Opened now, so that the first probe does not pay for a handshake.
+    if (this.kind === 'mysql' && ds.isInitialized) this.probeConnection = this.openProbeConnection();
   }
 
   get queryCount(): number {
@@ -260,16 +277,16 @@ export class Db {
 
   /**
    * Readiness (/readyz): the database answers within DB_PING_TIMEOUT_MS and every migration
-   * is applied. On MySQL this is the outage probe (a connection of its own, so a pool that is
-   * busy, not broken, does not make the service unready; the gate does not apply, and an
-   * answer ends an outage).
+   * is applied. On MySQL this is the probe (a connection of its own, so a pool that is busy,
+   * not broken, does not make the service unready; the gate does not apply, and an answer
+   * ends an outage).
    */
   async readiness(): Promise<'ready' | 'migrations pending'> {
     if (this.kind === 'sqlite') {
       const pending = await this.serial(() => this.withRunner((runner) => new MigrationExecutor(this.ds, runner).getPendingMigrations()));
       return pending.length > 0 ? 'migrations pending' : 'ready';
     }
-    const known = new Set(await this.ping());
+    const known = new Set(await this.probe(this.settings.pingTimeoutMs, false));
     if (this.outage) this.recovered();
     const pending = this.ds.migrations.map((m) => m.name ?? m.constructor.name).filter((name) => !known.has(name));
     return pending.length > 0 ? 'migrations pending' : 'ready';
@@ -294,6 +311,7 @@ export class Db {
   async close(): Promise<void> {
     const out = this.outage !== undefined;
     this.closed = true;
+    this.dropProbeConnection(this.probeConnection, !out);
     await this.queue.catch(() => undefined);
     if (!this.ds.isInitialized) return;
     const closing = this.ds.destroy();
@@ -340,37 +358,40 @@ export class Db {
 
   /**
    * One unit of work on its own connection, under `deadline` and the acquire and statement
-   * limits. Any deadline missed destroys the connection; that and every unavailability
-   * error become DatabaseUnavailableError and have the probe check the server.
+   * limits; a long wait has the server probed. A missed limit or an outage destroys the
+   * connection; that and every unavailability error become DatabaseUnavailableError.
    */
   private async unit<T>(deadline: number, body: (runner: QueryRunner) => Promise<T>): Promise<T> {
     if (this.closed && !this.ds.isInitialized) throw new DatabaseUnavailableError('closed');
     if (this.outage) throw new DatabaseUnavailableError(`outage: ${this.outage.reason}`, true);
-    if (deadline <= Date.now()) {
-      this.suspect('timeout: unit of work');
-      throw new DatabaseUnavailableError('timeout: unit of work');
-    }
+    if (deadline <= Date.now()) throw new DatabaseUnavailableError('timeout: unit of work');
     const s = this.settings;
     const runner = this.ds.createQueryRunner();
     let aborted: DatabaseUnavailableError | undefined;
+    let rejectAborted!: (err: Error) => void;
+    const abortedPromise = new Promise<never>((_, reject) => (rejectAborted = reject));
+    abortedPromise.catch(() => undefined);
     const abort = (reason: string): DatabaseUnavailableError => {
       if (!aborted) {
         aborted = new DatabaseUnavailableError(reason);
         destroyConnection(runner, new DatabaseUnavailableError(reason));
+        rejectAborted(aborted);
       }
       return aborted;
     };
+    const slow = (what: string) => ({ afterMs: s.probeAfterMs, then: () => this.suspect(`slow: ${what}`) });
+    this.running.add(abort);
     const acquiring = runner.connect();
     const work = (async () => {
-      await within(acquiring, Math.min(s.acquireTimeoutMs, deadline - Date.now()), () => abort('timeout: waiting for a connection'));
+      await within(acquiring, Math.min(s.acquireTimeoutMs, deadline - Date.now()), () => abort('timeout: waiting for a connection'), slow('waiting for a connection'));
       if (aborted) throw aborted;
       const query = runner.query.bind(runner);
       runner.query = ((sql: string, parameters?: unknown[], structured?: boolean) =>
-        within(query(sql, parameters, structured as never), Math.min(s.queryTimeoutMs, deadline - Date.now()), () => abort('timeout: statement'))) as QueryRunner['query'];
+        within(query(sql, parameters, structured as never), Math.min(s.queryTimeoutMs, deadline - Date.now()), () => abort('timeout: statement'), slow('statement'))) as QueryRunner['query'];
       return body(runner);
     })();
     try {
-      const result = await within(work, deadline - Date.now(), () => abort('timeout: unit of work'));
+      const result = await within(Promise.race([work, abortedPromise]), deadline - Date.now(), () => abort('timeout: unit of work'));
       if (aborted) throw aborted;
       return result;
     } catch (err) {
@@ -380,6 +401,7 @@ export class Db {
       this.suspect(unavailable.reason);
       throw unavailable;
     } finally {
+      this.running.delete(abort);
       // A connection that arrives after the unit gave up goes back to the pool (or, destroyed, nowhere).
       acquiring.then(() => runner.release(), () => undefined);
       work.catch(() => undefined);
@@ -387,10 +409,11 @@ export class Db {
   }
 
   /**
-   * A unit met a timeout or an unreachable server. That alone is not an outage (a lock wait
-   * behind a hot row, a pool busy under load, one connection the server closed): the probe
-   * asks the server on a connection of its own, and only if that fails is the database out.
-   * While out, the probe keeps asking; the first answer ends the outage.
+   * A wait ran long, a limit was missed, or the server looked unreachable. That alone is not
+   * an outage (a lock wait behind a hot row, a busy pool, one connection the server closed):
+   * the probe asks the server on a connection of its own. If it does not answer, the
+   * database is out: every running unit fails now and the gate refuses new ones; the probe
+   * keeps asking and its first answer ends the outage.
    */
   private suspect(reason: string): void {
     if (this.kind !== 'mysql' || this.closed || this.probing) return;
@@ -399,13 +422,15 @@ export class Db {
       try {
         while (!this.closed) {
           try {
-            await this.ping();
+            await this.probe(this.settings.probeTimeoutMs, true);
             this.recovered();
             return;
           } catch {
+            if (this.closed) return;
             if (!this.outage) {
               this.outage = { since: Date.now(), reason };
               this.log?.warn({ reason }, 'database unavailable: answering 503 service_unavailable until it answers again');
+              for (const abort of [...this.running]) abort(`outage: ${reason}`);
             }
             await new Promise<void>((resolve) => setTimeout(resolve, PROBE_PAUSE_MS).unref());
           }
@@ -417,25 +442,62 @@ export class Db {
   }
 
   /**
-   * Asks the server on a connection of its own (not the pool's: a pool busy with lock waits
-   * says nothing about the server) for the applied migrations, within DB_PING_TIMEOUT_MS.
+   * Asks the server for the applied migrations on the probe's own connection (not the
+   * pool's: a pool busy with lock waits says nothing about the server), within `timeoutMs`.
+   * A kept connection the server had closed meanwhile (wait_timeout) is replaced once. A
+   * judging probe (the outage's, not /readyz's) also drops the connection when it times out.
    */
-  private async ping(): Promise<string[]> {
-    const options = this.ds.options as { url?: string; ssl?: unknown; migrationsTableName?: string };
-    const mysql = (this.ds.driver as unknown as { mysql: { createConnection(o: object): RawConnection } }).mysql;
-    const conn = mysql.createConnection({ uri: options.url, ssl: options.ssl, connectTimeout: this.settings.pingTimeoutMs });
-    conn.on('error', () => undefined);
+  private async probe(timeoutMs: number, judge: boolean): Promise<string[]> {
+    const options = this.ds.options as { migrationsTableName?: string };
     const table = (options.migrationsTableName ?? 'migrations').replace(/`/g, '');
-    const rows = new Promise<{ name: string }[]>((resolve, reject) =>
-      conn.query(`SELECT name FROM \`${table}\``, (err, result) => (err ? reject(err) : resolve(result as { name: string }[]))));
+    for (let attempt = 0; ; attempt++) {
+      const kept = this.probeConnection !== undefined;
+      const conn = (this.probeConnection ??= this.openProbeConnection());
+      const rows = new Promise<{ name: string }[]>((resolve, reject) =>
+        conn.query(`SELECT name FROM \`${table}\``, (err, result) => (err ? reject(err) : resolve(result as { name: string }[]))));
+      try {
+        const answered = await within(rows, timeoutMs, () => new DatabaseUnavailableError('timeout: probe'));
+        return answered.map((r) => r.name);
+      } catch (err) {
+        const timedOut = err instanceof DatabaseUnavailableError;
+        if (judge || !timedOut) this.dropProbeConnection(conn, false);
+        if (kept && attempt === 0 && !timedOut) continue;
+        throw err;
+      }
+    }
+  }
+
+  private openProbeConnection(): RawConnection {
+    const options = this.ds.options as { url?: string; ssl?: unknown };
+    const mysql = (this.ds.driver as unknown as { mysql: { createConnection(o: object): RawConnection } }).mysql;
+    const conn = mysql.createConnection({ uri: options.url, ssl: options.ssl, connectTimeout: this.settings.probeTimeoutMs });
+    const forget = () => {
+      if (this.probeConnection === conn) this.probeConnection = undefined;
+    };
+    conn.on('error', forget);
+    conn.on('end', forget);
+    return conn;
+  }
+
+  private dropProbeConnection(conn: RawConnection | undefined, graceful: boolean): void {
+    if (!conn) return;
+    if (this.probeConnection === conn) this.probeConnection = undefined;
+    const destroy = () => {
+      try {
+        conn.destroy();
+        conn.stream?.destroy();
+      } catch {
+        /* already closed */
+      }
+    };
+    if (!graceful) return destroy();
+    // A goodbye (COM_QUIT), but never waited for longer than a connect.
+    const timer = setTimeout(destroy, this.settings.connectTimeoutMs);
+    timer.unref();
     try {
-      const answered = await within(rows, this.settings.pingTimeoutMs, () => new DatabaseUnavailableError('timeout: ping'));
-      conn.end(() => undefined);
-      return answered.map((r) => r.name);
-    } catch (err) {
-      conn.destroy();
-      conn.stream?.destroy();
-      throw err;
+      conn.end(() => clearTimeout(timer));
+    } catch {
+      destroy();
     }
   }
 

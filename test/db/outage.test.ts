@@ -19,7 +19,7 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import mysql from 'mysql2/promise';
-import { createTestDatabase, ledgerVerifyCli, startProcess, startServer, TestDatabase } from '../helpers/server';
+import { createTestDatabase, ledgerVerifyCli, PRODUCTION_DB_LIMITS, startProcess, startServer, TestDatabase } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { describeIf, NEEDS_MYSQL, usingMysql } from '../helpers/skip';
 
@@ -362,8 +362,9 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
       await setup.close();
     }
 
-    // Two processes under load and one that is sent SIGTERM during the stall; small pools, so they run dry.
-    const env = { DB_POOL_SIZE: '6', EVENTS_POLL_MS: '200' };
+    // Two processes under load and one that is sent SIGTERM during the stall; small pools, so
+    // they run dry; the production time limits (the other tests relax them).
+    const env = { ...PRODUCTION_DB_LIMITS, DB_POOL_SIZE: '6', EVENTS_POLL_MS: '200' };
     const started = await Promise.all(['A', 'B', 'C'].map(async (name) => ({ name, ...(await startProcess(proxied, env)) })));
     procs.push(...started);
   });
