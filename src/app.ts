@@ -40,6 +40,8 @@ export interface App {
   config: Config;
   log: Logger;
   db: Db;
+  /** The data keyring: the current key seals, earlier keys still open (README "Production", rotating the data key). */
+  cipher: FieldCipher;
   auth: AuthService;
   idempotency: IdempotencyService;
   audit: AuditService;
@@ -82,7 +84,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   const db = new Db(ds);
 
-  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const auth = new AuthService(db);
   const audit = new AuditService(db);
   const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
@@ -133,7 +135,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
+    config, log, db, cipher, auth, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
     paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();

@@ -22,6 +22,8 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Base64 of 32 bytes used to encrypt stored bank account numbers (AES-256-GCM). */
   dataEncryptionKey?: string;
+  /** Earlier data keys, still used to open values sealed before a rotation (DATA_ENCRYPTION_KEYS_PREVIOUS, comma list of base64). */
+  dataEncryptionKeysPrevious: string[];
   /** Directory for the embedded database and the generated development key. */
   dataDir: string;
   /** Public base URL used in links (hosted checkout). Defaults to http://localhost:PORT. */
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
+    dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== ''),
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     idempotencyLockTimeoutMs: int('IDEMPOTENCY_LOCK_TIMEOUT_MS', env.IDEMPOTENCY_LOCK_TIMEOUT_MS, 60_000, 1),

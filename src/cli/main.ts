@@ -6,6 +6,7 @@
  *   merchants create --name <name>
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
+ *   data-key rewrap              re-encrypt every sealed column with the current data key (README "Production")
  *   migrate                      apply pending migrations
  *   schema emit                  print the GraphQL SDL (schema.graphql)
  */
@@ -15,6 +16,8 @@ import { createApp } from '../app';
 import pino from 'pino';
 import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
 import { describeStartError } from '../start-error';
+import { rewrapSealedColumns } from '../db/rewrap';
+import { SEALED } from '../modules';
 
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
@@ -22,6 +25,7 @@ const USAGE = `usage:
   cli merchants create --name <name>
   cli merchants list
   cli ledger verify
+  cli data-key rewrap
   cli migrate
   cli schema emit`;
 
@@ -48,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(printGraphQLSchema());
     return 0;
   }
-  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'migrate undefined'];
+  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
   const config = loadConfig();
@@ -63,6 +67,9 @@ async function main(argv: string[]): Promise<number> {
         print({ ok: report.mismatches.length === 0, ...report });
         return report.mismatches.length === 0 ? 0 : 1;
       }
+      case 'data-key rewrap':
+        print(await rewrapSealedColumns(app.db, app.cipher, SEALED));
+        return 0;
       case 'merchants list':
         print((await app.auth.listMerchants()).map((m) => ({ merchant_id: m.id, name: m.name, created_at: m.createdAt.toISOString() })));
         return 0;

@@ -13,7 +13,7 @@ import { paymentsModule } from './payments/payment.module';
 import { payoutsModule } from './payouts/payout.module';
 import { topupsModule } from './topups/topup.module';
 import { webhooksModule } from './webhooks/webhook.module';
-import type { LoaderMap, ModuleDefinition } from './module';
+import type { LoaderMap, ModuleDefinition, SealedColumn } from './module';
 
 export const MODULES = [
   authModule, idempotencyModule, auditModule, eventsModule, webhooksModule,
@@ -27,3 +27,6 @@ export type Loaders = Intersect<LoadersOf<(typeof MODULES)[number]>>;
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: Function[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.entities ?? []);
+
+/** Every column sealed by the data key, for `cli data-key rewrap`. */
+export const SEALED: SealedColumn[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.sealed ?? []);

@@ -11,4 +11,5 @@ export const webhooksModule = defineModule({
   resolvers: [WebhookResolver],
   routes: registerWebhookRoutes,
   models: [WebhookEndpointSchema, WebhookEndpointWithSecretSchema, DeletedWebhookEndpointSchema, WebhookAttemptSchema],
+  sealed: [{ entity: WebhookEndpoint, property: 'secretEncrypted' }],
 });
