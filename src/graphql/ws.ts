@@ -2,11 +2,14 @@
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
  * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401; a key revoked after connecting closes it with 4403, at its next
- * subscribe or at the next periodic re-check, `WS_REAUTH_MS`), at most
- * MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the token limit at parse time, graphql-armor's validation rules (depth, cost,
- * aliases, directives), and a fresh per-operation context. Only subscription operations
- * are served here.
+ * socket with 4401), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
+ * token limit at parse time, graphql-armor's validation rules (depth, cost, aliases,
+ * directives), and a fresh per-operation context. Only subscription operations are served.
+ *
+ * A key revoked after connecting closes the socket with 4403: at its next subscribe, or
+ * when the process's revocation watcher learns of it (at once in the revoking process,
+ * through Redis or the database poll elsewhere: within REVOCATION_POLL_MS, default
+ * 250 ms). Its streams read nothing committed after the revocation meanwhile.
  */
 import type { FastifyInstance } from 'fastify';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
@@ -28,15 +31,17 @@ const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/
 type Extra = {
   socket: WebSocket;
   key?: AuthenticatedKey;
-  /** The connection's credentials, checked again at every subscribe and every WS_REAUTH_MS (a revoked key closes the socket). */
+  /** The connection's credentials, checked again at every subscribe (a revoked key closes the socket). */
   authorization?: string;
-  reauth?: NodeJS.Timeout;
 };
 
 /** Concurrent subscriptions one socket may hold; each holds a database-backed event stream. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
 const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
+
+/** Close codes (docs/subscriptions.md). */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403 } as const;
 
 export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
   const schema = buildGraphQLSchema();
@@ -60,20 +65,18 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
           ctx.extra.key = await app.auth.authenticate(ctx.extra.authorization);
-          ctx.extra.reauth = setInterval(() => {
-            app.auth.authenticate(ctx.extra.authorization).catch((err) => {
-              if (isAuthError(err)) ctx.extra.socket.close(4403, 'Forbidden');
-            });
-          }, app.config.wsReauthMs);
-          ctx.extra.reauth.unref();
-          ctx.extra.socket.once('close', () => clearInterval(ctx.extra.reauth));
-          return true;
         } catch (err) {
           // Anything but bad credentials (the database is down, ...) is graphql-ws's 4500, not a 4401.
           if (!isAuthError(err)) throw err;
-          ctx.extra.socket.close(4401, 'Unauthorized');
+          ctx.extra.socket.close(WS_CLOSE.unauthorized, 'Unauthorized');
           return false;
         }
+        const socket = ctx.extra.socket;
+        const unwatch = app.revocations.watch(ctx.extra.key.apiKeyId, () => socket.close(WS_CLOSE.forbidden, 'Forbidden'));
+        socket.once('close', unwatch);
+        // Closed while authenticating: 'close' has fired already.
+        if (socket.readyState !== socket.OPEN) unwatch();
+        return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (!ctx.extra.key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
@@ -87,7 +90,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
           key = await app.auth.authenticate(ctx.extra.authorization);
         } catch (err) {
           if (!isAuthError(err)) throw err;
-          ctx.extra.socket.close(4403, 'Forbidden');
+          ctx.extra.socket.close(WS_CLOSE.forbidden, 'Forbidden');
           return [new GraphQLError('Forbidden', { extensions: { code: 'unauthorized' } })];
         }
         let document: DocumentNode;
