@@ -2,7 +2,9 @@
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
  * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
+ * socket with 4401), the per-key rate limit (a connection and each subscribe take one
+ * point; a connection over the limit closes with 4429, a subscribe over it is refused
+ * with `rate_limited`), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
  * token limit at parse time, graphql-armor's validation rules (depth, cost, aliases,
  * directives), and a fresh per-operation context. Only subscription operations are served.
  *
@@ -18,6 +20,7 @@ import type { App } from '../app';
 import { ApiError } from '../domain/errors';
 import { randomToken } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
+import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
 import { buildGraphQLSchema } from './schema';
@@ -39,11 +42,12 @@ type Extra = {
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
 const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
+const isRateLimited = (err: unknown): err is ApiError & { retryAfter: number } => err instanceof ApiError && err.code === 'rate_limited';
 
-/** Close codes (docs/subscriptions.md). */
-export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403 } as const;
+/** Close codes (docs/subscriptions.md). 4429: the key's rate limit; the reason says when to retry. */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, rateLimited: 4429 } as const;
 
-export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
+export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const schema = buildGraphQLSchema();
   const armor = createArmor();
   const rules = [...specifiedRules, ...armor.validationRules];
@@ -64,8 +68,14 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
         const authorization = ctx.connectionParams?.authorization;
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
-          ctx.extra.key = await app.auth.authenticate(ctx.extra.authorization);
+          const key = await app.auth.authenticate(ctx.extra.authorization);
+          await limiter.take(key.apiKeyId);
+          ctx.extra.key = key;
         } catch (err) {
+          if (isRateLimited(err)) {
+            ctx.extra.socket.close(WS_CLOSE.rateLimited, `Too many requests; retry after ${err.retryAfter} s`);
+            return false;
+          }
           // Anything but bad credentials (the database is down, ...) is graphql-ws's 4500, not a 4401.
           if (!isAuthError(err)) throw err;
           ctx.extra.socket.close(WS_CLOSE.unauthorized, 'Unauthorized');
@@ -92,6 +102,12 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
           if (!isAuthError(err)) throw err;
           ctx.extra.socket.close(WS_CLOSE.forbidden, 'Forbidden');
           return [new GraphQLError('Forbidden', { extensions: { code: 'unauthorized' } })];
+        }
+        try {
+          await limiter.take(key.apiKeyId);
+        } catch (err) {
+          if (!isRateLimited(err)) throw err;
+          return [new GraphQLError(err.message, { extensions: { code: 'rate_limited' } })];
         }
         let document: DocumentNode;
         try {
