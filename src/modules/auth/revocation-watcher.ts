@@ -7,7 +7,7 @@
  *  - made in this process (`AuthService.revokeKey`): at once, no query;
  *  - through Redis (`REDIS_URL`): the revoking process publishes the key id after its
  *    commit; a process with sockets on that key checks it in the database (one primary-key
- *    lookup: a stray message on a shared Redis closes nothing), so a few milliseconds;
+ *    lookup: a stray message on a shared Redis closes nothing), no poll interval to wait;
  *  - by polling: every REVOCATION_POLL_MS, while sockets are open, one statement asks which
  *    of the watched key ids are revoked (`id IN (...) AND revoked_at IS NOT NULL`, by
  *    primary key, in chunks). It needs no Redis and no clock agreement between processes,
