@@ -13,6 +13,8 @@ import { Scheduler } from './jobs/scheduler';
 import { AuthService } from './modules/auth/auth.service';
 import { EventService } from './modules/events/event.service';
 import { EventHub } from './modules/events/event.hub';
+import { RevocationWatcher } from './modules/auth/revocation-watcher';
+import { RedisBus } from './db/redis';
 import { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
 import { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
 import { WebhookSender } from './modules/webhooks/webhook-sender';
@@ -43,6 +45,10 @@ export interface App {
   /** The data keyring: the current key seals, earlier keys still open (README "Production", rotating the data key). */
   cipher: FieldCipher;
   auth: AuthService;
+  /** Closes open graphql-ws sockets of revoked keys, on every process. */
+  revocations: RevocationWatcher;
+  /** The shared Redis connections when REDIS_URL is set. */
+  redis?: RedisBus;
   idempotency: IdempotencyService;
   audit: AuditService;
   events: EventService;
@@ -85,13 +91,16 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const db = new Db(ds);
 
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
+  const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
+  auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
   const audit = new AuditService(db);
   const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);
-  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
+  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
   const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
   const webhookDelivery = new WebhookDeliveryService({
     db, cipher, log: log.child({ component: 'webhooks' }),
@@ -135,13 +144,15 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, cipher, auth, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
+    config, log, db, cipher, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
     paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();
+      revocations.close();
       await webhookDelivery.drain();
       await db.close();
+      redis?.close();
     },
   };
 }

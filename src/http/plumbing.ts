@@ -14,7 +14,7 @@ import { ApiError, ErrorBody } from '../domain/errors';
 import { newRequestId } from '../domain/ids';
 import type { App } from '../app';
 import type { RequestContext } from '../modules/auth/request-context';
-import { RateLimiter } from './rate-limit';
+import type { RateLimiter } from './rate-limit';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -359,8 +359,7 @@ function checkContentType(request: FastifyRequest): void {
   }
 }
 
-export function registerPlumbing(fastify: FastifyInstance, app: App): void {
-  const limiter = new RateLimiter(app.config.rateLimitPerSecond);
+export function registerPlumbing(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const routes = new RouteTable();
   let closing = false;
 
@@ -398,7 +397,7 @@ export function registerPlumbing(fastify: FastifyInstance, app: App): void {
     const api = isApiPath(url) && !PUBLIC_PATHS.has(pathOf(url));
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
       const key = await app.auth.authenticate(request.headers.authorization);
-      limiter.take(key.apiKeyId);
+      await limiter.take(key.apiKeyId);
       request.ctx = { ...key, requestId: request.id, log: app.log.child({ requestId: request.id }) };
     }
     // Unknown paths and methods are answered before the body is read: a 404/405 beats a 413/415.

@@ -13,10 +13,12 @@ import type { Logger } from 'pino';
 import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
 import { CommittedEvent, EventService, typeMatches } from './event.service';
-import { RedisNotifier } from './redis-notify';
+import type { RedisBus } from '../../db/redis';
 
 const scopeKey = (s: { merchantId: string; environment: string }) => `${s.merchantId}/${s.environment}`;
 const BATCH = 200;
+/** The pub/sub channel on which a process announces "<merchant>/<environment>" after a commit. */
+export const EVENTS_CHANNEL = 'payments-gateway:events';
 
 class Waiter {
   dirty = true;
@@ -50,21 +52,18 @@ export class EventHub {
   private readonly known = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private polling = false;
-  private readonly redis?: RedisNotifier;
 
   constructor(
     private readonly events: EventService,
     private readonly pollMs: number,
     private readonly log: Logger,
-    redisUrl?: string,
+    private readonly redis?: RedisBus,
   ) {
     events.onCommitted((committed) => this.onLocalCommit(committed));
-    if (redisUrl) {
-      this.redis = new RedisNotifier(redisUrl, 'payments-gateway:events', (message) => {
-        const [merchantId, environment] = message.split('/');
-        this.wakeScope(`${merchantId}/${environment}`);
-      }, log.child({ component: 'redis' }));
-    }
+    redis?.subscribe(EVENTS_CHANNEL, (message) => {
+      const [merchantId, environment] = message.split('/');
+      this.wakeScope(`${merchantId}/${environment}`);
+    });
   }
 
   /** Open streams in this process (all scopes). */
@@ -81,8 +80,11 @@ export class EventHub {
   /**
    * The scope's events with seq > `afterSeq` whose type matches `types`, oldest first:
    * first what is already committed, then live. Ends when `return()` is called.
+   * With `apiKeyId` (the reader's key), a read that sees the key revoked returns nothing:
+   * no event committed after a revocation reaches that key's stream, even in the moment
+   * before the revocation watcher closes the socket.
    */
-  stream(scope: Scope, afterSeq: number, types?: readonly string[]): AsyncIterableIterator<EventRecord> {
+  stream(scope: Scope, afterSeq: number, types?: readonly string[], apiKeyId?: string): AsyncIterableIterator<EventRecord> {
     const waiter = new Waiter();
     const key = scopeKey(scope);
     let entry = this.watchers.get(key);
@@ -109,7 +111,7 @@ export class EventHub {
           await waiter.wait();
           if (waiter.closed) return;
           for (;;) {
-            const rows = await events.since(scope, last, BATCH);
+            const rows = await events.since(scope, last, BATCH, apiKeyId);
             for (const row of rows) {
               last = row.seq!;
               if (typeMatches(row.type, types)) yield row;
@@ -143,14 +145,13 @@ export class EventHub {
     this.stopPolling();
     for (const { waiters } of this.watchers.values()) for (const w of waiters) w.close();
     this.watchers.clear();
-    this.redis?.close();
   }
 
   private onLocalCommit(committed: CommittedEvent[]): void {
     const keys = new Set(committed.map(scopeKey));
     for (const key of keys) {
       this.wakeScope(key);
-      this.redis?.publish(key);
+      this.redis?.publish(EVENTS_CHANNEL, key);
     }
   }
 
