@@ -10,8 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { ledgerVerifyCli, startProcess, startServer, TestServer } from '../helpers/server';
 import { describeIf, NEEDS_MYSQL, usingMysql } from '../helpers/skip';
 import { Client, eventually } from '../helpers/client';
-import { balanceOf } from '../helpers/fixtures';
-import { amountRefunded, createRefund, postRefund, succeededPayment } from './fixtures';
+import { amountRefunded, balanceOf, createRefund, postRefund, succeededPayment } from '../helpers/fixtures';
 
 /** 30 amounts between 150 and 349 (sum 7,455): more than a 5,000 payment can take. */
 const AMOUNTS = Array.from({ length: 30 }, (_, i) => 150 + ((i * 37) % 200));

@@ -7,8 +7,7 @@
  */
 import { startServer, TestServer } from '../helpers/server';
 import type { Client } from '../helpers/client';
-import { balanceOf, is, waitForStatus } from '../helpers/fixtures';
-import { amountRefunded, createRefund, succeededPayment } from './fixtures';
+import { amountRefunded, balanceOf, createRefund, is, succeededPayment, waitForStatus } from '../helpers/fixtures';
 
 let srv: TestServer;
 

@@ -9,8 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, ref } from '../helpers/client';
-import { balanceOf, createPayment, createPayout, paymentBody } from '../helpers/fixtures';
-import { amountRefunded, createRefund, postRefund, succeededPayment } from './fixtures';
+import { amountRefunded, balanceOf, createPayment, createPayout, createRefund, paymentBody, postRefund, succeededPayment } from '../helpers/fixtures';
 
 let srv: TestServer;
 let c: Client;
