@@ -7,8 +7,10 @@
  * merchant_reference dedup.
  */
 import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { startServer, TestServer } from '../helpers/server';
-import { Client, ref } from '../helpers/client';
+import { Client, eventually, ref } from '../helpers/client';
+import { startReceiver } from '../helpers/receiver';
 import { amountRefunded, balanceOf, createPayment, createPayout, createRefund, paymentBody, postRefund, succeededPayment } from '../helpers/fixtures';
 
 let srv: TestServer;
@@ -209,6 +211,24 @@ describe('lifecycle with the test helpers', () => {
       ['POST /v1/test_helpers/refunds/:id/succeed', 'refund', 200, null],
     ]);
   });
+});
+
+test('webhooks: an endpoint subscribed to refund.* receives the refund events, signed', async () => {
+  const rx = await startReceiver();
+  try {
+    const m = await srv.merchant();
+    const ep = await m.post('/v1/webhook_endpoints', { url: `${rx.url}/hooks`, enabled_events: ['refund.*'] });
+    expect(ep.status).toBe(201);
+    const p = await succeededPayment(m);
+    const r = await createRefund(m, { payment_intent: p.id, amount: '100' });
+    await m.post(`/v1/test_helpers/refunds/${r.id}/fail`);
+    const got = await eventually(async () => rx.received.length >= 2 && rx.received);
+    const wh = new Webhook(ep.body.secret);
+    const events = got.map((x) => wh.verify(x.body, x.headers as Record<string, string>) as any);
+    expect(events.map((e) => `${e.type} ${e.data.object.id}`).sort()).toEqual([`refund.created ${r.id}`, `refund.failed ${r.id}`]);
+  } finally {
+    await rx.close();
+  }
 });
 
 describe('dedup', () => {
