@@ -34,6 +34,9 @@ import { payoutOperations } from './modules/payouts/payout.operations';
 import { topupOperations } from './modules/topups/topup.operations';
 import { methodOperations } from './modules/methods/method.operations';
 import { webhookOperations } from './modules/webhooks/webhook.operations';
+import { RefundService } from './modules/refunds/refund.service';
+import { refundOperations } from './modules/refunds/refund.operations';
+import { simulatedRefundConnector } from './modules/refunds/simulated-refund.provider';
 import { OperationPipeline } from './ops/pipeline';
 import { ENTITIES } from './modules';
 import { defaultBaseUrl } from './modules/payments/base-url';
@@ -63,6 +66,7 @@ export interface App {
   paymentLifecycle: PaymentLifecycle;
   payments: PaymentService;
   checkout: CheckoutService;
+  refunds: RefundService;
   /** Every state-changing call runs through this pipeline (REST and GraphQL alike). */
   pipeline: OperationPipeline;
   /** The operations each surface dispatches, by module. */
@@ -77,6 +81,7 @@ export interface Operations {
   payments: ReturnType<typeof paymentOperations>;
   methods: ReturnType<typeof methodOperations>;
   webhooks: ReturnType<typeof webhookOperations>;
+  refunds: ReturnType<typeof refundOperations>;
 }
 
 export function createLogger(config: Config): Logger {
@@ -122,12 +127,16 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   });
   const payments = new PaymentService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
   const checkout = new CheckoutService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
+  const refunds = new RefundService({
+    db, lifecycle, payments: paymentLifecycle, connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
+  });
   const ops: Operations = {
     payouts: payoutOperations(payouts),
     topups: topupOperations(topups),
     payments: paymentOperations(payments, defaultBaseUrl(config)),
     methods: methodOperations(methodSettings),
     webhooks: webhookOperations(webhookEndpoints),
+    refunds: refundOperations(refunds),
   };
   const scheduler = new Scheduler(
     [
@@ -136,6 +145,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
       { name: 'payments.resume', run: () => paymentLifecycle.resumeStarts(), everyMs: 1000 },
       { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
       { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
+      { name: 'refunds.settle', run: () => refunds.settleDue() },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
       ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
     ],
@@ -145,7 +155,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
 
   return {
     config, log, db, cipher, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
-    paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
+    paymentLifecycle, payments, checkout, refunds, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();

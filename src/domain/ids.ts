@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   paymentIntent: 'pi',
   paymentMethodSetting: 'pms',
   topupIntent: 'tu',
+  refund: 're',
   event: 'evt',
   idempotencyKey: 'idk',
   webhookEndpoint: 'we',

@@ -13,3 +13,13 @@ export const time = (name: string, nullable = false): TableColumnOptions => ({ n
 /** Minor units: exact DECIMAL(38,0) on MySQL, TEXT on SQLite (whose NUMERIC affinity is lossy). */
 export const money = (qr: QueryRunner, name: string): TableColumnOptions =>
   isMysql(qr) ? { name, type: 'decimal', precision: 38, scale: 0 } : { name, type: 'text' };
+
+/** A money column that starts at zero on existing rows. */
+export const moneyZero = (qr: QueryRunner, name: string): TableColumnOptions =>
+  isMysql(qr) ? { ...money(qr, name), default: 0 } : { ...money(qr, name), default: "'0'" };
+
+/** The binary NO PAD collation (exact, byte-for-byte matches; MariaDB and MySQL 8 name it differently). */
+export async function binaryNoPad(qr: QueryRunner): Promise<string> {
+  const [{ v }] = (await qr.query('SELECT VERSION() AS v')) as { v: string }[];
+  return /mariadb/i.test(v) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
+}
