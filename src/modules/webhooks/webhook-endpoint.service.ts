@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
-import { newId } from '../../domain/ids';
+import { isId, newId } from '../../domain/ids';
 import { applyList, decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
@@ -110,7 +110,8 @@ export class WebhookEndpointService {
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
-  private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+  private async findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    if (!isId('webhookEndpoint', id)) return null;
     return em.createQueryBuilder(WebhookEndpoint, 'w')
       .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, ...scope, deleted: 'deleted' })
       .getOne();
