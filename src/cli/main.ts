@@ -7,6 +7,8 @@
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
  *   migrate                      apply pending migrations
+ *   db fix-charset               MySQL/MariaDB: convert the tables to utf8mb4 (ids byte-exact) and make
+ *                                utf8mb4 the database default; what a start refused for (rebuilds tables)
  *   schema emit                  print the GraphQL SDL (schema.graphql)
  */
 import 'reflect-metadata';
@@ -15,6 +17,8 @@ import { createApp } from '../app';
 import pino from 'pino';
 import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
 import { describeStartError } from '../start-error';
+import { createDataSource } from '../db/data-source';
+import { alignSchema, allTables } from '../db/charset';
 
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
@@ -23,6 +27,7 @@ const USAGE = `usage:
   cli merchants list
   cli ledger verify
   cli migrate
+  cli db fix-charset
   cli schema emit`;
 
 function option(args: string[], name: string): string | undefined {
@@ -48,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(printGraphQLSchema());
     return 0;
   }
+  if (group === 'db' && command === 'fix-charset') return fixCharset();
   const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
@@ -92,6 +98,28 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   } finally {
     await app.close();
+  }
+}
+
+/**
+ * Runs without createApp: createApp refuses a database this repairs. Touches only tables
+ * that are not already as src/db/charset.ts describes; prints the ones it altered.
+ */
+async function fixCharset(): Promise<number> {
+  const config = loadConfig();
+  if (config.database.kind !== 'mysql') {
+    print({ altered: [], note: 'SQLite stores UTF-8; nothing to convert' });
+    return 0;
+  }
+  const ds = createDataSource(config.database, []);
+  await ds.initialize();
+  const qr = ds.createQueryRunner();
+  try {
+    print({ altered: await alignSchema(qr, await allTables(qr)) });
+    return 0;
+  } finally {
+    await qr.release();
+    await ds.destroy();
   }
 }
 
