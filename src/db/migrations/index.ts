@@ -6,6 +6,7 @@ import { ExactMatchColumns1732579200000 } from './1732579200000-ExactMatchColumn
 import { AuditLog1732752000000 } from './1732752000000-AuditLog';
 import { ProviderCalls1732838400000 } from './1732838400000-ProviderCalls';
 import { Utf8mb4ExactIds1733300000000 } from './1733300000000-Utf8mb4ExactIds';
+import { WebhookEndpointLocks1733300001000 } from './1733300001000-WebhookEndpointLocks';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   AuditLog1732752000000,
   ProviderCalls1732838400000,
   Utf8mb4ExactIds1733300000000,
+  WebhookEndpointLocks1733300001000,
 ];
