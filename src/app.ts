@@ -7,6 +7,7 @@ import pino, { Logger } from 'pino';
 import type { Config } from './config';
 import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
+import { refuseLossyCharset } from './db/charset';
 import { CountingLogger } from './db/query-counter';
 import { FieldCipher } from './domain/crypto';
 import { Scheduler } from './jobs/scheduler';
@@ -93,6 +94,8 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+  // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
+  await refuseLossyCharset(ds);
   const db = new Db(ds);
 
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });

@@ -8,6 +8,8 @@
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
  *   data-key rewrap              re-encrypt every sealed column with the current data key (README "Production")
  *   migrate                      apply pending migrations
+ *   db fix-charset               MySQL/MariaDB: convert the tables to utf8mb4 (ids byte-exact) and make
+ *                                utf8mb4 the database default; what a start refused for (rebuilds tables)
  *   schema emit                  print the GraphQL SDL (schema.graphql)
  */
 import 'reflect-metadata';
@@ -18,6 +20,8 @@ import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
 import { describeStartError } from '../start-error';
 import { rewrapSealedColumns } from '../db/rewrap';
 import { SEALED } from '../modules';
+import { createDataSource } from '../db/data-source';
+import { alignSchema, allTables } from '../db/charset';
 
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
@@ -27,6 +31,7 @@ const USAGE = `usage:
   cli ledger verify
   cli data-key rewrap
   cli migrate
+  cli db fix-charset
   cli schema emit`;
 
 function option(args: string[], name: string): string | undefined {
@@ -52,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(printGraphQLSchema());
     return 0;
   }
+  if (group === 'db' && command === 'fix-charset') return fixCharset();
   const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
@@ -99,6 +105,28 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   } finally {
     await app.close();
+  }
+}
+
+/**
+ * Runs without createApp: createApp refuses a database this repairs. Touches only tables
+ * that are not already as src/db/charset.ts describes; prints the ones it altered.
+ */
+async function fixCharset(): Promise<number> {
+  const config = loadConfig();
+  if (config.database.kind !== 'mysql') {
+    print({ altered: [], note: 'SQLite stores UTF-8; nothing to convert' });
+    return 0;
+  }
+  const ds = createDataSource(config.database, []);
+  await ds.initialize();
+  const qr = ds.createQueryRunner();
+  try {
+    print({ altered: await alignSchema(qr, await allTables(qr)) });
+    return 0;
+  } finally {
+    await qr.release();
+    await ds.destroy();
   }
 }
 

@@ -1,5 +1,6 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
-import { binaryNoPad, id, isMysql, money, moneyZero, ref, str, time } from './schema-helpers';
+import { MigrationInterface, QueryRunner, Table, TableColumn, TableColumnOptions, TableIndex } from 'typeorm';
+import { binaryNoPadCollation } from '../charset';
+import { id, isMysql, money, moneyZero, ref, str, time } from './schema-helpers';
 
 /**
  * Refunds, and `payment_intents.amount_refunded`: the sum of a payment's refunds that have
@@ -13,12 +14,17 @@ export class Refunds1733500000000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     await qr.addColumn('payment_intents', new TableColumn(moneyZero(qr, 'amount_refunded')));
+    // MySQL/MariaDB: ids and merchant_reference match byte for byte (binary NO PAD), as on the
+    // other tables since Utf8mb4ExactIds; a foreign key's columns must match the collation
+    // of the ids they reference.
+    const collation = isMysql(qr) ? await binaryNoPadCollation(qr) : undefined;
+    const exact = (c: TableColumnOptions): TableColumnOptions => (collation ? { ...c, charset: 'utf8mb4', collation } : c);
     await qr.createTable(
       new Table({
         name: 'refunds',
         columns: [
-          id(), ref('merchant_id'), str('environment', 4), ref('payment_intent_id'), money(qr, 'amount'), str('currency', 6), str('country', 2),
-          str('status', 32), str('reason', 512, true), str('merchant_reference', 256, true),
+          exact(id()), exact(ref('merchant_id')), str('environment', 4), exact(ref('payment_intent_id')), money(qr, 'amount'), str('currency', 6), str('country', 2),
+          str('status', 32), str('reason', 512, true), exact(str('merchant_reference', 256, true)),
           str('failure_code', 64, true), str('failure_message', 1024, true), str('provider', 40),
           time('settle_at', true), time('created_at'), time('updated_at'),
         ],
@@ -28,10 +34,6 @@ export class Refunds1733500000000 implements MigrationInterface {
         ],
       }),
     );
-    if (isMysql(qr)) {
-      // merchant_reference matches byte for byte, as on the other resources (ExactMatchColumns).
-      await qr.query(`ALTER TABLE \`refunds\` MODIFY \`merchant_reference\` VARCHAR(256) CHARACTER SET utf8mb4 COLLATE ${await binaryNoPad(qr)} NULL`);
-    }
     // Several NULL merchant_references are allowed by both engines' unique indexes.
     await qr.createIndex('refunds', new TableIndex({ name: 'uq_refunds_reference', columnNames: ['merchant_id', 'environment', 'merchant_reference'], isUnique: true }));
     await qr.createIndex('refunds', new TableIndex({ name: 'ix_refunds_list', columnNames: ['merchant_id', 'environment', 'created_at', 'id'] }));

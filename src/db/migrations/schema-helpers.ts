@@ -18,8 +18,3 @@ export const money = (qr: QueryRunner, name: string): TableColumnOptions =>
 export const moneyZero = (qr: QueryRunner, name: string): TableColumnOptions =>
   isMysql(qr) ? { ...money(qr, name), default: 0 } : { ...money(qr, name), default: "'0'" };
 
-/** The binary NO PAD collation (exact, byte-for-byte matches; MariaDB and MySQL 8 name it differently). */
-export async function binaryNoPad(qr: QueryRunner): Promise<string> {
-  const [{ v }] = (await qr.query('SELECT VERSION() AS v')) as { v: string }[];
-  return /mariadb/i.test(v) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
-}

@@ -11,7 +11,7 @@
  */
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { isId, newId } from '../../domain/ids';
 import { applyList, encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
@@ -154,15 +154,17 @@ export class EventService {
     return EventService.toWire(row);
   }
 
-  find(scope: Scope, id: string): Promise<EventRecord | null> {
+  async find(scope: Scope, id: string): Promise<EventRecord | null> {
+    if (!isId('event', id)) return null;
     return this.db.read((em) => em.findOneBy(EventRecord, { id, merchantId: scope.merchantId, environment: scope.environment }));
   }
 
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, EventWire>> {
-    if (ids.length === 0) return new Map();
+    const wellFormed = ids.filter((id) => isId('event', id));
+    if (wellFormed.length === 0) return new Map();
     const rows = await this.db.read((em) =>
       em.createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: [...ids] })
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: wellFormed })
         .getMany(),
     );
     return new Map(rows.map((r) => [r.id, EventService.toWire(r)]));

@@ -57,7 +57,7 @@ export class PaymentLifecycle {
   readonly hooks: ProviderCallHooks = {};
 
   constructor(private readonly deps: PaymentLifecycleDeps) {
-    this.store = new IntentStore(deps.db, PaymentIntent, 'payment intent', PAYMENT_LIST, paymentToWire);
+    this.store = new IntentStore(deps.db, PaymentIntent, 'paymentIntent', 'payment intent', PAYMENT_LIST, paymentToWire);
     this.engine = new Lifecycle(deps.lifecycle, paymentStates, this.store, paymentToWire);
   }
 

@@ -107,7 +107,7 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
   readonly hooks: RefundProviderHooks = {};
 
   constructor(private readonly deps: RefundServiceDeps) {
-    const store = new IntentStore(deps.db, Refund, 'refund', REFUND_LIST, refundToWire);
+    const store = new IntentStore(deps.db, Refund, 'refund', 'refund', REFUND_LIST, refundToWire);
     super(store);
     this.lifecycle = new Lifecycle(deps.lifecycle, refundStates, store, refundToWire);
   }
