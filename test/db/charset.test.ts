@@ -100,9 +100,9 @@ describe('MariaDB', () => {
       expect(tables).toEqual([]);
       const [[schema]] = await c.query('SELECT DEFAULT_CHARACTER_SET_NAME AS cs, DEFAULT_COLLATION_NAME AS co FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name]) as [{ cs: string; co: string }[], unknown];
       expect(schema).toEqual({ cs: 'utf8mb4', co: 'utf8mb4_unicode_ci' });
-      // The six foreign keys to merchants.id were dropped for the conversion and are back.
+      // The foreign keys to merchants.id were dropped for the conversion and are back (refunds' made utf8mb4 and exact by its own migration).
       const [fks] = await c.query('SELECT TABLE_NAME AS t FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? AND REFERENCED_TABLE_NAME = ? ORDER BY 1', [name, 'merchants']) as [{ t: string }[], unknown];
-      expect(fks.map((r) => r.t)).toEqual(['api_keys', 'balances', 'payment_intents', 'payment_method_settings', 'payout_intents', 'topup_intents']);
+      expect(fks.map((r) => r.t)).toEqual(['api_keys', 'balances', 'payment_intents', 'payment_method_settings', 'payout_intents', 'refunds', 'topup_intents']);
 
       const key = await runCli(database, ['keys', 'create', '--merchant', 'Ünïcode ร้าน', '--env', 'test']);
       expect(key.code).toBe(0);
