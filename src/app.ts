@@ -9,6 +9,7 @@ import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
 import { refuseLossyCharset } from './db/charset';
 import { CountingLogger } from './db/query-counter';
+import { provideMigrationCipher } from './db/migrations/cipher';
 import { FieldCipher } from './domain/crypto';
 import { Scheduler } from './jobs/scheduler';
 import { AuthService } from './modules/auth/auth.service';
@@ -90,6 +91,9 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
+  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  // Migrations that seal stored data use the service's key.
+  provideMigrationCipher(() => cipher);
   const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })));
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
@@ -98,13 +102,12 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   await refuseLossyCharset(ds);
   const db = new Db(ds);
 
-  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
   const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
   auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
   const audit = new AuditService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);
