@@ -6,12 +6,14 @@
  * service's own logger (createLogger, as main.js builds it) at `trace`, so every line it
  * can write is captured: the failures must be there (type, code, stack), and none of the
  * values the failing statements carried (holder names, references, Idempotency-Keys, event
- * JSON, whsec_ secrets), no SQL text, no credentials.
+ * JSON, whsec_ secrets), no SQL text, no credentials (not even the bytes of a request the
+ * HTTP parser refused).
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody } from '../helpers/client';
+import { rawRequest } from '../helpers/raw-http';
 
 const lines: string[] = [];
 const capture = new Writable({
@@ -72,6 +74,10 @@ test('an unhandled database error is 500 internal_error, REST and GraphQL alike'
   remember(key4, key5, created.body.secret, created.body.secret.slice('whsec_'.length));
   const again = await c.post('/v1/webhook_endpoints', { url }, { idempotencyKey: key5 });
   expect(again.status).toBe(500);
+
+  // A request Node's parser refuses is logged (debug) with the parser's error, whose rawPacket holds the request's bytes, credentials included.
+  const refused = await rawRequest(srv.url, `GET /v1/balances HTTP/1.1\r\nHost: x\r\nAuthorization: ${c.authorization}\r\nBad Header: x\r\n\r\n`);
+  expect(refused.status).toBe(400);
 });
 
 test('the log names each failure (type, code, stack) ...', () => {
@@ -82,6 +88,9 @@ test('the log names each failure (type, code, stack) ...', () => {
     expect(f.err.code ?? f.err.errno).toBeDefined();
     expect(Object.keys(f.err).filter((k) => !['type', 'message', 'stack', 'code', 'errno', 'sqlState'].includes(k))).toEqual([]);
   }
+  // The refused request is there too, its error without the request's bytes.
+  const refused = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'client error');
+  expect(refused?.err).toEqual(expect.objectContaining({ code: expect.stringMatching(/^HPE_/) }));
   // Statements are named by verb and table at trace level.
   expect(lines.some((l) => /"msg":"sql"/.test(l) && /"statement":"INSERT"/.test(l) && /payout_intents/.test(l))).toBe(true);
 });
@@ -91,7 +100,7 @@ test('... and carries none of the values, no SQL text, no credentials', () => {
   expect(log.length).toBeGreaterThan(1000);
   const forbidden = [HOLDER, 'Wanchai', '9876501234', 'whsec_', ...secrets, c.auth!, c.authorization!, c.auth!.split(':')[1]];
   for (const value of forbidden) expect({ value, found: log.includes(value) }).toEqual({ value, found: false });
-  for (const sql of [/\bINSERT INTO\b/i, /\bSELECT\b.+\bFROM\b/i, /\bUPDATE\s+[`"]?\w+[`"]?\s+SET\b/i, /\bVALUES\s*\(/i, /"parameters"\s*:/, /"query"\s*:/, /"sql"\s*:/]) {
+  for (const sql of [/\bINSERT INTO\b/i, /\bSELECT\b.+\bFROM\b/i, /\bUPDATE\s+[`"]?\w+[`"]?\s+SET\b/i, /\bVALUES\s*\(/i, /"parameters"\s*:/, /"query"\s*:/, /"sql"\s*:/, /"rawPacket"/]) {
     expect({ sql: String(sql), found: sql.test(log) }).toEqual({ sql: String(sql), found: false });
   }
   // No line carries pino's `time` twice (the slow-SQL line used to add its own).
