@@ -9,6 +9,8 @@ import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
 import { refuseLossyCharset } from './db/charset';
 import { CountingLogger } from './db/query-counter';
+import { REDACTED_PATHS, serializeError } from './db/safe-log';
+import { provideMigrationCipher } from './db/migrations/cipher';
 import { FieldCipher } from './domain/crypto';
 import { Scheduler } from './jobs/scheduler';
 import { AuthService } from './modules/auth/auth.service';
@@ -85,11 +87,36 @@ export interface Operations {
   refunds: ReturnType<typeof refundOperations>;
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { service: 'payments-gateway' }, redact: ['req.headers.authorization'] });
+/**
+ * The service's logger. Errors are written by `serializeError` (type, message, code,
+ * errno, stack; a database error's quoted values replaced with `?`), never with the SQL
+ * and parameters TypeORM attaches to them; credentials, Idempotency-Keys, SQL and GraphQL
+ * variables are redacted wherever a caller might put them (src/db/safe-log.ts).
+ */
+export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    base: { service: 'payments-gateway' },
+    serializers: { err: serializeError },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    hooks: {
+      // `log.error(err)` would take the error's own message as the line's: take the safe one.
+      logMethod(args, method) {
+        const [first, second] = args as unknown[];
+        if (first instanceof Error && typeof second !== 'string') {
+          return method.apply(this, [{ err: first }, serializeError(first).message] as never);
+        }
+        return method.apply(this, args);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
+  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  // Migrations that seal stored data use the service's key.
+  provideMigrationCipher(() => cipher);
   const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })));
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
@@ -98,13 +125,12 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   await refuseLossyCharset(ds);
   const db = new Db(ds);
 
-  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
   const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
   auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
   const audit = new AuditService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);

@@ -13,6 +13,7 @@
  * through Redis or the database poll elsewhere: within REVOCATION_POLL_MS, default
  * 250 ms). Its streams read nothing committed after the revocation meanwhile.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -24,7 +25,7 @@ import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
 import { buildGraphQLSchema } from './schema';
-import { pathOf } from '../http/plumbing';
+import { pathOf, writeSocketError } from '../http/plumbing';
 
 // graphql-ws publishes `use/ws` through package "exports", which this project's
 // moduleResolution ("node") does not read: load it at runtime, type it from its file.
@@ -41,6 +42,37 @@ type Extra = {
 /** Concurrent subscriptions one socket may hold; each holds a database-backed event stream. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
+/** Message types only a server sends. graphql-ws answers one from a client as its own failure (4500, and a console line). */
+const SERVER_ONLY_TYPES = new Set(['connection_ack', 'next', 'error']);
+
+function serverOnlyMessage(data: unknown): boolean {
+  try {
+    const message = JSON.parse(String(data)) as { type?: unknown } | null;
+    return typeof message === 'object' && message !== null && SERVER_ONLY_TYPES.has(message.type as string);
+  } catch {
+    return false; // graphql-ws closes 4400 for what does not parse
+  }
+}
+
+/**
+ * What a client gets wrong is the client's: a message type only a server sends is closed
+ * with 4400 (Bad Request) before graphql-ws sees it, and a frame WebSocket itself refuses
+ * (text that is not UTF-8, over 64 KiB, a protocol violation: `ws` has already closed
+ * with 1007/1009/1002) is not passed on as a socket error, which graphql-ws would report
+ * as an internal one (4500 and a console line).
+ */
+function guardClientMessages(socket: WebSocket): void {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string, ...args: unknown[]) => {
+    if (event === 'message' && serverOnlyMessage(args[0])) {
+      socket.close(4400, 'Invalid message received');
+      return true;
+    }
+    if (event === 'error' && typeof (args[0] as { code?: unknown })?.code === 'string' && (args[0] as { code: string }).code.startsWith('WS_ERR_')) return true;
+    return emit(event, ...args);
+  }) as typeof socket.emit;
+}
+
 const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
 const isRateLimited = (err: unknown): err is ApiError & { retryAfter: number } => err instanceof ApiError && err.code === 'rate_limited';
 
@@ -53,13 +85,28 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
   const rules = [...specifiedRules, ...armor.validationRules];
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
+  // An upgrade that cannot proceed is answered in the contract's shape, not with ws's plain text.
+  const refuseUpgrade = (socket: Duplex, error: ApiError, headers: Record<string, string> = {}) => {
+    writeSocketError(socket, error, headers);
+    socket.once('finish', () => socket.destroy());
+    socket.end();
+  };
+  wss.on('wsClientError', (err: Error, socket: Duplex) => {
+    if (err.message === 'Invalid HTTP method') {
+      refuseUpgrade(socket, new ApiError('method_not_allowed', 'A WebSocket upgrade must be a GET.'), { Allow: 'GET' });
+    } else {
+      refuseUpgrade(socket, new ApiError('bad_request', `Not a valid WebSocket upgrade: ${err.message}.`));
+    }
+  });
   fastify.server.on('upgrade', (req, socket, head) => {
     if (pathOf(req.url ?? '') !== '/graphql') {
-      socket.destroy();
+      refuseUpgrade(socket, new ApiError('bad_request', 'WebSocket connections are served at /graphql only (subprotocol graphql-transport-ws).'));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
+  // Registered before graphql-ws's own listener: sees each socket first.
+  wss.on('connection', guardClientMessages);
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {

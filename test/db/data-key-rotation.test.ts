@@ -20,6 +20,7 @@ const SEALED = [
   ['payout_intents', 'recipient_account_encrypted'],
   ['payment_intents', 'payer_encrypted'],
   ['webhook_endpoints', 'secret_encrypted'],
+  ['idempotency_keys', 'response_body'],
 ] as const;
 
 let database: TestDatabase;
