@@ -18,7 +18,7 @@ export interface SealedColumnRef {
 
 export interface RewrapReport {
   key_id: string;
-  columns: { table: string; column: string; rewrapped: number; rows: number }[];
+  columns: { table: string; column: string; rewrapped: number; rows: number; not_sealed?: number }[];
 }
 
 const BATCH = 500;
@@ -29,13 +29,18 @@ export async function rewrapSealedColumns(db: Db, cipher: FieldCipher, columns: 
     const { table, column, id } = names(db.ds, ref);
     const q = (name: string) => db.ds.driver.escape(name);
     let rewrapped = 0;
+    let notSealed = 0;
     for (let after = ''; ; ) {
       const rows: { id: string; sealed: string }[] = await db.read((em) => em.query(
         `SELECT ${q(id)} AS id, ${q(column)} AS sealed FROM ${q(table)} WHERE ${q(id)} > ? AND ${q(column)} IS NOT NULL ORDER BY ${q(id)} LIMIT ${BATCH}`,
         [after],
       ));
       if (rows.length === 0) break;
-      const stale = rows.filter((r) => !r.sealed.startsWith(cipher.currentPrefix));
+      // A value that is not sealed at all (an answer stored in clear by an older version
+      // during a rolling upgrade) is left as it is and counted: it is not the rewrap's to seal.
+      const plain = rows.filter((r) => !/^v\d+\./.test(r.sealed));
+      const stale = rows.filter((r) => !r.sealed.startsWith(cipher.currentPrefix) && !plain.includes(r));
+      notSealed += plain.length;
       await db.tx(async (em) => {
         for (const row of stale) {
           await em.query(`UPDATE ${q(table)} SET ${q(column)} = ? WHERE ${q(id)} = ? AND ${q(column)} = ?`, [cipher.encrypt(cipher.decrypt(row.sealed)), row.id, row.sealed]);
@@ -45,7 +50,7 @@ export async function rewrapSealedColumns(db: Db, cipher: FieldCipher, columns: 
       after = rows[rows.length - 1].id;
     }
     const [{ n }] = await db.read((em) => em.query(`SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`));
-    report.columns.push({ table, column, rewrapped, rows: Number(n) });
+    report.columns.push({ table, column, rewrapped, rows: Number(n), ...(notSealed > 0 ? { not_sealed: notSealed } : {}) });
   }
   return report;
 }

@@ -109,3 +109,12 @@ test('without the old key, a value sealed by it is refused with a message naming
   const sealed = oldCipher.encrypt('x');
   expect(() => newCipher.decrypt(sealed)).toThrow(oldCipher.keyId);
 });
+
+test('a stored answer left in clear by an older version (rolling upgrade) is counted, not refused', async () => {
+  const [row]: { k: string }[] = await srv.app.db.read((em) => em.query('SELECT idem_key AS k FROM idempotency_keys'));
+  await srv.app.db.tx((em) => em.query('UPDATE idempotency_keys SET response_body = ? WHERE idem_key = ?', ['{"status":201}', row.k]));
+  const run = await runCli(srv.database, ['data-key', 'rewrap'], { DATA_ENCRYPTION_KEY: NEW });
+  expect(run.code).toBe(0);
+  const line = JSON.parse(run.stdout.trim()).columns.find((x: { table: string }) => x.table === 'idempotency_keys');
+  expect(line).toMatchObject({ rewrapped: 0, not_sealed: 1 });
+});
