@@ -13,9 +13,14 @@
 import 'reflect-metadata';
 import { loadConfig } from './src/config';
 import { createDataSource } from './src/db/data-source';
+import { provideMigrationCipher } from './src/db/migrations/cipher';
+import { FieldCipher } from './src/domain/crypto';
 import { ENTITIES } from './src/modules';
 
-const dataSource = createDataSource(loadConfig().database, ENTITIES);
+const config = loadConfig();
+const dataSource = createDataSource(config.database, ENTITIES);
+// Migrations that seal stored data use the key the service would load from this environment.
+provideMigrationCipher(() => FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' }));
 // The CLI sets `logging` per command (migration:show: ['schema']); keep errors visible otherwise.
 dataSource.setOptions({ logger: 'advanced-console', logging: ['error', 'warn', 'schema', 'migration'] });
 

@@ -7,12 +7,17 @@ import pino, { Logger } from 'pino';
 import type { Config } from './config';
 import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
+import { refuseLossyCharset } from './db/charset';
 import { CountingLogger } from './db/query-counter';
+import { REDACTED_PATHS, serializeError } from './db/safe-log';
+import { provideMigrationCipher } from './db/migrations/cipher';
 import { FieldCipher } from './domain/crypto';
 import { Scheduler } from './jobs/scheduler';
 import { AuthService } from './modules/auth/auth.service';
 import { EventService } from './modules/events/event.service';
 import { EventHub } from './modules/events/event.hub';
+import { RevocationWatcher } from './modules/auth/revocation-watcher';
+import { RedisBus } from './db/redis';
 import { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
 import { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
 import { WebhookSender } from './modules/webhooks/webhook-sender';
@@ -32,6 +37,9 @@ import { payoutOperations } from './modules/payouts/payout.operations';
 import { topupOperations } from './modules/topups/topup.operations';
 import { methodOperations } from './modules/methods/method.operations';
 import { webhookOperations } from './modules/webhooks/webhook.operations';
+import { RefundService } from './modules/refunds/refund.service';
+import { refundOperations } from './modules/refunds/refund.operations';
+import { simulatedRefundConnector } from './modules/refunds/simulated-refund.provider';
 import { OperationPipeline } from './ops/pipeline';
 import { ENTITIES } from './modules';
 import { defaultBaseUrl } from './modules/payments/base-url';
@@ -40,7 +48,13 @@ export interface App {
   config: Config;
   log: Logger;
   db: Db;
+  /** The data keyring: the current key seals, earlier keys still open (README "Production", rotating the data key). */
+  cipher: FieldCipher;
   auth: AuthService;
+  /** Closes open graphql-ws sockets of revoked keys, on every process. */
+  revocations: RevocationWatcher;
+  /** The shared Redis connections when REDIS_URL is set. */
+  redis?: RedisBus;
   idempotency: IdempotencyService;
   audit: AuditService;
   events: EventService;
@@ -55,6 +69,7 @@ export interface App {
   paymentLifecycle: PaymentLifecycle;
   payments: PaymentService;
   checkout: CheckoutService;
+  refunds: RefundService;
   /** Every state-changing call runs through this pipeline (REST and GraphQL alike). */
   pipeline: OperationPipeline;
   /** The operations each surface dispatches, by module. */
@@ -69,27 +84,57 @@ export interface Operations {
   payments: ReturnType<typeof paymentOperations>;
   methods: ReturnType<typeof methodOperations>;
   webhooks: ReturnType<typeof webhookOperations>;
+  refunds: ReturnType<typeof refundOperations>;
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { service: 'payments-gateway' }, redact: ['req.headers.authorization'] });
+/**
+ * The service's logger. Errors are written by `serializeError` (type, message, code,
+ * errno, stack; a database error's quoted values replaced with `?`), never with the SQL
+ * and parameters TypeORM attaches to them; credentials, Idempotency-Keys, SQL and GraphQL
+ * variables are redacted wherever a caller might put them (src/db/safe-log.ts).
+ */
+export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    base: { service: 'payments-gateway' },
+    serializers: { err: serializeError },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    hooks: {
+      // `log.error(err)` would take the error's own message as the line's: take the safe one.
+      logMethod(args, method) {
+        const [first, second] = args as unknown[];
+        if (first instanceof Error && typeof second !== 'string') {
+          return method.apply(this, [{ err: first }, serializeError(first).message] as never);
+        }
+        return method.apply(this, args);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
+  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  // Migrations that seal stored data use the service's key.
+  provideMigrationCipher(() => cipher);
   const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })), config.db);
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+  // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
+  await refuseLossyCharset(ds);
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }) });
 
-  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
+  const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
+  auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
   const audit = new AuditService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);
-  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), config.redisUrl);
+  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
   const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
   const webhookDelivery = new WebhookDeliveryService({
     db, cipher, log: log.child({ component: 'webhooks' }),
@@ -111,12 +156,16 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   });
   const payments = new PaymentService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
   const checkout = new CheckoutService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
+  const refunds = new RefundService({
+    db, lifecycle, payments: paymentLifecycle, connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
+  });
   const ops: Operations = {
     payouts: payoutOperations(payouts),
     topups: topupOperations(topups),
     payments: paymentOperations(payments, defaultBaseUrl(config)),
     methods: methodOperations(methodSettings),
     webhooks: webhookOperations(webhookEndpoints),
+    refunds: refundOperations(refunds),
   };
   const scheduler = new Scheduler(
     [
@@ -125,6 +174,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
       { name: 'payments.resume', run: () => paymentLifecycle.resumeStarts(), everyMs: 1000 },
       { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
       { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
+      { name: 'refunds.settle', run: () => refunds.settleDue() },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
       { name: 'idempotency.release', run: () => idempotency.flushReleases() },
       ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
@@ -134,13 +184,15 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, auth, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
-    paymentLifecycle, payments, checkout, pipeline, ops, scheduler,
+    config, log, db, cipher, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
+    paymentLifecycle, payments, checkout, refunds, pipeline, ops, scheduler,
     async close() {
       await scheduler.stop();
       eventHub.close();
+      revocations.close();
       await webhookDelivery.drain();
       await db.close();
+      redis?.close();
     },
   };
 }

@@ -68,13 +68,15 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Base64 of 32 bytes used to encrypt stored bank account numbers (AES-256-GCM). */
   dataEncryptionKey?: string;
+  /** Earlier data keys, still used to open values sealed before a rotation (DATA_ENCRYPTION_KEYS_PREVIOUS, comma list of base64). */
+  dataEncryptionKeysPrevious: string[];
   /** Directory for the embedded database and the generated development key. */
   dataDir: string;
   /** Public base URL used in links (hosted checkout). Defaults to http://localhost:PORT. */
   publicBaseUrl?: string;
   /** How long an in-flight idempotency lock is honoured before a crashed request's key may be taken over. */
   idempotencyLockTimeoutMs: number;
-  /** Requests per second per API key (burst: twice that); 0 disables the limit. */
+  /** Requests per second per API key (plus as many again per 10 s as a burst), shared through Redis when set; 0 disables the limit. */
   rateLimitPerSecond: number;
   /** Create the demo merchant on first start of an empty embedded database. */
   seedDemo: boolean;
@@ -88,8 +90,8 @@ export interface Config {
   webhookDelivery: boolean;
   /** How often subscriptions look for new events in the database (EVENTS_POLL_MS). */
   eventsPollMs: number;
-  /** How often an open graphql-ws connection re-checks its API key; a revoked key closes it (WS_REAUTH_MS). */
-  wsReauthMs: number;
+  /** How often each process asks the database whether the keys of its open graphql-ws sockets were revoked (REVOCATION_POLL_MS). */
+  revocationPollMs: number;
 }
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (CONTRACT.md "Events and webhooks"). */
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
+    dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== ''),
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     idempotencyLockTimeoutMs: int('IDEMPOTENCY_LOCK_TIMEOUT_MS', env.IDEMPOTENCY_LOCK_TIMEOUT_MS, 60_000, 1),
@@ -163,6 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMarginMs: int('WEBHOOK_LEASE_MARGIN_MS', env.WEBHOOK_LEASE_MARGIN_MS, 30_000),
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
-    wsReauthMs: int('WS_REAUTH_MS', env.WS_REAUTH_MS, 30_000, 10),
+    revocationPollMs: int('REVOCATION_POLL_MS', env.REVOCATION_POLL_MS, 250, 10),
   };
 }

@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
 import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
+import { RateLimiter } from './http/rate-limit';
 import { MODULES } from './modules';
 
 export async function buildServer(app: App): Promise<FastifyInstance> {
@@ -22,8 +23,10 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler(app),
     clientErrorHandler,
   }) as unknown as FastifyInstance;
-  registerPlumbing(fastify, app);
-  registerMetrics(fastify);
+  // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
+  const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
+  registerPlumbing(fastify, app, limiter);
+  registerMetrics(fastify, limiter);
   registerHealthRoutes(fastify, app);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);
@@ -33,6 +36,6 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   registerOpenApiRoute(fastify);
   for (const module of MODULES) await module.routes?.(fastify, app);
   await registerGraphQL(fastify, app);
-  registerGraphQLWs(fastify, app);
+  registerGraphQLWs(fastify, app, limiter);
   return fastify;
 }

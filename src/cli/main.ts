@@ -6,7 +6,10 @@
  *   merchants create --name <name>
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
+ *   data-key rewrap              re-encrypt every sealed column with the current data key (README "Production")
  *   migrate                      apply pending migrations
+ *   db fix-charset               MySQL/MariaDB: convert the tables to utf8mb4 (ids byte-exact) and make
+ *                                utf8mb4 the database default; what a start refused for (rebuilds tables)
  *   schema emit                  print the GraphQL SDL (schema.graphql)
  */
 import 'reflect-metadata';
@@ -15,6 +18,10 @@ import { createApp } from '../app';
 import pino from 'pino';
 import { ENVIRONMENTS, Environment } from '../modules/auth/api-key.entity';
 import { describeStartError } from '../start-error';
+import { rewrapSealedColumns } from '../db/rewrap';
+import { SEALED } from '../modules';
+import { createDataSource } from '../db/data-source';
+import { alignSchema, allTables } from '../db/charset';
 
 /** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
 const CLI_DB_LIMIT_MS = 10 * 60_000;
@@ -25,7 +32,9 @@ const USAGE = `usage:
   cli merchants create --name <name>
   cli merchants list
   cli ledger verify
+  cli data-key rewrap
   cli migrate
+  cli db fix-charset
   cli schema emit`;
 
 function option(args: string[], name: string): string | undefined {
@@ -51,7 +60,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(printGraphQLSchema());
     return 0;
   }
-  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'migrate undefined'];
+  if (group === 'db' && command === 'fix-charset') return fixCharset();
+  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
   const loaded = loadConfig();
@@ -70,6 +80,9 @@ async function main(argv: string[]): Promise<number> {
         print({ ok: report.mismatches.length === 0, ...report });
         return report.mismatches.length === 0 ? 0 : 1;
       }
+      case 'data-key rewrap':
+        print(await rewrapSealedColumns(app.db, app.cipher, SEALED));
+        return 0;
       case 'merchants list':
         print((await app.auth.listMerchants()).map((m) => ({ merchant_id: m.id, name: m.name, created_at: m.createdAt.toISOString() })));
         return 0;
@@ -99,6 +112,28 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   } finally {
     await app.close();
+  }
+}
+
+/**
+ * Runs without createApp: createApp refuses a database this repairs. Touches only tables
+ * that are not already as src/db/charset.ts describes; prints the ones it altered.
+ */
+async function fixCharset(): Promise<number> {
+  const config = loadConfig();
+  if (config.database.kind !== 'mysql') {
+    print({ altered: [], note: 'SQLite stores UTF-8; nothing to convert' });
+    return 0;
+  }
+  const ds = createDataSource(config.database, []);
+  await ds.initialize();
+  const qr = ds.createQueryRunner();
+  try {
+    print({ altered: await alignSchema(qr, await allTables(qr)) });
+    return 0;
+  } finally {
+    await qr.release();
+    await ds.destroy();
   }
 }
 

@@ -6,9 +6,11 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import * as mysql2 from 'mysql2';
 import { DEFAULT_DB_SETTINGS, type DatabaseConfig, type DbSettings } from '../config';
 import { MIGRATIONS } from './migrations';
 import { CountingLogger } from './query-counter';
+import { GALERA_CAUSAL_READS, mysqlWithSession } from './mysql-session';
 
 /** `entities` come from the module registry (src/modules/index.ts); the kernel names no module. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -26,6 +28,8 @@ export function createDataSource(database: DatabaseConfig, entities: Function[],
     options = {
       ...common,
       type: 'mysql',
+      // mysql2, with session settings on every new pooled connection (./mysql-session.ts).
+      driver: mysqlWithSession(mysql2 as never, [GALERA_CAUSAL_READS], logger),
       url: database.url,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',

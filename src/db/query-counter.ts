@@ -1,9 +1,12 @@
 /**
  * TypeORM logger that counts statements (tests use it to pin N+1 regressions) and
- * forwards errors and slow queries to the structured log.
+ * forwards errors and slow queries to the structured log. A statement is named by its
+ * verb and tables (safe-log.ts), never by its text or parameters; the duration of a slow
+ * one is `durationMs` (pino's own `time` is the line's timestamp).
  */
 import type { Logger as OrmLogger } from 'typeorm';
 import type { Logger } from 'pino';
+import { describeStatement, serializeError } from './safe-log';
 
 export class CountingLogger implements OrmLogger {
   count = 0;
@@ -12,19 +15,19 @@ export class CountingLogger implements OrmLogger {
 
   logQuery(query: string): void {
     this.count++;
-    this.out?.trace({ query }, 'sql');
+    if (this.out?.isLevelEnabled('trace')) this.out.trace(describeStatement(query), 'sql');
   }
   logQueryError(error: string | Error, query: string): void {
-    this.out?.debug({ err: error, query }, 'sql error');
+    if (this.out?.isLevelEnabled('debug')) this.out.debug({ err: serializeError(error), ...describeStatement(query) }, 'sql error');
   }
   logQuerySlow(time: number, query: string): void {
-    this.out?.warn({ time, query }, 'slow sql');
+    this.out?.warn({ durationMs: time, ...describeStatement(query) }, 'slow sql');
   }
   logSchemaBuild(): void {}
   logMigration(message: string): void {
     this.out?.info(message);
   }
   log(level: 'log' | 'info' | 'warn', message: unknown): void {
-    if (level === 'warn') this.out?.warn({ message }, 'typeorm');
+    if (level === 'warn') this.out?.warn({ message: typeof message === 'string' ? message : String(message) }, 'typeorm');
   }
 }

@@ -22,3 +22,8 @@ export interface PayoutConnector extends Connector {
   /** Sends a processing payout to the bank and answers how it settled. */
   settle(request: { payoutId: string; accountNumber: string; environment: Environment }): Promise<SettleOutcome>;
 }
+
+export interface RefundConnector extends Connector {
+  /** Sends a pending refund back to the payer through the provider that took the payment, and answers how it settled. */
+  settle(request: { refundId: string; paymentIntentId: string; amount: bigint; currency: string; environment: Environment }): Promise<SettleOutcome>;
+}

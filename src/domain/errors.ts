@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'approval_required'
   | 'invalid_state'
   | 'insufficient_balance'
+  | 'refund_exceeds_payment'
   | 'payment_method_unavailable'
   | 'endpoint_limit_reached'
   | 'rate_limited'
@@ -44,6 +45,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   approval_required: 422,
   invalid_state: 422,
   insufficient_balance: 422,
+  refund_exceeds_payment: 422,
   payment_method_unavailable: 422,
   endpoint_limit_reached: 422,
   rate_limited: 429,

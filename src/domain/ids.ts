@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   paymentIntent: 'pi',
   paymentMethodSetting: 'pms',
   topupIntent: 'tu',
+  refund: 're',
   event: 'evt',
   idempotencyKey: 'idk',
   webhookEndpoint: 'we',
@@ -29,6 +30,22 @@ export type IdKind = keyof typeof ID_PREFIX;
 
 export function newId(kind: IdKind, now = Date.now()): string {
   return `${ID_PREFIX[kind]}_${ulid(now).toLowerCase()}`;
+}
+
+/** A lower-case ULID (Crockford base32: no i, l, o, u; the first character 0-7). */
+const ULID = '[0-7][0-9a-hjkmnp-tv-z]{25}';
+const ID_SHAPE = Object.fromEntries(
+  Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID}$`)]),
+) as Record<IdKind, RegExp>;
+
+/**
+ * Whether `value` has the exact shape of an id of `kind` this service issues. Lookups
+ * answer an id of any other shape (other case, padding, another prefix, any character
+ * outside the alphabet) as unknown without asking the database, whose collation and
+ * connection character set must then not matter.
+ */
+export function isId(kind: IdKind, value: unknown): value is string {
+  return typeof value === 'string' && ID_SHAPE[kind].test(value);
 }
 
 /** URL-safe random token with `bytes` bytes of entropy. */

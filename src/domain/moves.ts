@@ -20,11 +20,11 @@ export const MOVES = {
   clearPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }, { bucket: 'available', amount }],
   /** A processing payment failed. */
   dropPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }],
-  /** A payout was created: its amount is held. */
+  /** A payout or refund was created: its amount is held. */
   reserve: (amount: bigint): Movement[] => [{ bucket: 'available', amount: -amount }, { bucket: 'reserved', amount }],
-  /** A payout was cancelled or failed: the hold is returned. */
+  /** A payout was cancelled or failed, or a refund failed: the hold is returned. */
   release: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }, { bucket: 'available', amount }],
-  /** A payout succeeded: the held money left the merchant's balance. */
+  /** A payout or refund succeeded: the held money left the merchant's balance. */
   payOut: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }],
 } as const;
 

@@ -15,3 +15,6 @@ export interface TestFailure {
 }
 
 export const CANCEL_REASON_MAX = 512;
+
+/** A refund's reason: the cancel reason's limit, counted the same way (code points). */
+export const REFUND_REASON_MAX = CANCEL_REASON_MAX;

@@ -2,6 +2,7 @@
 import { registerEnumType } from 'type-graphql';
 import { PAYMENT_STATUSES, PaymentStatus } from '../modules/payments/payment.states';
 import { PAYOUT_STATUSES, PayoutStatus } from '../modules/payouts/payout.states';
+import { REFUND_STATUSES, RefundStatus } from '../modules/refunds/refund.states';
 import { TOPUP_STATUSES, TopupStatus } from '../modules/topups/topup.states';
 
 type WireEnum<V extends string> = { [K in V as Uppercase<K>]: K };
@@ -32,6 +33,9 @@ export type TopupIntentStatusEnum = TopupStatus;
 
 export const PaymentIntentStatusEnum = stateEnum(PAYMENT_STATUSES, 'PaymentIntentStatus');
 export type PaymentIntentStatusEnum = PaymentStatus;
+
+export const RefundStatusEnum = stateEnum(REFUND_STATUSES, 'RefundStatus');
+export type RefundStatusEnum = RefundStatus;
 
 export enum CheckoutModeEnum {
   DIRECT = 'direct',

@@ -89,8 +89,13 @@ export function formatError(log: Logger) {
       return { ...formatted, message: e.message, extensions: e.extensions };
     }
     const code = formatted.extensions?.code;
-    if (typeof code === 'string' && APOLLO_INPUT_CODES.has(code)) {
-      const mapped = httpStatusOf(error) === 405 ? 'method_not_allowed' : 'validation_error';
+    const status = httpStatusOf(error);
+    // Apollo's input codes, and its refusals that carry a 4xx but no code at all (an
+    // automatic persisted query whose hash does not match its document, or of an unknown
+    // version; Apollo fills in INTERNAL_SERVER_ERROR): the request is unusable, the client's to fix.
+    const uncodedClientError = (code === undefined || code === 'INTERNAL_SERVER_ERROR') && status !== undefined && status >= 400 && status < 500;
+    if ((typeof code === 'string' && APOLLO_INPUT_CODES.has(code)) || uncodedClientError) {
+      const mapped = status === 405 ? 'method_not_allowed' : 'validation_error';
       return { ...formatted, extensions: { ...formatted.extensions, code: mapped } };
     }
     if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;

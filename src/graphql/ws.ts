@@ -2,12 +2,18 @@
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
  * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401; a key revoked after connecting closes it with 4403, at its next
- * subscribe or at the next periodic re-check, `WS_REAUTH_MS`), at most
- * MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the token limit at parse time, graphql-armor's validation rules (depth, cost,
- * aliases, directives), and a fresh per-operation context. Only subscription operations
- * are served here.
+ * socket with 4401), the per-key rate limit (a connection and each subscribe take one
+ * point; a connection over the limit closes with 4429, a subscribe over it is refused
+ * with `rate_limited`), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
+ * token limit at parse time, graphql-armor's validation rules (depth, cost, aliases,
+ * directives), and a fresh per-operation context. Only subscription operations are served.
+ *
+ * A key revoked after connecting closes the socket with 4403: at its next subscribe, or
+ * when the process's revocation watcher learns of it (at once in the revoking process,
+ * through Redis or the database poll elsewhere: within REVOCATION_POLL_MS, default
+ * 250 ms). Its streams read nothing committed after the revocation meanwhile.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -15,10 +21,11 @@ import type { App } from '../app';
 import { ApiError } from '../domain/errors';
 import { randomToken } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
+import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
 import { buildGraphQLSchema } from './schema';
-import { pathOf } from '../http/plumbing';
+import { pathOf, writeSocketError } from '../http/plumbing';
 
 // graphql-ws publishes `use/ws` through package "exports", which this project's
 // moduleResolution ("node") does not read: load it at runtime, type it from its file.
@@ -28,29 +35,78 @@ const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/
 type Extra = {
   socket: WebSocket;
   key?: AuthenticatedKey;
-  /** The connection's credentials, checked again at every subscribe and every WS_REAUTH_MS (a revoked key closes the socket). */
+  /** The connection's credentials, checked again at every subscribe (a revoked key closes the socket). */
   authorization?: string;
-  reauth?: NodeJS.Timeout;
 };
 
 /** Concurrent subscriptions one socket may hold; each holds a database-backed event stream. */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
-const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
+/** Message types only a server sends. graphql-ws answers one from a client as its own failure (4500, and a console line). */
+const SERVER_ONLY_TYPES = new Set(['connection_ack', 'next', 'error']);
 
-export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
+function serverOnlyMessage(data: unknown): boolean {
+  try {
+    const message = JSON.parse(String(data)) as { type?: unknown } | null;
+    return typeof message === 'object' && message !== null && SERVER_ONLY_TYPES.has(message.type as string);
+  } catch {
+    return false; // graphql-ws closes 4400 for what does not parse
+  }
+}
+
+/**
+ * What a client gets wrong is the client's: a message type only a server sends is closed
+ * with 4400 (Bad Request) before graphql-ws sees it, and a frame WebSocket itself refuses
+ * (text that is not UTF-8, over 64 KiB, a protocol violation: `ws` has already closed
+ * with 1007/1009/1002) is not passed on as a socket error, which graphql-ws would report
+ * as an internal one (4500 and a console line).
+ */
+function guardClientMessages(socket: WebSocket): void {
+  const emit = socket.emit.bind(socket);
+  socket.emit = ((event: string, ...args: unknown[]) => {
+    if (event === 'message' && serverOnlyMessage(args[0])) {
+      socket.close(4400, 'Invalid message received');
+      return true;
+    }
+    if (event === 'error' && typeof (args[0] as { code?: unknown })?.code === 'string' && (args[0] as { code: string }).code.startsWith('WS_ERR_')) return true;
+    return emit(event, ...args);
+  }) as typeof socket.emit;
+}
+
+const isAuthError = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
+const isRateLimited = (err: unknown): err is ApiError & { retryAfter: number } => err instanceof ApiError && err.code === 'rate_limited';
+
+/** Close codes (docs/subscriptions.md). 4429: the key's rate limit; the reason says when to retry. */
+export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, rateLimited: 4429 } as const;
+
+export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const schema = buildGraphQLSchema();
   const armor = createArmor();
   const rules = [...specifiedRules, ...armor.validationRules];
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
+  // An upgrade that cannot proceed is answered in the contract's shape, not with ws's plain text.
+  const refuseUpgrade = (socket: Duplex, error: ApiError, headers: Record<string, string> = {}) => {
+    writeSocketError(socket, error, headers);
+    socket.once('finish', () => socket.destroy());
+    socket.end();
+  };
+  wss.on('wsClientError', (err: Error, socket: Duplex) => {
+    if (err.message === 'Invalid HTTP method') {
+      refuseUpgrade(socket, new ApiError('method_not_allowed', 'A WebSocket upgrade must be a GET.'), { Allow: 'GET' });
+    } else {
+      refuseUpgrade(socket, new ApiError('bad_request', `Not a valid WebSocket upgrade: ${err.message}.`));
+    }
+  });
   fastify.server.on('upgrade', (req, socket, head) => {
     if (pathOf(req.url ?? '') !== '/graphql') {
-      socket.destroy();
+      refuseUpgrade(socket, new ApiError('bad_request', 'WebSocket connections are served at /graphql only (subprotocol graphql-transport-ws).'));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
+  // Registered before graphql-ws's own listener: sees each socket first.
+  wss.on('connection', guardClientMessages);
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {
@@ -59,21 +115,25 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
         const authorization = ctx.connectionParams?.authorization;
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
-          ctx.extra.key = await app.auth.authenticate(ctx.extra.authorization);
-          ctx.extra.reauth = setInterval(() => {
-            app.auth.authenticate(ctx.extra.authorization).catch((err) => {
-              if (isAuthError(err)) ctx.extra.socket.close(4403, 'Forbidden');
-            });
-          }, app.config.wsReauthMs);
-          ctx.extra.reauth.unref();
-          ctx.extra.socket.once('close', () => clearInterval(ctx.extra.reauth));
-          return true;
+          const key = await app.auth.authenticate(ctx.extra.authorization);
+          await limiter.take(key.apiKeyId);
+          ctx.extra.key = key;
         } catch (err) {
+          if (isRateLimited(err)) {
+            ctx.extra.socket.close(WS_CLOSE.rateLimited, `Too many requests; retry after ${err.retryAfter} s`);
+            return false;
+          }
           // Anything but bad credentials (the database is down, ...) is graphql-ws's 4500, not a 4401.
           if (!isAuthError(err)) throw err;
-          ctx.extra.socket.close(4401, 'Unauthorized');
+          ctx.extra.socket.close(WS_CLOSE.unauthorized, 'Unauthorized');
           return false;
         }
+        const socket = ctx.extra.socket;
+        const unwatch = app.revocations.watch(ctx.extra.key.apiKeyId, () => socket.close(WS_CLOSE.forbidden, 'Forbidden'));
+        socket.once('close', unwatch);
+        // Closed while authenticating: 'close' has fired already.
+        if (socket.readyState !== socket.OPEN) unwatch();
+        return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (!ctx.extra.key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
@@ -87,8 +147,14 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App): void {
           key = await app.auth.authenticate(ctx.extra.authorization);
         } catch (err) {
           if (!isAuthError(err)) throw err;
-          ctx.extra.socket.close(4403, 'Forbidden');
+          ctx.extra.socket.close(WS_CLOSE.forbidden, 'Forbidden');
           return [new GraphQLError('Forbidden', { extensions: { code: 'unauthorized' } })];
+        }
+        try {
+          await limiter.take(key.apiKeyId);
+        } catch (err) {
+          if (!isRateLimited(err)) throw err;
+          return [new GraphQLError(err.message, { extensions: { code: 'rate_limited' } })];
         }
         let document: DocumentNode;
         try {

@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { RateLimiter } from './rate-limit';
 
-export function registerMetrics(fastify: FastifyInstance): Registry {
+export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -15,6 +16,18 @@ export function registerMetrics(fastify: FastifyInstance): Registry {
     name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames, registers: [registry],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
+  if (limiter) {
+    // Read from the limiter at scrape time. `fallback` counts decisions taken in memory
+    // because Redis was not ready (the limit is then per process, not shared).
+    new Counter({
+      name: 'rate_limit_refused_total', help: 'Requests and graphql-ws operations refused with rate_limited by this process', registers: [registry],
+      collect() { this.reset(); this.inc(limiter.stats.limited); },
+    });
+    new Counter({
+      name: 'rate_limit_fallback_total', help: 'Rate-limit decisions taken in process memory because Redis was not ready or failed', registers: [registry],
+      collect() { this.reset(); this.inc(limiter.stats.fallbacks); },
+    });
+  }
   fastify.addHook('onResponse', async (request, reply) => {
     const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
     requests.inc(labels);

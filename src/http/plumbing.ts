@@ -9,12 +9,14 @@
 import { STATUS_CODES, maxHeaderSize as defaultMaxHeaderSize } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from '../domain/errors';
 import { newRequestId } from '../domain/ids';
 import type { App } from '../app';
 import type { RequestContext } from '../modules/auth/request-context';
-import { RateLimiter } from './rate-limit';
+import type { RateLimiter } from './rate-limit';
+import { parseJsonBody } from './json-body';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -281,10 +283,20 @@ function clientErrorOf(err: NodeJS.ErrnoException & { reason?: string }, maxHead
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const requestId = newRequestId();
   const maxHeaderSize = (this.server as { maxHeaderSize?: number }).maxHeaderSize ?? defaultMaxHeaderSize;
   const error = clientErrorOf(err, maxHeaderSize);
+  const requestId = writeSocketError(socket, error);
   this.log.debug({ err, requestId, status: error.status }, 'client error');
+  socket.destroy(err);
+}
+
+/**
+ * Writes a contract error as a whole HTTP/1.1 response (`Connection: close`) straight to a
+ * socket that has no Node response: a request the parser refused, a WebSocket upgrade that
+ * cannot proceed. The caller closes the socket. Returns the answer's Request-Id.
+ */
+export function writeSocketError(socket: Duplex, error: ApiError, headers: Record<string, string> = {}): string {
+  const requestId = newRequestId();
   if (socket.writable) {
     const body = JSON.stringify(error.toBody());
     socket.write(
@@ -292,11 +304,12 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `Request-Id: ${requestId}\r\n` +
+        Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
         'Connection: close\r\n\r\n' +
         body,
     );
   }
-  socket.destroy(err);
+  return requestId;
 }
 
 /** Refuses a request carrying twice a header that must be single (see SINGLE_HEADERS), or no Host on HTTP/1.1. */
@@ -359,8 +372,7 @@ function checkContentType(request: FastifyRequest): void {
   }
 }
 
-export function registerPlumbing(fastify: FastifyInstance, app: App): void {
-  const limiter = new RateLimiter(app.config.rateLimitPerSecond);
+export function registerPlumbing(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const routes = new RouteTable();
   let closing = false;
 
@@ -376,14 +388,13 @@ export function registerPlumbing(fastify: FastifyInstance, app: App): void {
   });
 
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    const text = (body as string).trim();
-    // An empty body with a JSON type is an absent body, as if no Content-Type had been sent.
-    if (text === '') return done(null, undefined);
+  // UTF-8, well-formed strings, at most MAX_JSON_DEPTH levels (json-body.ts). An empty body
+  // with a JSON type is an absent body, as if no Content-Type had been sent.
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as ApiError, undefined);
     }
   });
 
@@ -398,7 +409,7 @@ export function registerPlumbing(fastify: FastifyInstance, app: App): void {
     const api = isApiPath(url) && !PUBLIC_PATHS.has(pathOf(url));
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
       const key = await app.auth.authenticate(request.headers.authorization);
-      limiter.take(key.apiKeyId);
+      await limiter.take(key.apiKeyId);
       request.ctx = { ...key, requestId: request.id, log: app.log.child({ requestId: request.id }) };
     }
     // Unknown paths and methods are answered before the body is read: a 404/405 beats a 413/415.
@@ -409,6 +420,11 @@ export function registerPlumbing(fastify: FastifyInstance, app: App): void {
   fastify.setErrorHandler((err, request, reply) => {
     const known = toApiError(err);
     if (known) return sendError(request, reply, known);
+    // The client went away while its body was read: nobody to answer, nothing went wrong here.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || request.raw.aborted || request.raw.socket?.destroyed) {
+      request.log.debug({ err, requestId: request.id }, 'request aborted by the client');
+      return sendError(request, reply, new ApiError('bad_request', 'The request was aborted.'));
+    }
     request.log.error({ err, requestId: request.id }, 'unhandled error');
     return sendError(request, reply, ApiError.internal());
   });

@@ -1,46 +1,106 @@
 /**
- * Per-API-key rate limit: a token bucket refilled at `perSecond` with room for a burst of
- * twice that. Over the limit the request is answered 429 rate_limited with Retry-After
- * (seconds until a token is back). The buckets live in this process: with N gateway
- * processes behind a balancer a key can reach N times the rate, which is what a
- * per-instance limit means; the point is to stop a runaway client, not to meter billing.
+ * Per-API-key rate limit, on `rate-limiter-flexible`. Every authenticated HTTP request
+ * (REST and POST /graphql), every graphql-ws connection and every subscribe takes one point.
+ *
+ * Allowance of a key, with r = RATE_LIMIT_PER_SECOND:
+ *  - r points per 1-second window (the window starts at the key's first request), and
+ *  - when that is used up, a burst allowance of r more points per 10-second window
+ *    (BurstyRateLimiter).
+ * So a key may send 2r at once (as the token bucket this replaces allowed), and sustained
+ * traffic is held to r per second plus r per 10 s (1.1 r). Over it: 429 rate_limited with
+ * Retry-After (whole seconds until a window ends, at least 1).
+ *
+ * With REDIS_URL the counters live in Redis (RateLimiterRedis, on the process's shared
+ * command connection), so the allowance is shared by every gateway process. When Redis is
+ * not ready, a command fails or times out (COMMAND_TIMEOUT_MS), each process falls back
+ * to the same limits in memory (RateLimiterMemory as `insuranceLimiter`): N processes
+ * then allow up to N times the rate until Redis is back. Without REDIS_URL the limit is
+ * in memory, per process.
  */
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import type { RedisBus } from '../db/redis';
 
-interface Bucket {
-  tokens: number;
-  at: number;
+/** The burst allowance's window, in seconds. */
+export const BURST_WINDOW_S = 10;
+const KEY_PREFIX = 'payments-gateway:rl';
+
+/** A rate-limit refusal: ApiError rate_limited carrying the seconds to wait. */
+export type RateLimited = ApiError & { retryAfter: number };
+
+export function rateLimited(retryAfter: number): RateLimited {
+  return Object.assign(new ApiError('rate_limited', `Too many requests for this API key; retry after ${retryAfter} s.`), { retryAfter });
+}
+
+/** The in-process limiter used as Redis's insurance; counts the decisions it takes. */
+class FallbackLimiter extends RateLimiterMemory {
+  constructor(opts: ConstructorParameters<typeof RateLimiterMemory>[0], private readonly onUse: () => void) {
+    super(opts);
+  }
+
+  consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+    this.onUse();
+    return super.consume(key, points, options);
+  }
+}
+
+export interface RateLimiterStats {
+  /** Decisions taken in memory because Redis was not ready or failed (0 without REDIS_URL). */
+  fallbacks: number;
+  /** Requests refused with 429 by this process. */
+  limited: number;
 }
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly burst: number;
+  private readonly limiter?: BurstyRateLimiter;
+  readonly stats: RateLimiterStats = { fallbacks: 0, limited: 0 };
+  /** 'redis' (shared, memory fallback), 'memory' (this process only) or 'off'. */
+  readonly store: 'redis' | 'memory' | 'off';
 
-  constructor(private readonly perSecond: number) {
-    this.burst = perSecond * 2;
+  constructor(private readonly perSecond: number, redis: RedisBus | undefined, private readonly log: Logger) {
+    this.store = perSecond <= 0 ? 'off' : redis ? 'redis' : 'memory';
+    if (perSecond <= 0) return;
+    const windows = [
+      { name: 'rate', points: perSecond, duration: 1 },
+      { name: 'burst', points: perSecond, duration: BURST_WINDOW_S },
+    ];
+    const [rate, burst] = windows.map(({ name, points, duration }) => {
+      const keyPrefix = `${KEY_PREFIX}:${name}`;
+      if (!redis) return new RateLimiterMemory({ points, duration, keyPrefix });
+      const insuranceLimiter = new FallbackLimiter({ points, duration, keyPrefix }, () => this.stats.fallbacks++);
+      return new RateLimiterRedis({
+        storeClient: redis.client,
+        points,
+        duration,
+        keyPrefix,
+        insuranceLimiter,
+        // Not connected: decide in memory at once instead of waiting for a command to fail.
+        rejectIfRedisNotReady: true,
+        // A key already over its window is refused from memory until the window ends,
+        // without a Redis round trip per refused request.
+        inMemoryBlockOnConsumed: points + 1,
+      });
+    });
+    this.limiter = new BurstyRateLimiter(rate, burst);
   }
 
   get enabled(): boolean {
     return this.perSecond > 0;
   }
 
-  /** Takes one token for `key` or throws 429 with the seconds to wait in `retryAfter`. */
-  take(key: string, now = Date.now()): void {
-    if (!this.enabled) return;
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
-    bucket.at = now;
-    if (bucket.tokens < 1) {
-      this.buckets.set(key, bucket);
-      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
-      throw Object.assign(new ApiError('rate_limited', `Too many requests for this API key; retry after ${retryAfter} s.`), { retryAfter });
+  /** Takes one point for `key` or throws 429 rate_limited with the seconds to wait in `retryAfter`. */
+  async take(key: string): Promise<void> {
+    if (!this.limiter) return;
+    try {
+      await this.limiter.consume(key, 1);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) {
+        this.stats.limited++;
+        throw rateLimited(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+      }
+      // Neither Redis nor the fallback could decide (not expected): let the request through.
+      this.log.warn({ err: (err as Error)?.message }, 'rate limiter failed; request allowed');
     }
-    bucket.tokens -= 1;
-    this.buckets.set(key, bucket);
-    if (this.buckets.size > 100_000) this.prune(now);
-  }
-
-  private prune(now: number): void {
-    for (const [key, b] of this.buckets) if (now - b.at > 60_000) this.buckets.delete(key);
   }
 }

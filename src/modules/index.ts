@@ -11,13 +11,14 @@ import { idempotencyModule } from './idempotency/idempotency.module';
 import { methodsModule } from './methods/method.module';
 import { paymentsModule } from './payments/payment.module';
 import { payoutsModule } from './payouts/payout.module';
+import { refundsModule } from './refunds/refund.module';
 import { topupsModule } from './topups/topup.module';
 import { webhooksModule } from './webhooks/webhook.module';
-import type { LoaderMap, ModuleDefinition } from './module';
+import type { LoaderMap, ModuleDefinition, SealedColumn } from './module';
 
 export const MODULES = [
   authModule, idempotencyModule, auditModule, eventsModule, webhooksModule,
-  balancesModule, payoutsModule, topupsModule, methodsModule, paymentsModule,
+  balancesModule, payoutsModule, topupsModule, methodsModule, paymentsModule, refundsModule,
 ] as const;
 
 type LoadersOf<M> = M extends ModuleDefinition<infer L> ? L : never;
@@ -27,3 +28,6 @@ export type Loaders = Intersect<LoadersOf<(typeof MODULES)[number]>>;
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const ENTITIES: Function[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.entities ?? []);
+
+/** Every column sealed by the data key, for `cli data-key rewrap`. */
+export const SEALED: SealedColumn[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.sealed ?? []);

@@ -12,6 +12,13 @@ import type { RequestContext } from '../domain/scope';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LoaderMap = Record<string, DataLoader<string, any>>;
 
+/** A column that holds a value sealed by the data key (FieldCipher): rewrapped when the key rotates. */
+export interface SealedColumn {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entity: Function;
+  property: string;
+}
+
 export interface ModuleDefinition<L extends LoaderMap = LoaderMap> {
   name: string;
   /** TypeORM entity classes; their tables come from the migrations in `db/migrations`. */
@@ -26,6 +33,8 @@ export interface ModuleDefinition<L extends LoaderMap = LoaderMap> {
   loaders?(app: App, ctx: RequestContext): L;
   /** Wire records the module's routes answer with (TypeBox schemas with an `$id`): the document's components. */
   models?: TSchema[];
+  /** Columns sealed by the data key (`cli data-key rewrap` re-encrypts them with the current key). */
+  sealed?: SealedColumn[];
 }
 
 /** Keeps the loaders' types, so that `GqlContext['loaders']` is typed per key. */

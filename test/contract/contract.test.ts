@@ -154,10 +154,11 @@ describe('REST routes and success statuses', () => {
 
   test('payment intent record carries the spec fields', async () => {
     const pi = await payment();
-    for (const f of ['object', 'id', 'amount', 'currency', 'country', 'environment', 'checkout_mode', 'status', 'merchant_reference', 'payment_method', 'next_action', 'failure_code', 'failure_message', 'processing_reason', 'receipt', 'created_at', 'updated_at']) {
+    for (const f of ['object', 'id', 'amount', 'currency', 'country', 'environment', 'checkout_mode', 'status', 'merchant_reference', 'payment_method', 'next_action', 'failure_code', 'failure_message', 'processing_reason', 'receipt', 'amount_refunded', 'created_at', 'updated_at']) {
       expect(pi).toHaveProperty(f);
     }
     expect(pi.environment).toBe('test');
+    expect(pi.amount_refunded).toBe('0');
     expect(pi.checkout_mode).toBe('direct');
     expect(pi.payment_method).toBe('promptpay');
     expect(pi.created_at).toMatch(TS);

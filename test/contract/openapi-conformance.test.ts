@@ -15,7 +15,7 @@
  *    the documented schema (Ajv 2020 + ajv-formats, components resolved); no 5xx.
  *
  * Path ids are real: records are created first (funded merchant, topups, payouts,
- * payments, webhook endpoints) and each valid write gets a fresh record in the state its
+ * payments, refunds, webhook endpoints) and each valid write gets a fresh record in the state its
  * route needs where the test knows how to make one.
  *
  * Modules are converted to route schemas one by one. Operations with an operationId come
@@ -72,7 +72,7 @@ beforeAll(async () => {
   doc = res.body;
   schemas = new OpenApiSchemas(doc, seeded(20240601));
   // Two records of each kind first, so every list has a next page (a real cursor) and events exist.
-  for (const create of [newPayout, newTopup, newPayment, newEndpoint]) {
+  for (const create of [newPayout, newTopup, newPayment, newEndpoint, newRefund]) {
     await create();
     await create();
   }
@@ -98,6 +98,14 @@ const newTopup = async () => (await ok(await c.post('/v1/topup_intents', { amoun
 const newPayment = async () => (await ok(await c.post('/v1/payment_intents', {
   amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay', customer: { name: 'Somchai Jaidee' },
 }, { idempotencyKey: randomUUID() }), 'create payment')).id as string;
+/** A pending refund of its own succeeded payment (direct debit settles at once). */
+const newRefund = async () => {
+  const payment = await ok(await c.post('/v1/payment_intents', {
+    amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, payment_method: 'direct_debit',
+    payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK', name_th: 'สมชาย ใจดี' },
+  }, { idempotencyKey: randomUUID() }), 'create payment to refund');
+  return (await ok(await c.post('/v1/refunds', { payment_intent: payment.id, amount: '100' }, { idempotencyKey: randomUUID() }), 'create refund')).id as string;
+};
 const createEndpoint = () => c.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/conformance' }, { idempotencyKey: randomUUID() });
 /** A fresh endpoint; the generated creates may have used up the 16 allowed, so make room first. */
 const newEndpoint = async () => {
@@ -121,6 +129,7 @@ const RECORDS: [RegExp, () => Promise<string>][] = [
   [/^\/payout_intents\/\{id\}/, newPayout],
   [/^(\/test_helpers)?\/topup_intents\/\{id\}/, newTopup],
   [/^(\/test_helpers)?\/payment_intents\/\{id\}/, newPayment],
+  [/^(\/test_helpers)?\/refunds\/\{id\}/, newRefund],
   [/^\/webhook_endpoints\/\{id\}/, newEndpoint],
   [/^\/events\/\{id\}/, someEvent],
 ];

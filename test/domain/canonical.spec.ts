@@ -50,3 +50,14 @@ describe('fingerprint', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });
+
+describe('canonicalJson on deep values', () => {
+  test('a value nested 100,000 levels deep does not overflow the stack (it is iterative)', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    // Built the same way as text: '{"a":' and '[' open, '}' and ']' close, from the inside out.
+    let expected = '1';
+    for (let i = 0; i < 100_000; i++) expected = i % 2 ? `[${expected}]` : `{"a":${expected}}`;
+    expect(canonicalJson(deep)).toBe(expected);
+  });
+});

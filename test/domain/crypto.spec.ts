@@ -8,7 +8,7 @@ import { FieldCipher, digestEquals, sha256 } from '../../src/domain/crypto';
 const KEY = randomBytes(32).toString('base64');
 const cipher = FieldCipher.fromBase64(KEY);
 
-/** Replaces part `index` of a sealed value (version.iv.tag.ciphertext). */
+/** Replaces part `index` of a sealed value (version.keyid.iv.tag.ciphertext). */
 function withPart(sealed: string, index: number, change: (part: Buffer) => Buffer): string {
   const parts = sealed.split('.');
   parts[index] = change(Buffer.from(parts[index], 'base64url')).toString('base64url');
@@ -21,10 +21,13 @@ describe('round trip', () => {
     expect(cipher.decrypt(cipher.encrypt(plain))).toBe(plain);
   });
 
-  test('the sealed form is v1.<iv>.<tag>.<ciphertext>, base64url, without the plaintext', () => {
+  test('the sealed form is v2.<key id>.<iv>.<tag>.<ciphertext>, base64url, without the plaintext', () => {
     const sealed = cipher.encrypt('1234567890');
-    const [version, iv, tag, ct] = sealed.split('.');
-    expect(version).toBe('v1');
+    const [version, keyId, iv, tag, ct] = sealed.split('.');
+    expect(version).toBe('v2');
+    expect(keyId).toBe(cipher.keyId);
+    expect(keyId).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(sealed.startsWith(cipher.currentPrefix)).toBe(true);
     expect(Buffer.from(iv, 'base64url')).toHaveLength(12);
     expect(Buffer.from(tag, 'base64url')).toHaveLength(16);
     expect(Buffer.from(ct, 'base64url')).toHaveLength(10);
@@ -44,20 +47,20 @@ describe('tamper detection', () => {
   const sealed = cipher.encrypt('1234567890');
 
   test('a changed ciphertext, tag or IV is refused', () => {
+    expect(() => cipher.decrypt(withPart(sealed, 4, flipFirstBit))).toThrow();
     expect(() => cipher.decrypt(withPart(sealed, 3, flipFirstBit))).toThrow();
     expect(() => cipher.decrypt(withPart(sealed, 2, flipFirstBit))).toThrow();
-    expect(() => cipher.decrypt(withPart(sealed, 1, flipFirstBit))).toThrow();
   });
 
   test('a truncated ciphertext is refused', () => {
-    expect(() => cipher.decrypt(withPart(sealed, 3, (b) => b.subarray(0, 5)))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 4, (b) => b.subarray(0, 5)))).toThrow();
   });
 
   // Without { authTagLength: 16 } Node accepts a GCM tag cut to 4..15 bytes, and a forger
   // would need to match only 4 bytes.
   test('a tag cut to its first 8 or 4 bytes is refused', () => {
-    expect(() => cipher.decrypt(withPart(sealed, 2, (b) => b.subarray(0, 8)))).toThrow();
-    expect(() => cipher.decrypt(withPart(sealed, 2, (b) => b.subarray(0, 4)))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 3, (b) => b.subarray(0, 8)))).toThrow();
+    expect(() => cipher.decrypt(withPart(sealed, 3, (b) => b.subarray(0, 4)))).toThrow();
   });
 
   test('another key cannot open it', () => {
@@ -66,7 +69,7 @@ describe('tamper detection', () => {
   });
 
   test('unknown formats are refused', () => {
-    for (const bad of ['', 'v2' + sealed.slice(2), sealed.split('.').slice(0, 3).join('.'), 'v1..x.y', 'plain text']) {
+    for (const bad of ['', 'v3' + sealed.slice(2), sealed.split('.').slice(0, 4).join('.'), 'v1..x.y', 'v2.........', 'plain text']) {
       expect(() => cipher.decrypt(bad)).toThrow();
     }
   });
@@ -103,6 +106,42 @@ describe('keys', () => {
     } finally {
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });
     }
+  });
+});
+
+describe('rotation: the current key seals, every configured key opens', () => {
+  const OLD = randomBytes(32).toString('base64');
+  const NEW = randomBytes(32).toString('base64');
+  const before = FieldCipher.fromBase64(OLD);
+  const during = FieldCipher.fromBase64(NEW, [OLD]);
+  const after = FieldCipher.fromBase64(NEW);
+
+  test('a value sealed by the old key opens while the old key is still configured', () => {
+    const sealed = before.encrypt('1234567890');
+    expect(during.decrypt(sealed)).toBe('1234567890');
+    expect(sealed.startsWith(during.currentPrefix)).toBe(false);
+  });
+
+  test('new values are sealed by the new key and open without the old one', () => {
+    const sealed = during.encrypt('0987654321');
+    expect(sealed.startsWith(after.currentPrefix)).toBe(true);
+    expect(after.decrypt(sealed)).toBe('0987654321');
+  });
+
+  test('once the old key is dropped, its values name the missing key instead of failing obscurely', () => {
+    expect(() => after.decrypt(before.encrypt('x'))).toThrow(new RegExp(`data key ${before.keyId}.*not configured`));
+  });
+
+  test('values sealed before key ids (v1) open with whichever configured key fits', () => {
+    // The v1 layout: v1.<iv>.<tag>.<ciphertext>, made here from a v2 value by dropping the key id.
+    const v1 = (sealed: string) => { const [, , iv, tag, ct] = sealed.split('.'); return ['v1', iv, tag, ct].join('.'); };
+    expect(during.decrypt(v1(before.encrypt('old')))).toBe('old');
+    expect(during.decrypt(v1(during.encrypt('new')))).toBe('new');
+    expect(() => after.decrypt(v1(before.encrypt('old')))).toThrow(/none of the configured data keys/);
+  });
+
+  test('a previous key of the wrong size is refused at start', () => {
+    expect(() => FieldCipher.fromBase64(NEW, ['short'])).toThrow(/DATA_ENCRYPTION_KEYS_PREVIOUS/);
   });
 });
 

@@ -160,20 +160,13 @@ test('only subscriptions are served over WebSocket', async () => {
   await m.stop();
 });
 
-test('a key revoked while a stream is open closes the socket (4403) at the next periodic re-check', async () => {
-  const quick = await startServer({ env: { WS_REAUTH_MS: '50' } });
-  apps.set(quick.url, quick.app);
-  try {
-    const c = await quick.merchant(undefined, 'test', { fund: false });
-    const s = await subscribe(quick.url, c.authorization);
-    const closed = new Promise<number>((resolve) => s.client.on('closed', (e: any) => resolve(e.code)));
-    await quick.app.auth.revokeKey(c.auth!.split(':')[0]);
-    expect(await closed).toBe(4403);
-    await s.client.dispose();
-  } finally {
-    apps.delete(quick.url);
-    await quick.close();
-  }
+test('a key revoked while a stream is open closes the socket (4403) at once (other processes: test/auth/revocation.test.ts)', async () => {
+  const c = await srv.merchant(undefined, 'test', { fund: false });
+  const s = await subscribe(srv.url, c.authorization);
+  const closed = new Promise<number>((resolve) => s.client.on('closed', (e: any) => resolve(e.code)));
+  await srv.app.auth.revokeKey(c.auth!.split(':')[0]);
+  expect(await closed).toBe(4403);
+  await s.client.dispose();
 });
 
 test(`one connection holds at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions; the next is refused with rate_limited`, async () => {

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn, ChildProcess } from 'node:child_process';
 import mysql from 'mysql2/promise';
-import pino from 'pino';
+import type pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { Config, loadConfig } from '../../src/config';
-import { App, createApp } from '../../src/app';
+import { App, createApp, createLogger } from '../../src/app';
 import { buildServer } from '../../src/server';
 import { Environment } from '../../src/modules/auth/api-key.entity';
 import { Client } from './client';
@@ -85,6 +85,8 @@ export interface StartOptions {
   database?: TestDatabase;
   /** Start the scheduler (simulated settlement and expiries). Default true. */
   scheduler?: boolean;
+  /** Where the service's log lines go (the service's own logger, as main.js builds it); with `env.LOG_LEVEL`. */
+  logDestination?: pino.DestinationStream;
 }
 
 /** The settings every test server runs with, in process or as a spawned process. */
@@ -134,7 +136,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const database = options.database ?? (await createTestDatabase());
   const ownsDatabase = !options.database;
   const config = testConfig(database, options.env);
-  const app = await createApp(config, pino({ level: config.logLevel }));
+  const app = await createApp(config, createLogger(config, options.logDestination));
   const server = await buildServer(app);
   await server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.server.address() as { port: number };

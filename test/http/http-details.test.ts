@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, Res, payoutBody } from '../helpers/client';
-import { approvePayout, createPayout, paymentBody, topupBody } from '../helpers/fixtures';
+import { approvePayout, createPayout, createRefund, paymentBody, succeededPayment, topupBody } from '../helpers/fixtures';
 import { rawExchange, rawRequest, RawResponse, splitResponses } from '../helpers/raw-http';
 
 let srv: TestServer;
@@ -73,6 +73,11 @@ async function newTopup(c: Client = merchant): Promise<string> {
   return res.body.id;
 }
 
+/** A pending refund of a payment that succeeded at once. */
+async function newRefund(c: Client = merchant): Promise<string> {
+  return (await createRefund(c, { payment_intent: (await succeededPayment(c)).id, amount: '100' })).id;
+}
+
 /** Routes whose body is optional, each with a record in the state the route acts on. */
 const OPTIONAL_BODY_ROUTES: [string, () => Promise<{ post: string; get: string }>, number, string][] = [
   ['payout approve', async () => { const id = (await createPayout(merchant)).id; return { post: `/v1/payout_intents/${id}/approve`, get: `/v1/payout_intents/${id}` }; }, 202, 'processing'],
@@ -85,6 +90,8 @@ const OPTIONAL_BODY_ROUTES: [string, () => Promise<{ post: string; get: string }
   ['payment test expire', async () => { const id = await newPayment(); return { post: `/v1/test_helpers/payment_intents/${id}/expire`, get: `/v1/payment_intents/${id}` }; }, 200, 'expired'],
   ['topup test succeed', async () => { const id = await newTopup(); return { post: `/v1/test_helpers/topup_intents/${id}/succeed`, get: `/v1/topup_intents/${id}` }; }, 200, 'succeeded'],
   ['topup test fail', async () => { const id = await newTopup(); return { post: `/v1/test_helpers/topup_intents/${id}/fail`, get: `/v1/topup_intents/${id}` }; }, 200, 'failed'],
+  ['refund test succeed', async () => { const id = await newRefund(); return { post: `/v1/test_helpers/refunds/${id}/succeed`, get: `/v1/refunds/${id}` }; }, 200, 'succeeded'],
+  ['refund test fail', async () => { const id = await newRefund(); return { post: `/v1/test_helpers/refunds/${id}/fail`, get: `/v1/refunds/${id}` }; }, 200, 'failed'],
 ];
 
 describe('optional POST bodies', () => {

@@ -2,8 +2,8 @@
  * Starting the compiled service (`node dist/src/main.js`) the way a newcomer does, as a
  * separate OS process: what it prints on a first start (the demo key pair on SQLite, the
  * exact provisioning command on MariaDB or with SEED_DEMO=0, and that command works), and
- * that a start that cannot work (no such database, no server, bad setting) is one line on
- * stderr and exit code 1, never a stack trace.
+ * that a start that cannot work (no such database, no server, bad setting, a character set
+ * that would lose text) is one line on stderr and exit code 1, never a stack trace.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn } from 'node:child_process';
 import mysql from 'mysql2/promise';
-import { createTestDatabase, TEST_ENCRYPTION_KEY, TestDatabase } from '../helpers/server';
+import { createTestDatabase, runCli, TEST_ENCRYPTION_KEY, TestDatabase } from '../helpers/server';
 import { Client } from '../helpers/client';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 
@@ -199,6 +199,50 @@ describe('on MariaDB', () => {
       expect(again.stdout).not.toContain('Create a merchant');
     } finally {
       await again.stop();
+    }
+  });
+
+  mysqlTest('text columns or a database default not in utf8mb4 are one line on stderr (naming them and the fix) and exit code 1; the fix it names works', async () => {
+    const db = await createTestDatabase();
+    const url = db.env.DATABASE_URL;
+    const name = new URL(url).pathname.slice(1);
+    const u = new URL(url);
+    const admin = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: name });
+    try {
+      expect((await runCli(db, ['migrate'])).code).toBe(0);
+      // A column changed by hand (or restored from a latin1 dump).
+      await admin.query('ALTER TABLE payout_intents MODIFY recipient_holder_name VARCHAR(256) CHARACTER SET latin1 NOT NULL');
+      const refused = await start({ DATABASE_URL: url });
+      expect(refused.code).toBe(1);
+      const reason = `column payout_intents.recipient_holder_name of database ${name} is latin1 (latin1_swedish_ci), not utf8mb4:`
+        + ' names, references and ids outside latin1 (Thai, a BOM, an emoji) would be refused or lost;'
+        + ' convert them (rebuilds those tables; stop the gateway first): npm run --silent cli -- db fix-charset';
+      expect(expectOneLine(refused.stderr)).toBe(`payments-gateway: cannot start: ${reason}`);
+      // The CLI's commands refuse the same way.
+      const migrate = await runCli(db, ['migrate']);
+      expect([migrate.code, expectOneLine(migrate.stderr)]).toEqual([1, reason]);
+      // The command it names fixes the column, and the start then works.
+      const fix = await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url });
+      expect([fix.code, fix.stdout.trim()]).toEqual([0, JSON.stringify({ altered: ['payout_intents'] })]);
+      const [[column]] = await admin.query("SELECT CHARACTER_SET_NAME AS cs FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'payout_intents' AND COLUMN_NAME = 'recipient_holder_name'") as [{ cs: string }[], unknown];
+      expect(column.cs).toBe('utf8mb4');
+      const fixed = await start({ DATABASE_URL: url });
+      expect(fixed.code).toBeNull();
+      await fixed.stop();
+
+      // A database default that a later migration's tables would inherit.
+      await admin.query(`ALTER DATABASE \`${name}\` CHARACTER SET latin1`);
+      const again = await start({ DATABASE_URL: url });
+      expect(again.code).toBe(1);
+      expect(expectOneLine(again.stderr)).toBe(`payments-gateway: cannot start: database ${name} has default character set latin1, not utf8mb4: tables added by a later migration would lose text outside it;`
+        + ` npm run --silent cli -- db fix-charset (or ALTER DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci)`);
+      expect((await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url })).stdout.trim()).toBe(JSON.stringify({ altered: [] }));
+      const last = await start({ DATABASE_URL: url });
+      expect(last.code).toBeNull();
+      await last.stop();
+    } finally {
+      await admin.end();
+      await db.drop();
     }
   });
 

@@ -51,12 +51,12 @@ describe('record shape', () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const p = await create(c, { payment_method: 'promptpay', metadata: { a: '1' } });
     expect(Object.keys(p).sort()).toEqual([
-      'amount', 'checkout_mode', 'country', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message', 'id', 'merchant_reference',
+      'amount', 'amount_refunded', 'checkout_mode', 'country', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message', 'id', 'merchant_reference',
       'next_action', 'object', 'payment_method', 'processing_reason', 'receipt', 'status', 'updated_at',
     ]);
     expect(p).toMatchObject({
       object: 'payment_intent', amount: '50000', currency: 'THB', country: 'TH', environment: 'test', checkout_mode: 'direct', status: 'requires_action',
-      payment_method: 'promptpay', failure_code: null, failure_message: null, processing_reason: null, receipt: null,
+      payment_method: 'promptpay', failure_code: null, failure_message: null, processing_reason: null, receipt: null, amount_refunded: '0',
     });
     expect(p.id).toMatch(/^pi_[0-9a-z]{26}$/);
     expect(p.created_at).toMatch(ISO_MS);

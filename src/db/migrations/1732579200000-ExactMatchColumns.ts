@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { binaryNoPadCollation } from '../charset';
 import { isMysql } from './schema-helpers';
 
 /**
@@ -17,18 +18,12 @@ const COLUMNS: ReadonlyArray<[table: string, column: string, length: number]> = 
   ['payment_intents', 'checkout_token', 64],
 ];
 
-/** MariaDB names its binary NO PAD collation differently from MySQL 8. */
-async function binaryNoPad(qr: QueryRunner): Promise<string> {
-  const [{ v }] = (await qr.query('SELECT VERSION() AS v')) as { v: string }[];
-  return /mariadb/i.test(v) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
-}
-
 export class ExactMatchColumns1732579200000 implements MigrationInterface {
   name = 'ExactMatchColumns1732579200000';
 
   async up(qr: QueryRunner): Promise<void> {
     if (!isMysql(qr)) return;
-    const collation = await binaryNoPad(qr);
+    const collation = await binaryNoPadCollation(qr);
     for (const [table, column, length] of COLUMNS) {
       await qr.query(`ALTER TABLE \`${table}\` MODIFY \`${column}\` VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`);
     }

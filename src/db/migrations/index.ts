@@ -5,6 +5,10 @@ import { Payments1732492800000 } from './1732492800000-Payments';
 import { ExactMatchColumns1732579200000 } from './1732579200000-ExactMatchColumns';
 import { AuditLog1732752000000 } from './1732752000000-AuditLog';
 import { ProviderCalls1732838400000 } from './1732838400000-ProviderCalls';
+import { SealedIdempotencyAnswers1733200000000 } from './1733200000000-SealedIdempotencyAnswers';
+import { Utf8mb4ExactIds1733300000000 } from './1733300000000-Utf8mb4ExactIds';
+import { WebhookEndpointLocks1733300001000 } from './1733300001000-WebhookEndpointLocks';
+import { Refunds1733500000000 } from './1733500000000-Refunds';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -15,4 +19,8 @@ export const MIGRATIONS = [
   ExactMatchColumns1732579200000,
   AuditLog1732752000000,
   ProviderCalls1732838400000,
+  SealedIdempotencyAnswers1733200000000,
+  Utf8mb4ExactIds1733300000000,
+  WebhookEndpointLocks1733300001000,
+  Refunds1733500000000,
 ];

@@ -13,3 +13,8 @@ export const time = (name: string, nullable = false): TableColumnOptions => ({ n
 /** Minor units: exact DECIMAL(38,0) on MySQL, TEXT on SQLite (whose NUMERIC affinity is lossy). */
 export const money = (qr: QueryRunner, name: string): TableColumnOptions =>
   isMysql(qr) ? { name, type: 'decimal', precision: 38, scale: 0 } : { name, type: 'text' };
+
+/** A money column that starts at zero on existing rows. */
+export const moneyZero = (qr: QueryRunner, name: string): TableColumnOptions =>
+  isMysql(qr) ? { ...money(qr, name), default: 0 } : { ...money(qr, name), default: "'0'" };
+

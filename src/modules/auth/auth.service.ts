@@ -39,6 +39,9 @@ function alnum(bytes: number): string {
 }
 
 export class AuthService {
+  /** Run after a revocation has committed (the revocation watcher: open sockets, other processes). */
+  readonly afterRevoke: ((apiKeyId: string) => Promise<void> | void)[] = [];
+
   constructor(private readonly db: Db) {}
 
   /** Parses `Authorization: Basic base64(pk:sk)` and returns the key's scope, or throws 401. */
@@ -100,14 +103,24 @@ export class AuthService {
     return { merchant_id: merchantId, api_key_id: apiKey.id, environment, public_key: publicKey, secret_key: secretKey };
   }
 
-  /** Revokes by public key or key id. Returns false when no such key exists. */
+  /**
+   * Revokes by public key or key id. Returns false when no such key exists. HTTP requests
+   * with the key are refused from the commit on (every request reads the key); open
+   * graphql-ws sockets are closed by the revocation watcher (`afterRevoke`).
+   */
   async revokeKey(publicKeyOrId: string): Promise<boolean> {
-    return this.db.tx(async (em) => {
+    const id = await this.db.tx(async (em) => {
+      // Write first, read after: on SQLite a transaction that reads and then writes cannot
+      // wait for another process's write (the CLI beside a running server); one that
+      // starts with its write waits (busy_timeout) like any writer.
+      await em.createQueryBuilder().update(ApiKey).set({ revokedAt: new Date() })
+        .where('(public_key = :key OR id = :key) AND revoked_at IS NULL', { key: publicKeyOrId }).execute();
       const key = (await em.findOneBy(ApiKey, { publicKey: publicKeyOrId })) ?? (await em.findOneBy(ApiKey, { id: publicKeyOrId }));
-      if (!key) return false;
-      if (!key.revokedAt) await em.update(ApiKey, { id: key.id }, { revokedAt: new Date() });
-      return true;
+      return key?.id;
     });
+    if (!id) return false;
+    for (const hook of this.afterRevoke) await hook(id);
+    return true;
   }
 
   async merchantsByIds(ids: readonly string[]): Promise<Map<string, Merchant>> {

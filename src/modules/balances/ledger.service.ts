@@ -18,7 +18,7 @@ import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 export interface LedgerSource {
   /** What happened, e.g. `payout_reserved`, `payment_succeeded`. */
   entryType: string;
-  sourceType: 'payment_intent' | 'payout_intent' | 'topup_intent';
+  sourceType: 'payment_intent' | 'payout_intent' | 'topup_intent' | 'refund';
   sourceId: string;
 }
 

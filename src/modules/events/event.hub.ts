@@ -14,12 +14,14 @@ import { isDatabaseUnavailable } from '../../db/db';
 import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
 import { CommittedEvent, EventService, typeMatches } from './event.service';
-import { RedisNotifier } from './redis-notify';
+import type { RedisBus } from '../../db/redis';
 
 const scopeKey = (s: { merchantId: string; environment: string }) => `${s.merchantId}/${s.environment}`;
 const BATCH = 200;
 /** How long a stream waits before reading again when the database is out. */
 const UNAVAILABLE_PAUSE_MS = 1000;
+/** The pub/sub channel on which a process announces "<merchant>/<environment>" after a commit. */
+export const EVENTS_CHANNEL = 'payments-gateway:events';
 
 class Waiter {
   dirty = true;
@@ -68,21 +70,18 @@ export class EventHub {
   private readonly known = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private polling = false;
-  private readonly redis?: RedisNotifier;
 
   constructor(
     private readonly events: EventService,
     private readonly pollMs: number,
     private readonly log: Logger,
-    redisUrl?: string,
+    private readonly redis?: RedisBus,
   ) {
     events.onCommitted((committed) => this.onLocalCommit(committed));
-    if (redisUrl) {
-      this.redis = new RedisNotifier(redisUrl, 'payments-gateway:events', (message) => {
-        const [merchantId, environment] = message.split('/');
-        this.wakeScope(`${merchantId}/${environment}`);
-      }, log.child({ component: 'redis' }));
-    }
+    redis?.subscribe(EVENTS_CHANNEL, (message) => {
+      const [merchantId, environment] = message.split('/');
+      this.wakeScope(`${merchantId}/${environment}`);
+    });
   }
 
   /** Open streams in this process (all scopes). */
@@ -99,8 +98,11 @@ export class EventHub {
   /**
    * The scope's events with seq > `afterSeq` whose type matches `types`, oldest first:
    * first what is already committed, then live. Ends when `return()` is called.
+   * With `apiKeyId` (the reader's key), a read that sees the key revoked returns nothing:
+   * no event committed after a revocation reaches that key's stream, even in the moment
+   * before the revocation watcher closes the socket.
    */
-  stream(scope: Scope, afterSeq: number, types?: readonly string[]): AsyncIterableIterator<EventRecord> {
+  stream(scope: Scope, afterSeq: number, types?: readonly string[], apiKeyId?: string): AsyncIterableIterator<EventRecord> {
     const waiter = new Waiter();
     const key = scopeKey(scope);
     let entry = this.watchers.get(key);
@@ -129,7 +131,7 @@ export class EventHub {
           for (;;) {
             let rows: EventRecord[];
             try {
-              rows = await events.since(scope, last, BATCH);
+              rows = await events.since(scope, last, BATCH, apiKeyId);
             } catch (err) {
               // The stream outlives a database outage: it reads again from where it was.
               if (!isDatabaseUnavailable(err)) throw err;
@@ -170,14 +172,13 @@ export class EventHub {
     this.stopPolling();
     for (const { waiters } of this.watchers.values()) for (const w of waiters) w.close();
     this.watchers.clear();
-    this.redis?.close();
   }
 
   private onLocalCommit(committed: CommittedEvent[]): void {
     const keys = new Set(committed.map(scopeKey));
     for (const key of keys) {
       this.wakeScope(key);
-      this.redis?.publish(key);
+      this.redis?.publish(EVENTS_CHANNEL, key);
     }
   }
 

@@ -40,7 +40,7 @@ export class EventSubscriptionResolver {
       return withArgs(async () => {
         const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
         const afterSeq = args.after ? await app.events.seqOf(ctx, args.after, 'after') : await app.events.lastSeq(ctx);
-        return app.eventHub.stream(ctx, afterSeq, types);
+        return app.eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId);
       });
     },
   })

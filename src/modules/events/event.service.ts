@@ -11,11 +11,12 @@
  */
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { isId, newId } from '../../domain/ids';
 import { applyList, encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
 import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
 
@@ -153,15 +154,17 @@ export class EventService {
     return EventService.toWire(row);
   }
 
-  find(scope: Scope, id: string): Promise<EventRecord | null> {
+  async find(scope: Scope, id: string): Promise<EventRecord | null> {
+    if (!isId('event', id)) return null;
     return this.db.read((em) => em.findOneBy(EventRecord, { id, merchantId: scope.merchantId, environment: scope.environment }));
   }
 
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, EventWire>> {
-    if (ids.length === 0) return new Map();
+    const wellFormed = ids.filter((id) => isId('event', id));
+    if (wellFormed.length === 0) return new Map();
     const rows = await this.db.read((em) =>
       em.createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: [...ids] })
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: wellFormed })
         .getMany(),
     );
     return new Map(rows.map((r) => [r.id, EventService.toWire(r)]));
@@ -218,15 +221,18 @@ export class EventService {
     return rows.length ? Number(rows[0].last_seq) : 0;
   }
 
-  /** Committed events of a scope with seq > `afterSeq`, oldest first. */
-  async since(scope: Scope, afterSeq: number, limit = 200): Promise<EventRecord[]> {
-    return this.db.read((em) =>
-      em.createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq })
-        .orderBy('e.seq', 'ASC')
-        .limit(limit)
-        .getMany(),
-    );
+  /** Committed events of a scope with seq > `afterSeq`, oldest first; none once `readerKeyId` is revoked. */
+  async since(scope: Scope, afterSeq: number, limit = 200, readerKeyId?: string): Promise<EventRecord[]> {
+    return this.db.read((em) => {
+      const qb = em.createQueryBuilder(EventRecord, 'e')
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq });
+      // In the same statement (one snapshot): if it sees an event committed after the
+      // reader's key was revoked, it also sees the revocation, and returns nothing.
+      if (readerKeyId) {
+        qb.andWhere((sub) => `NOT EXISTS ${sub.subQuery().select('1').from(ApiKey, 'k').where('k.id = :readerKeyId AND k.revoked_at IS NOT NULL').getQuery()}`, { readerKeyId });
+      }
+      return qb.orderBy('e.seq', 'ASC').limit(limit).getMany();
+    });
   }
 
   /** The newest seq of several scopes at once (one statement; subscriptions' shared poller). */

@@ -2,4 +2,9 @@
 import { defineModule } from '../module';
 import { IdempotencyKey } from './idempotency-key.entity';
 
-export const idempotencyModule = defineModule({ name: 'idempotency', entities: [IdempotencyKey] });
+export const idempotencyModule = defineModule({
+  name: 'idempotency',
+  entities: [IdempotencyKey],
+  // Stored answers are sealed: a webhook endpoint's create answer carries its signing secret.
+  sealed: [{ entity: IdempotencyKey, property: 'responseBody' }],
+});

@@ -22,8 +22,16 @@
  *
  * The operation pipeline (src/ops/pipeline.ts) drives these phases for every state-changing
  * call, REST or GraphQL; this service owns the key rows.
+ *
+ * Stored answers are sealed with the data encryption key (AES-256-GCM, `FieldCipher`): an
+ * answer can carry what must never rest in clear (a webhook endpoint's `whsec_` signing
+ * secret, shown once by its create call) and personal data (holder names, customers). A
+ * replay opens the seal and answers the same bytes. Migration 1733200000000 sealed the rows
+ * an earlier version wrote in clear; a row in clear (written by a process of that version
+ * during a rolling upgrade) is still read as it is, until it expires.
  */
 import type { EntityManager } from 'typeorm';
+import type { FieldCipher } from '../../domain/crypto';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
@@ -34,6 +42,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Releases kept for later at most (a bound on memory in a very long outage; the lease timeout covers the rest). */
 const MAX_PENDING_RELEASES = 10_000;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+/** A sealed value (`FieldCipher.encrypt`: `v1.` or `v2.<key id>.`); a stored JSON answer never starts with a `v`. */
+const SEALED = /^v\d+\./;
 
 /** A stored answer, replayed byte for byte: the status and the exact bytes first sent. */
 export interface Replay {
@@ -66,6 +76,7 @@ export class IdempotencyService {
   constructor(
     private readonly db: Db,
     private readonly lockTimeoutMs: number,
+    private readonly cipher: FieldCipher,
   ) {
     db.onAvailable(() => void this.flushReleases().catch(() => undefined));
   }
@@ -73,6 +84,12 @@ export class IdempotencyService {
   /** Releases still waiting for the database (tests, metrics). */
   get pendingReleaseCount(): number {
     return this.pendingReleases.size;
+  }
+
+  /** A stored answer as the client first received it (sealed rows are opened; rows in clear are read as they are). */
+  private open(stored: string | null): string {
+    if (stored === null) return 'null';
+    return SEALED.test(stored) ? this.cipher.decrypt(stored) : stored;
   }
 
   /** Deletes expired keys; run by the scheduler. */
@@ -129,7 +146,7 @@ export class IdempotencyService {
         throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
       }
       if (existing.state === 'done') {
-        return { replay: { status: existing.responseStatus ?? 200, body: existing.responseBody ?? 'null' } };
+        return { replay: { status: existing.responseStatus ?? 200, body: this.open(existing.responseBody) } };
       }
       if (now.getTime() - existing.lockedAt.getTime() < this.lockTimeoutMs) {
         throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
@@ -151,12 +168,12 @@ export class IdempotencyService {
   }
 
   /**
-   * Marks the row done with the answer, in the transaction of the change it answers,
-   * guarded by the lease so that a taken-over holder cannot also commit.
+   * Marks the row done with the answer (sealed), in the transaction of the change it
+   * answers, guarded by the lease so that a taken-over holder cannot also commit.
    */
   async complete(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
     const result = await em.createQueryBuilder().update(IdempotencyKey)
-      .set({ state: 'done', responseStatus: status, responseBody: body })
+      .set({ state: 'done', responseStatus: status, responseBody: this.cipher.encrypt(body) })
       .where('id = :id AND state = :state AND locked_at = :lease', { id: row.id, state: 'in_flight', lease: row.lockedAt.getTime() })
       .execute();
     if (result.affected !== 1) {

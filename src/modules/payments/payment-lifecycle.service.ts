@@ -57,7 +57,7 @@ export class PaymentLifecycle {
   readonly hooks: ProviderCallHooks = {};
 
   constructor(private readonly deps: PaymentLifecycleDeps) {
-    this.store = new IntentStore(deps.db, PaymentIntent, 'payment intent', PAYMENT_LIST, paymentToWire);
+    this.store = new IntentStore(deps.db, PaymentIntent, 'paymentIntent', 'payment intent', PAYMENT_LIST, paymentToWire);
     this.engine = new Lifecycle(deps.lifecycle, paymentStates, this.store, paymentToWire);
   }
 
@@ -195,6 +195,29 @@ export class PaymentLifecycle {
     await this.store.patch(em, scope, p, {
       paymentMethod: choice.method, bank: choice.bank, provider: choice.connector.code, paymentReference: `PI${p.id.slice(-16).toUpperCase()}`,
     }, now);
+  }
+
+  // ---- refunds ----
+
+  /**
+   * Moves `amount_refunded` of a payment locked in `em`'s transaction by `delta` (a new
+   * refund: +amount; a failed one: -amount). The update is a compare-and-set on the value
+   * read under the lock, so it never builds on a stale sum: on one server the row lock
+   * already orders refunds; on a Galera cluster, whose row locks are node-local, two
+   * nodes' refunds both write this row and the later commit fails certification (a
+   * deadlock error, rerun by `Db.tx` on the new sum).
+   */
+  async addRefunded(em: EntityManager, scope: Scope, p: PaymentIntent, delta: bigint, now: Date): Promise<void> {
+    const next = p.amountRefunded + delta;
+    if (next < 0n || next > p.amount) throw new Error(`payment ${p.id}: amount_refunded would become ${next} of ${p.amount}`);
+    const result = await em.createQueryBuilder().update(PaymentIntent)
+      .set({ amountRefunded: next, updatedAt: now } as never)
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND amount_refunded = :before', {
+        id: p.id, merchantId: scope.merchantId, environment: scope.environment, before: p.amountRefunded.toString(),
+      })
+      .execute();
+    if (result.affected !== 1) throw new ApiError('invalid_state', 'This payment intent changed concurrently; retry the refund.');
+    Object.assign(p, { amountRefunded: next, updatedAt: now });
   }
 
   // ---- helpers shared by the merchant API and the checkout flow ----

@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { IntentRecord } from '../shared/intent.entity';
-import { jsonTransformer, timeTransformer } from '../../db/columns';
+import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
 import type { NextAction } from '../methods/next-action';
 import type { PaymentStatus } from './payment.states';
 
@@ -95,4 +95,8 @@ export class PaymentIntent extends IntentRecord<PaymentStatus> {
    */
   @Column({ name: 'provider_call', type: 'varchar', length: 16, nullable: true })
   providerCall: 'start' | null;
+
+  /** The sum of the payment's refunds that have not failed; never above `amount` (see PaymentLifecycle.addRefunded). */
+  @Column({ name: 'amount_refunded', type: 'varchar', length: 40, transformer: moneyTransformer })
+  amountRefunded: bigint;
 }

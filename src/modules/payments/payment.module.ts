@@ -22,4 +22,5 @@ export const paymentsModule = defineModule({
     paymentIntent: new DataLoader<string, PaymentIntentWire | null>(async (ids) => byKey(ids, await app.payments.getMany(ctx, ids))),
   }),
   models: [PaymentReceiptSchema, PaymentIntentSchema],
+  sealed: [{ entity: PaymentIntent, property: 'payerEncrypted' }],
 });

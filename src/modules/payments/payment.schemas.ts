@@ -202,6 +202,7 @@ export const PaymentIntentSchema = Type.Object({
   failure_message: Nullable(Type.String()),
   processing_reason: Nullable(OneOf(['provider_confirmation', 'risk_review'])),
   receipt: Nullable(Type.Ref('PaymentReceipt')),
+  amount_refunded: { ...AmountText, description: 'The sum of the refunds of this payment intent that have not failed (pending or succeeded); "0" when none.' },
   created_at: Instant,
   updated_at: Instant,
 }, { $id: 'PaymentIntent', additionalProperties: false });

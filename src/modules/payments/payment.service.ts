@@ -93,6 +93,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       plannedFailureCode: null,
       plannedFailureMessage: null,
       providerCall: null,
+      amountRefunded: 0n,
       checkoutToken: token,
       settleAt: null,
       createdAt: now,

@@ -55,6 +55,9 @@ export class PaymentIntentType extends IntentFields {
 
   @Field(() => PaymentReceiptType, { nullable: true })
   receipt: PaymentReceiptType | null;
+
+  @Field(() => String, { name: 'amountRefunded', description: 'Minor units: the sum of the refunds that have not failed; "0" when none.' })
+  amount_refunded: string;
 }
 
 export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);

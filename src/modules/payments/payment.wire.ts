@@ -22,6 +22,7 @@ export interface PaymentIntentWire {
   failure_message: string | null;
   processing_reason: string | null;
   receipt: ReceiptData | null;
+  amount_refunded: string;
   created_at: string;
   updated_at: string;
 }
@@ -63,6 +64,7 @@ export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
     failure_message: p.failureMessage,
     processing_reason: p.status === 'processing' ? p.processingReason : null,
     receipt: p.status === 'succeeded' ? p.receipt : null,
+    amount_refunded: formatAmount(p.amountRefunded),
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

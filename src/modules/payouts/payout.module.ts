@@ -16,4 +16,5 @@ export const payoutsModule = defineModule({
     payoutIntent: new DataLoader<string, PayoutIntentWire | null>(async (ids) => byKey(ids, await app.payouts.getMany(ctx, ids))),
   }),
   models: [PayoutIntentSchema],
+  sealed: [{ entity: PayoutIntent, property: 'recipientAccountEncrypted' }],
 });

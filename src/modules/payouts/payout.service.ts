@@ -93,7 +93,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   readonly lifecycle: Lifecycle<PayoutIntent, PayoutStatus, PayoutTransition, PayoutIntentWire>;
 
   constructor(private readonly deps: PayoutServiceDeps) {
-    const store = new IntentStore(deps.db, PayoutIntent, 'payout intent', PAYOUT_LIST, payoutToWire);
+    const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire);
     super(store);
     this.lifecycle = new Lifecycle(deps.lifecycle, payoutStates, store, payoutToWire);
   }

@@ -6,6 +6,7 @@
  */
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../domain/errors';
+import { isId, type IdKind } from '../../domain/ids';
 import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -23,6 +24,8 @@ export class IntentStore<E extends IntentRow, W> {
   constructor(
     private readonly db: Db,
     readonly entity: EntityTarget<E>,
+    /** The kind of id its records carry: any other shape is unknown without a query. */
+    readonly idKind: IdKind,
     /** Human name for messages, e.g. "payout intent". */
     readonly noun: string,
     readonly listSpec: ListSpec,
@@ -34,7 +37,8 @@ export class IntentStore<E extends IntentRow, W> {
       .where('r.merchant_id = :merchantId AND r.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment });
   }
 
-  findLocked(em: EntityManager, scope: Scope, id: string): Promise<E | null> {
+  async findLocked(em: EntityManager, scope: Scope, id: string): Promise<E | null> {
+    if (!isId(this.idKind, id)) return null;
     return this.db.forUpdate(this.scoped(em, scope).andWhere('r.id = :id', { id })).getOne();
   }
 
@@ -79,6 +83,7 @@ export class IntentStore<E extends IntentRow, W> {
   }
 
   async get(scope: Scope, id: string): Promise<W> {
+    if (!isId(this.idKind, id)) throw ApiError.notFound(this.noun);
     const row = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id = :id', { id }).getOne());
     if (!row) throw ApiError.notFound(this.noun);
     return this.toWire(row);
@@ -86,8 +91,9 @@ export class IntentStore<E extends IntentRow, W> {
 
   /** Batch lookup for DataLoader: one statement for any number of ids. */
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id IN (:...ids)', { ids: [...ids] }).getMany());
+    const wellFormed = ids.filter((id) => isId(this.idKind, id));
+    if (wellFormed.length === 0) return new Map();
+    const rows = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id IN (:...ids)', { ids: wellFormed }).getMany());
     return new Map(rows.map((r) => [r.id, this.toWire(r)]));
   }
 

@@ -85,7 +85,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
   readonly lifecycle: Lifecycle<TopupIntent, TopupStatus, keyof typeof topupStates.transitions, TopupIntentWire>;
 
   constructor(private readonly deps: TopupServiceDeps) {
-    const store = new IntentStore(deps.db, TopupIntent, 'topup intent', TOPUP_LIST, topupToWire);
+    const store = new IntentStore(deps.db, TopupIntent, 'topupIntent', 'topup intent', TOPUP_LIST, topupToWire);
     super(store);
     this.lifecycle = new Lifecycle(deps.lifecycle, topupStates, store, topupToWire);
   }

@@ -8,15 +8,15 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
-import { newId } from '../../domain/ids';
+import { isId, newId } from '../../domain/ids';
 import { applyList, decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
-import type { Db } from '../../db/db';
+import { PrepareAndRetry, type Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { Done, external, Step } from '../../domain/operation';
 import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
 import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS } from './webhook.schemas';
 import {
   attemptCursorResource, attemptToWire, CreateEndpointInput, endpointToWire, WebhookAttemptWire, WebhookEndpointDeleted, WebhookEndpointWire,
@@ -47,7 +47,12 @@ export class WebhookEndpointService {
   }
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
-    const count = await em.count(WebhookEndpoint, { where: { merchantId: ctx.merchantId, environment: ctx.environment, status: 'enabled' } });
+    await this.lockScope(em, ctx);
+    // A locking read counts the latest committed rows, whatever snapshot the transaction holds.
+    const count = await this.deps.db.forUpdate(
+      em.createQueryBuilder(WebhookEndpoint, 'w')
+        .where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', { merchantId: ctx.merchantId, environment: ctx.environment, enabled: 'enabled' }),
+    ).getCount();
     if (count >= MAX_ENDPOINTS) {
       throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete one first.`);
     }
@@ -63,6 +68,7 @@ export class WebhookEndpointService {
   }
 
   async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
+    await this.lockScope(em, ctx);
     const e = await this.findEndpoint(em, ctx, id);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
@@ -71,6 +77,37 @@ export class WebhookEndpointService {
       .set({ status: 'cancelled', updatedAt: now, lastError: 'endpoint deleted' })
       .where('endpoint_id = :id AND status = :pending', { id: e.id, pending: 'pending' }).execute();
     return { outcome: 'done', value: { object: 'webhook_endpoint', id: e.id, deleted: true } };
+  }
+
+  /**
+   * Takes the scope's row of webhook_endpoint_locks for the rest of `em`'s transaction by
+   * writing it (see WebhookEndpointLock): creates and deletes of one scope's endpoints then
+   * run one at a time across processes, and on Galera the second of two concurrent ones
+   * fails certification and is retried by Db.tx, to count again. A SELECT ... FOR UPDATE
+   * alone would not do there: Galera does not replicate read locks.
+   *
+   * The first use in a scope makes the row: on SQLite inside `em` (the queue runs it
+   * alone); on MySQL committed on its own before the unit of work reruns (PrepareAndRetry,
+   * as for a first balance row: parallel inserts into one gap would deadlock).
+   */
+  private async lockScope(em: EntityManager, scope: Scope): Promise<void> {
+    const bumped = await em.createQueryBuilder().update(WebhookEndpointLock)
+      .set({ version: () => 'version + 1' })
+      .where('merchant_id = :merchantId AND environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
+      .execute();
+    if (bumped.affected) return;
+    const row = { merchantId: scope.merchantId, environment: scope.environment, version: '1' };
+    if (this.deps.db.kind === 'sqlite') {
+      await em.insert(WebhookEndpointLock, row);
+      return;
+    }
+    throw new PrepareAndRetry('the webhook endpoint lock row', async () => {
+      try {
+        await this.deps.db.ds.getRepository(WebhookEndpointLock).insert({ ...row, version: '0' });
+      } catch (err) {
+        if (!this.deps.db.isUniqueViolation(err)) throw err;
+      }
+    });
   }
 
   // ---- reads ----
@@ -110,7 +147,8 @@ export class WebhookEndpointService {
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
-  private findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+  private async findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    if (!isId('webhookEndpoint', id)) return null;
     return em.createQueryBuilder(WebhookEndpoint, 'w')
       .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, ...scope, deleted: 'deleted' })
       .getOne();

@@ -58,3 +58,17 @@ export class WebhookAttempt {
   @Column({ name: 'duration_ms', type: 'int' }) durationMs: number;
   @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer }) createdAt: Date;
 }
+
+/**
+ * One row per (merchant, environment) that every endpoint create and delete UPDATEs first,
+ * in its own transaction: the count-then-insert of the endpoint cap then runs one at a time
+ * per scope, across processes (InnoDB row lock) and across Galera nodes (two transactions
+ * writing the same row conflict at certification; the loser is retried by Db.tx).
+ */
+@Entity('webhook_endpoint_locks')
+export class WebhookEndpointLock {
+  @PrimaryColumn({ name: 'merchant_id', type: 'varchar', length: 40 }) merchantId: string;
+  @PrimaryColumn({ type: 'varchar', length: 4 }) environment: Environment;
+  /** How many creates and deletes have taken the row; only ever incremented. */
+  @Column({ type: 'bigint' }) version: string;
+}

@@ -1,14 +1,15 @@
 /** Webhook endpoints, their deliveries and attempts. */
 import { defineModule } from '../module';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
 import { WebhookResolver } from './webhook.resolver';
 import { registerWebhookRoutes } from './webhook.routes';
 import { DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from './webhook.schemas';
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
-  entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt],
+  entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt, WebhookEndpointLock],
   resolvers: [WebhookResolver],
   routes: registerWebhookRoutes,
   models: [WebhookEndpointSchema, WebhookEndpointWithSecretSchema, DeletedWebhookEndpointSchema, WebhookAttemptSchema],
+  sealed: [{ entity: WebhookEndpoint, property: 'secretEncrypted' }],
 });

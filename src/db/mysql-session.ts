@@ -1,0 +1,66 @@
+/**
+ * Session settings that every pooled MySQL/MariaDB connection receives before its first use.
+ *
+ * TypeORM has no per-connection hook, but its `driver` option takes the mysql2 module: we
+ * hand it the module with a `createPool` that listens for the pool's 'connection' event.
+ * mysql2 emits it as soon as a new connection is open and before the connection is handed
+ * to anyone, and a connection runs its commands in order, so these statements run before
+ * any statement of the gateway on that connection (also the very first connection, with
+ * which TypeORM checks the credentials).
+ */
+import type { Logger as TypeOrmLogger } from 'typeorm';
+
+export interface SessionStatement {
+  sql: string;
+  /** Server error numbers that mean "not applicable on this server" (the statement is skipped quietly). */
+  notApplicable: number[];
+  /** What the statement is for: logged, with the error code, when it fails for another reason. */
+  purpose: string;
+}
+
+/** ER_UNKNOWN_SYSTEM_VARIABLE: the server has no such variable (MySQL, or MariaDB built without wsrep). */
+const ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
+
+/**
+ * Galera causal reads. On a Galera node (`wsrep_on`), bit 1 of `wsrep_sync_wait` makes every
+ * SELECT, SHOW and START TRANSACTION wait until the node has applied every write set the
+ * cluster had committed when the statement arrived. Without it a read on one node can miss a
+ * commit made a moment earlier through another node: a record created through one gateway
+ * process could then be 404 through another, and a transaction rerun after a certification
+ * conflict could read the same stale row again and lose certification again. Bits the
+ * operator set globally are kept (`| 1`). On a MariaDB without Galera the statement only
+ * copies the global value (0); on a server without the variable it is skipped.
+ */
+export const GALERA_CAUSAL_READS: SessionStatement = {
+  sql: 'SET SESSION wsrep_sync_wait = IF(@@wsrep_on, @@global.wsrep_sync_wait | 1, @@global.wsrep_sync_wait)',
+  notApplicable: [ER_UNKNOWN_SYSTEM_VARIABLE],
+  purpose: 'Galera causal reads (wsrep_sync_wait)',
+};
+
+interface PoolConnectionLike {
+  query(sql: string, cb: (err: (Error & { errno?: number; code?: string }) | null) => void): unknown;
+}
+interface PoolLike {
+  on(event: 'connection', listener: (conn: PoolConnectionLike) => void): unknown;
+}
+type Mysql2Module = { createPool(options: unknown): PoolLike } & Record<string, unknown>;
+
+/** The mysql2 module, with pools that run `statements` on each new connection. */
+export function mysqlWithSession(mysql2: Mysql2Module, statements: SessionStatement[], logger?: TypeOrmLogger): Mysql2Module {
+  return {
+    ...mysql2,
+    createPool(options: unknown) {
+      const pool = mysql2.createPool(options);
+      pool.on('connection', (conn) => {
+        for (const s of statements) {
+          conn.query(s.sql, (err) => {
+            if (err && !s.notApplicable.includes(err.errno ?? -1)) {
+              logger?.log('warn', `session setup failed (${s.purpose}): ${err.code ?? err.errno ?? 'error'}`);
+            }
+          });
+        }
+      });
+      return pool;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Request bodies sent as JSON, REST and /graphql alike: what is refused before any route
+ * runs. The body must be UTF-8 (bytes that are not were silently replaced with U+FFFD,
+ * so a name was stored other than sent); its strings and keys must be well-formed Unicode
+ * (a lone surrogate escape such as `"\ud800"` parses, but no database column can hold it:
+ * UTF-8 has no encoding for it, and the driver stored U+FFFD instead); and it may nest at
+ * most MAX_JSON_DEPTH levels (the deepest body any operation takes is four). A body
+ * nested 5,000 levels deep used to overflow the stack of the recursive walks that follow
+ * (the Idempotency-Key fingerprint's canonical JSON: a 500). JSON.parse itself is
+ * iterative; the check below is too, and runs once per body.
+ */
+import { ApiError } from '../domain/errors';
+
+export const MAX_JSON_DEPTH = 32;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's value; `undefined` for an empty body (read as an absent body). Throws the contract's errors. */
+export function parseJsonBody(raw: Buffer | string): unknown {
+  let text: string;
+  if (typeof raw === 'string') {
+    text = raw;
+  } else {
+    try {
+      text = UTF8.decode(raw);
+    } catch {
+      throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+    }
+  }
+  text = text.trim();
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+  }
+  checkJsonValue(value);
+  return value;
+}
+
+/** A lone surrogate: with the `u` flag a pair is one code point, so only an unpaired half is a surrogate (Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
+
+const join = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
+
+/**
+ * Refuses a value nested deeper than MAX_JSON_DEPTH, or holding a string or key with an
+ * unpaired surrogate; `param` names where (a string in a list is reported as the list).
+ */
+export function checkJsonValue(value: unknown): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) throw ApiError.validation(path || 'body', `${path || 'The body'} is not valid Unicode: it holds an unpaired surrogate (an escape from \\ud800 to \\udfff without its pair).`);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw ApiError.validation('body', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i], path: typeof v[i] === 'object' && v[i] !== null ? join(path, String(i)) : path, depth: depth + 1 });
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (!wellFormed(key)) throw ApiError.validation(path || 'body', `A key of ${path || 'the body'} is not valid Unicode: it holds an unpaired surrogate.`);
+      stack.push({ value: (v as Record<string, unknown>)[key], path: join(path, key), depth: depth + 1 });
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Tells long-lived connections (graphql-ws sockets) that their API key was revoked, on any
+ * process, within about REVOCATION_POLL_MS. HTTP needs none of this: it authenticates
+ * every request against the database, so a revoked key's next request is a 401.
+ *
+ * One watcher per process, not one query per socket. It learns of a revocation:
+ *  - made in this process (`AuthService.revokeKey`): at once, no query;
+ *  - through Redis (`REDIS_URL`): the revoking process publishes the key id after its
+ *    commit; a process with sockets on that key checks it in the database (one primary-key
+ *    lookup: a stray message on a shared Redis closes nothing), no poll interval to wait;
+ *  - by polling: every REVOCATION_POLL_MS, while sockets are open, one statement asks which
+ *    of the watched key ids are revoked (`id IN (...) AND revoked_at IS NOT NULL`, by
+ *    primary key, in chunks). It needs no Redis and no clock agreement between processes,
+ *    and it also catches a key revoked between a socket's authentication and its
+ *    registration here. The CLI (`keys revoke`) is reached this way even without Redis.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../../db/db';
+import type { RedisBus } from '../../db/redis';
+import { ApiKey } from './api-key.entity';
+
+/** The pub/sub channel on which a process announces a revoked key id after its commit. */
+export const REVOCATION_CHANNEL = 'payments-gateway:api-key-revoked';
+/** Key ids per polling statement. */
+const CHUNK = 500;
+
+export class RevocationWatcher {
+  private readonly watched = new Map<string, Set<() => void>>();
+  private timer?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+  private failing = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pollMs: number,
+    private readonly log: Logger,
+    private readonly redis?: RedisBus,
+  ) {
+    redis?.subscribe(REVOCATION_CHANNEL, (keyId) => {
+      if (this.watched.has(keyId)) void this.check([keyId]);
+    });
+  }
+
+  /** Keys with at least one open connection in this process. */
+  get watchedKeys(): number {
+    return this.watched.size;
+  }
+
+  /**
+   * Calls `onRevoked` once when `apiKeyId` is found revoked (unless stopped first). Returns
+   * the function that stops watching (call it when the connection closes).
+   */
+  watch(apiKeyId: string, onRevoked: () => void): () => void {
+    let set = this.watched.get(apiKeyId);
+    if (!set) this.watched.set(apiKeyId, (set = new Set()));
+    set.add(onRevoked);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.poll(), this.pollMs);
+      this.timer.unref();
+    }
+    return () => {
+      const s = this.watched.get(apiKeyId);
+      if (!s) return;
+      s.delete(onRevoked);
+      if (s.size === 0) this.watched.delete(apiKeyId);
+      if (this.watched.size === 0) this.stop();
+    };
+  }
+
+  /**
+   * A revocation committed in this process: closes this process's connections on the key
+   * at once and tells the other processes through Redis (waiting, briefly, until Redis has
+   * the message: the CLI exits right after). Without Redis they find it by polling.
+   */
+  async revoked(apiKeyId: string): Promise<void> {
+    this.fire(apiKeyId);
+    if (this.redis && !(await this.redis.publishNow(REVOCATION_CHANNEL, apiKeyId))) {
+      this.log.warn('revocation not published to Redis; other processes find it by polling');
+    }
+  }
+
+  close(): void {
+    this.stop();
+    this.watched.clear();
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private fire(apiKeyId: string): void {
+    const set = this.watched.get(apiKeyId);
+    if (!set) return;
+    this.watched.delete(apiKeyId);
+    if (this.watched.size === 0) this.stop();
+    for (const onRevoked of set) {
+      try {
+        onRevoked();
+      } catch (err) {
+        this.log.warn({ err }, 'revocation callback failed');
+      }
+    }
+  }
+
+  /** One poll at a time; a tick that finds one still running is skipped. */
+  private async poll(): Promise<void> {
+    if (this.polling || this.watched.size === 0) return;
+    this.polling = this.check([...this.watched.keys()]).finally(() => (this.polling = undefined));
+    await this.polling;
+  }
+
+  private async check(ids: string[]): Promise<void> {
+    try {
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const chunk = ids.slice(i, i + CHUNK);
+        const rows: { id: string }[] = await this.db.read((em) =>
+          em.createQueryBuilder(ApiKey, 'k').select('k.id', 'id').where('k.id IN (:...chunk)', { chunk }).andWhere('k.revoked_at IS NOT NULL').getRawMany(),
+        );
+        for (const { id } of rows) this.fire(id);
+      }
+      if (this.failing) this.log.info('revocation check recovered');
+      this.failing = false;
+    } catch (err) {
+      // Logged once per outage, not at every tick; the sockets stay open until it answers again.
+      if (!this.failing) this.log.warn({ code: (err as { code?: string }).code }, 'revocation check failed');
+      this.failing = true;
+    }
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Refunds: the one place where their rules live. REST routes and GraphQL resolvers only
+ * translate to and from these methods.
+ *
+ * Serialisation: a refund is created under the row lock of its payment intent, and raises
+ * the payment's `amount_refunded` in the same transaction with a compare-and-set
+ * (PaymentLifecycle.addRefunded). Every refund of one payment therefore writes the same row:
+ * on one server the lock orders them, on a Galera cluster (node-local locks) the later
+ * writer fails certification and its transaction reruns on the new sum. So the refunds of
+ * a payment that have not failed never add up to more than its amount. A failure gives the
+ * amount back (balance and amount_refunded) in the transaction of the one conditional
+ * `pending -> failed` update, so exactly once, whoever fails the refund first.
+ *
+ * Lock order: payment intent, then balance (create); refund, then payment intent, then
+ * balance (failure); refund, then balance (success). No cycle.
+ */
+import type { EntityManager } from 'typeorm';
+import type { RefundConnector, SettleOutcome } from '../../domain/connector';
+import { ApiError } from '../../domain/errors';
+import { amountOf } from '../../domain/fields';
+import { newId } from '../../domain/ids';
+import { applyList, ListParams, Page, toPage } from '../../domain/listing';
+import { formatAmount } from '../../domain/money';
+import type { Done } from '../../domain/operation';
+import type { Actor, Scope } from '../../domain/scope';
+import type { Db } from '../../db/db';
+import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';
+import { IntentReads, IntentStore } from '../shared/intent-store';
+import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
+import { Refund } from './refund.entity';
+import { REFUND_LIST, type CreateRefundBody } from './refund.schemas';
+import { RefundStatus, refundStates } from './refund.states';
+
+type RefundTransition = keyof typeof refundStates.transitions;
+
+export interface RefundWire {
+  object: 'refund';
+  id: string;
+  payment_intent: string;
+  amount: string;
+  currency: string;
+  environment: string;
+  status: RefundStatus;
+  reason: string | null;
+  merchant_reference: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreateRefundInput {
+  payment_intent: string;
+  /** null: what is still refundable. */
+  amount: bigint | null;
+  reason: string | null;
+  merchant_reference: string | null;
+}
+
+export function refundToWire(r: Refund): RefundWire {
+  return {
+    object: 'refund',
+    id: r.id,
+    payment_intent: r.paymentIntentId,
+    amount: formatAmount(r.amount),
+    currency: r.currency,
+    environment: r.environment,
+    status: r.status,
+    reason: r.reason,
+    merchant_reference: r.merchantReference,
+    failure_code: r.failureCode,
+    failure_message: r.failureMessage,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+/** Normalises a create body the schema accepted: absent and null are the same, a blank reason is none. */
+export function parseCreateRefund(body: CreateRefundBody): CreateRefundInput {
+  const reason = body.reason ?? null;
+  return {
+    payment_intent: body.payment_intent,
+    amount: body.amount === undefined || body.amount === null ? null : amountOf(body.amount),
+    reason: reason === null || reason.trim() === '' ? null : reason,
+    merchant_reference: body.merchant_reference ?? null,
+  };
+}
+
+export interface RefundServiceDeps {
+  db: Db;
+  lifecycle: LifecycleDeps;
+  /** The payment intents' side: their store (row locks) and `amount_refunded`. */
+  payments: PaymentLifecycle;
+  connector: RefundConnector;
+  /** Delay before the provider settles a pending refund on its own; 0 = never. */
+  settleMs: number;
+}
+
+/** Fault injection and slow-provider simulation for tests. */
+export interface RefundProviderHooks {
+  /** Runs where the provider call runs (outside any transaction), before it. */
+  beforeProviderCall?: (refundId: string) => Promise<void>;
+}
+
+export class RefundService extends IntentReads<Refund, RefundWire> {
+  readonly lifecycle: Lifecycle<Refund, RefundStatus, RefundTransition, RefundWire>;
+  readonly hooks: RefundProviderHooks = {};
+
+  constructor(private readonly deps: RefundServiceDeps) {
+    const store = new IntentStore(deps.db, Refund, 'refund', 'refund', REFUND_LIST, refundToWire);
+    super(store);
+    this.lifecycle = new Lifecycle(deps.lifecycle, refundStates, store, refundToWire);
+  }
+
+  /**
+   * A pending refund of a succeeded payment intent, its amount held from `available`. A
+   * repeated merchant_reference returns the original refund, whatever the body.
+   */
+  async create(em: EntityManager, ctx: Actor, input: CreateRefundInput): Promise<Done<RefundWire>> {
+    const reference = input.merchant_reference;
+    if (reference !== null) {
+      const existing = await this.store.findByReference(em, ctx, reference);
+      if (existing) return { outcome: 'existing', value: refundToWire(existing) };
+    }
+    const { payments } = this.deps;
+    const p = await payments.store.lock(em, ctx, input.payment_intent);
+    if (p.status !== 'succeeded') {
+      throw new ApiError('invalid_state', `This payment intent is ${p.status}; only a succeeded payment intent can be refunded.`);
+    }
+    const refundable = p.amount - p.amountRefunded;
+    if (refundable === 0n) {
+      throw new ApiError('refund_exceeds_payment', `This payment intent is already refunded in full (${formatAmount(p.amount)} ${p.currency}).`);
+    }
+    const amount = input.amount ?? refundable;
+    if (amount > refundable) {
+      throw new ApiError('refund_exceeds_payment',
+        `A refund of ${formatAmount(amount)} ${p.currency} exceeds what is still refundable on this payment intent: ${formatAmount(refundable)} of ${formatAmount(p.amount)}.`);
+    }
+    const now = new Date();
+    const r = Object.assign(new Refund(), {
+      id: newId('refund', now.getTime()),
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      paymentIntentId: p.id,
+      amount,
+      currency: p.currency,
+      country: p.country,
+      status: 'pending' as const,
+      reason: input.reason,
+      merchantReference: reference,
+      failureCode: null,
+      failureMessage: null,
+      provider: this.deps.connector.code,
+      settleAt: this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    let value: RefundWire;
+    try {
+      // Inserts, holds the amount (insufficient_balance rolls the insert back), records refund.created.
+      value = await this.lifecycle.create(em, ctx, r, now);
+    } catch (err) {
+      if (reference === null || !this.deps.db.isUniqueViolation(err)) throw err;
+      // A concurrent request with the same merchant_reference committed first: return its refund.
+      const original = await this.store.findByReference(em, ctx, reference, true);
+      if (!original) throw err;
+      return { outcome: 'existing', value: refundToWire(original) };
+    }
+    await payments.addRefunded(em, ctx, p, amount, now);
+    return { outcome: 'created', value };
+  }
+
+  /** Test helper: settle a pending refund now, as the provider would. */
+  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<RefundWire>> {
+    return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
+  }
+
+  /**
+   * The provider's own settlement of every pending refund whose settle_at has passed: the
+   * provider is called outside any transaction, then the outcome is applied under the row
+   * lock. A test helper that settled the refund meanwhile wins; this pass then does
+   * nothing. Returns how many it settled.
+   */
+  async settleDue(now = new Date()): Promise<number> {
+    return this.store.processDue<SettleOutcome>('settle_at', 'pending', now,
+      async (em, r, scope, outcome) => {
+        await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome);
+        return true;
+      },
+      (r, scope) => this.callProvider(r, scope),
+    );
+  }
+
+  /** The refunds of the scope, newest first, with the listing filters and `payment_intent`. */
+  override async list(scope: Scope, params: ListParams): Promise<Page<RefundWire>> {
+    const rows = await this.deps.db.read((em) => {
+      const qb = applyList(em.createQueryBuilder(Refund, 'r'), 'r', scope, params);
+      if (params.extra.payment_intent) qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
+      return qb.getMany();
+    });
+    return toPage(rows, params, REFUND_LIST.resource, scope, refundToWire);
+  }
+
+  private async callProvider(r: Refund, scope: Scope): Promise<SettleOutcome> {
+    if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(r.id);
+    return this.deps.connector.settle({ refundId: r.id, paymentIntentId: r.paymentIntentId, amount: r.amount, currency: r.currency, environment: scope.environment });
+  }
+
+  private async applyOutcome(em: EntityManager, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
+    const now = new Date();
+    if (outcome.status === 'succeeded') return this.lifecycle.apply(em, actor, r, 'succeed', { settleAt: null }, now);
+    // Failed: the payment row is locked before the balance row (the order create takes them).
+    const { payments } = this.deps;
+    const p = await payments.store.lock(em, actor, r.paymentIntentId);
+    const value = await this.lifecycle.apply(em, actor, r, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
+    await payments.addRefunded(em, actor, p, -r.amount, now);
+    return value;
+  }
+}

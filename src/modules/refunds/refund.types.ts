@@ -1,0 +1,91 @@
+/**
+ * GraphQL types for refunds. Output types are views over the REST wire record: each
+ * field's schema name is camelCase and it reads the snake_case wire property, so the same
+ * object (fresh, replayed, or from an event) serves both surfaces. Inputs are camelCase
+ * and reach the domain through `snakeKeys`, i.e. as the REST body.
+ */
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/connection';
+import { EnvironmentEnum, RefundStatusEnum } from '../../graphql/enums';
+import { DateTimeScalar } from '../../graphql/scalars';
+
+@ObjectType('Refund')
+export class RefundType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => ID, { name: 'paymentIntentId', description: 'The refunded payment intent (REST `payment_intent`); `paymentIntent` resolves it.' })
+  payment_intent: string;
+
+  @Field(() => String, { description: 'Minor units, as a decimal string.' })
+  amount: string;
+
+  @Field(() => String, { description: "The payment intent's currency." })
+  currency: string;
+
+  @Field(() => EnvironmentEnum)
+  environment: EnvironmentEnum;
+
+  @Field(() => RefundStatusEnum)
+  status: RefundStatusEnum;
+
+  @Field(() => String, { nullable: true })
+  reason: string | null;
+
+  @Field(() => String, { name: 'merchantReference', nullable: true })
+  merchant_reference: string | null;
+
+  @Field(() => String, { name: 'failureCode', nullable: true })
+  failure_code: string | null;
+
+  @Field(() => String, { name: 'failureMessage', nullable: true })
+  failure_message: string | null;
+
+  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  created_at: string;
+
+  @Field(() => DateTimeScalar, { name: 'updatedAt' })
+  updated_at: string;
+}
+
+export const RefundConnection = Connection('Refund', RefundType);
+
+@InputType('CreateRefundInput')
+export class CreateRefundInput {
+  @Field(() => ID, { description: 'The succeeded payment intent to refund.' })
+  paymentIntent: string;
+
+  @Field(() => String, { nullable: true, description: 'Minor units, as a string of digits. Omitted: what is still refundable.' })
+  amount?: string;
+
+  @Field(() => String, { nullable: true, description: 'At most 512 characters; blank means none.' })
+  reason?: string;
+
+  @Field(() => String, { nullable: true, description: 'Unique among the merchant\'s refunds: a repeat returns the original refund.' })
+  merchantReference?: string;
+}
+
+/** The listing filters of CONTRACT.md, plus `paymentIntent` (REST `payment_intent`). */
+@InputType('RefundFilter')
+export class RefundFilter {
+  @Field(() => [RefundStatusEnum], { nullable: true })
+  status?: RefundStatusEnum[];
+
+  @Field(() => ID, { nullable: true, description: 'Only the refunds of this payment intent.' })
+  paymentIntent?: string;
+
+  @Field(() => String, { nullable: true, description: "The refunded payment intent's country." })
+  country?: string;
+
+  @Field(() => String, { nullable: true })
+  currency?: string;
+
+  @Field(() => String, { nullable: true })
+  merchantReference?: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
+  createdGte?: string;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
+  createdLt?: string;
+}

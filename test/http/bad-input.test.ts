@@ -1,0 +1,112 @@
+/**
+ * Bad input is a 4xx in the contract's shape, never a 5xx (issue 10 item 4), pinned one by
+ * one (test/contract/fuzz.test.ts finds the unknown ones): bodies nested thousands of
+ * levels deep (with an Idempotency-Key they overflowed the fingerprint's canonical JSON),
+ * bytes that are not UTF-8, unpaired surrogates, Apollo's refusals without a code, WebSocket
+ * upgrades that cannot proceed, and a graphql-ws client sending a server's message.
+ */
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { startServer, TestServer } from '../helpers/server';
+import { Client, payoutBody, Res } from '../helpers/client';
+import { rawRequest } from '../helpers/raw-http';
+
+let srv: TestServer;
+let c: Client;
+beforeAll(async () => {
+  srv = await startServer({ scheduler: false });
+  c = await srv.merchant();
+});
+afterAll(async () => { await srv?.close(); });
+
+function expectError(res: { status: number; body: any }, status: number, code: string, param?: string): void {
+  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
+}
+
+const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}1${close.repeat(depth)}`;
+
+describe('bodies nested deeper than 32 levels', () => {
+  test.each([
+    ['arrays, 5,000 levels, with an Idempotency-Key', nested(5000), true],
+    ['objects, 5,000 levels, with an Idempotency-Key', nested(5000, '{"a":', '}'), true],
+    ['a field 40 levels deep, with an Idempotency-Key', `{"amount":"1","metadata":${nested(40, '{"a":', '}')}}`, true],
+    ['arrays, 30,000 levels (60 KB), no key', nested(30_000), false],
+  ])('%s: 400 validation_error (param body), and the key stays free', async (_label, raw, withKey) => {
+    const key = randomUUID();
+    const res = await c.request('POST', '/v1/payout_intents', { raw, ...(withKey ? { idempotencyKey: key } : {}) });
+    expectError(res, 400, 'validation_error', 'body');
+    expect(res.body.error.message).toMatch(/nested more than 32 levels/);
+    if (withKey) expect((await c.post('/v1/payout_intents', payoutBody(), { idempotencyKey: key })).status).toBe(201);
+  });
+
+  test('32 levels are read (the body then fails validation as usual)', async () => {
+    expectError(await c.request('POST', '/v1/payout_intents', { raw: `{"metadata":${nested(31, '{"a":', '}')}}` }), 400, 'validation_error', 'amount');
+  });
+
+  test('GraphQL: the same limit, as a GraphQL error', async () => {
+    const res = await c.request('POST', '/graphql', { raw: `{"query":"{ __typename }","variables":${nested(5000, '{"a":', '}')}}` });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'validation_error', param: 'body' });
+  });
+});
+
+describe('text that is not Unicode', () => {
+  test('bytes that are not UTF-8 are 400 invalid_json (they were stored as U+FFFD)', async () => {
+    const body = Buffer.concat([Buffer.from(JSON.stringify(payoutBody()).slice(0, -1) + ',"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const res = await fetch(`${srv.url}/v1/payout_intents`, { method: 'POST', headers: { authorization: c.authorization!, 'content-type': 'application/json' }, body });
+    expectError({ status: res.status, body: await res.json() }, 400, 'invalid_json');
+  });
+
+  test('an unpaired surrogate is 400 validation_error naming the field (no column can hold it)', async () => {
+    const raw = JSON.stringify(payoutBody()).replace(/"holder_name":"[^"]*"/, '"holder_name":"Som\\ud800chai"');
+    const res = await c.request('POST', '/v1/payout_intents', { raw });
+    expectError(res, 400, 'validation_error', 'recipient.holder_name');
+  });
+
+  test('a surrogate pair (an emoji) is text like any other', async () => {
+    const res = await c.post('/v1/payout_intents', payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai 😀' } }));
+    expect(res.status).toBe(201);
+    expect(res.body.recipient.holder_name).toBe('Somchai 😀');
+  });
+});
+
+describe('GraphQL refusals Apollo raises without a code', () => {
+  test.each([
+    ['a persisted query whose hash does not match its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }],
+    ['a persisted query of an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: '0'.repeat(64) } } }],
+  ])('%s: 400 validation_error', async (_label, body) => {
+    const res: Res = await c.request('POST', '/graphql', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['validation_error']);
+  });
+});
+
+describe('WebSocket', () => {
+  const upgrade = (path: string, extra = '') =>
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`;
+
+  test('an upgrade with a broken handshake is 400 in the contract shape (ws answered in plain text)', async () => {
+    const res = await rawRequest(srv.url, upgrade('/graphql'));
+    expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 400, code: 'bad_request' });
+    expect(res.headers['request-id']).toMatch(/^req_/);
+  });
+
+  test('an upgrade on another path is 400 in the contract shape (the socket was dropped unanswered)', async () => {
+    const res = await rawRequest(srv.url, upgrade('/v1/events', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'));
+    expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 400, code: 'bad_request' });
+  });
+
+  test.each([
+    ['next', { data: {} }],
+    ['error', [{ message: 'x' }]],
+    ['connection_ack', {}],
+  ])('a client sending "%s" (a server\'s message) is closed 4400, not 4500', async (type, payload) => {
+    const ws = new WebSocket(`${srv.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: c.authorization } }));
+    await new Promise((resolve) => ws.once('message', resolve));
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+    ws.send(JSON.stringify({ type, id: '1', payload }));
+    expect(await closed).toBe(4400);
+  });
+});
