@@ -117,13 +117,13 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
   // Migrations that seal stored data use the service's key.
   provideMigrationCipher(() => cipher);
-  const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })));
+  const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })), config.db);
   await ds.initialize();
   const applied = await ds.runMigrations({ transaction: 'each' });
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
-  const db = new Db(ds);
+  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }) });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
@@ -176,6 +176,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
       { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
       { name: 'refunds.settle', run: () => refunds.settleDue() },
       { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
+      { name: 'idempotency.release', run: () => idempotency.flushReleases() },
       ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
     ],
     config.schedulerIntervalMs,

@@ -8,10 +8,56 @@ export type DatabaseConfig =
   | { kind: 'mysql'; url: string }
   | { kind: 'sqlite'; file: string };
 
+/**
+ * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions.md "Database
+ * timeouts and outages"). Two mechanisms: hard limits on each wait, and a probe that tells a
+ * server that is slow (lock waits, load) from one that does not answer at all (frozen,
+ * stopped, partitioned). SQLite, embedded and synchronous, cannot stall by network.
+ */
+export interface DbSettings {
+  /** Connections in the pool (DB_POOL_SIZE). */
+  poolSize: number;
+  /** TCP connect and handshake of a new connection (DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs: number;
+  /** Hard limit on waiting for a pooled connection, a new one's connect included (DB_ACQUIRE_TIMEOUT_MS). */
+  acquireTimeoutMs: number;
+  /** Hard limit on one statement (DB_QUERY_TIMEOUT_MS). */
+  queryTimeoutMs: number;
+  /** Hard limit on one unit of work, from asking for a connection to COMMIT, retries included (DB_TX_TIMEOUT_MS). */
+  txTimeoutMs: number;
+  /** A wait (for a connection or a statement) this long has the server probed (DB_PROBE_AFTER_MS). */
+  probeAfterMs: number;
+  /** A server that does not answer the probe's query this fast is out (DB_PROBE_TIMEOUT_MS). */
+  probeTimeoutMs: number;
+  /** /readyz: the database must answer this fast (DB_PING_TIMEOUT_MS). */
+  pingTimeoutMs: number;
+}
+
+/**
+ * Defaults. A frozen server is found by the probe: a wait of 1 s, then 3 s without an
+ * answer to the probe, and every request waiting on it is answered 503 (about 4 s); a
+ * stopped one refuses at once. The hard limits are for a server that answers the probe but
+ * not this request (a lock held by a lost client, overload): 8 s per wait and 9 s per unit
+ * of work keep such a request inside the 10 s the contract allows, while ordinary lock waits
+ * under load (seconds) still succeed.
+ */
+export const DEFAULT_DB_SETTINGS: DbSettings = {
+  poolSize: 20,
+  connectTimeoutMs: 5000,
+  acquireTimeoutMs: 8000,
+  queryTimeoutMs: 8000,
+  txTimeoutMs: 9000,
+  probeAfterMs: 1000,
+  probeTimeoutMs: 3000,
+  pingTimeoutMs: 1000,
+};
+
 export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** Pool size and time limits of the MySQL/MariaDB connection. */
+  db: DbSettings;
   redisUrl?: string;
   nodeEnv: string;
   logLevel: string;
@@ -66,6 +112,25 @@ function int(name: string, value: string | undefined, fallback: number, min = 0)
   return Number(value);
 }
 
+function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
+  const d = DEFAULT_DB_SETTINGS;
+  const s: DbSettings = {
+    poolSize: int('DB_POOL_SIZE', env.DB_POOL_SIZE, d.poolSize, 1),
+    connectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectTimeoutMs, 100),
+    acquireTimeoutMs: int('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, d.acquireTimeoutMs, 100),
+    queryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', env.DB_QUERY_TIMEOUT_MS, d.queryTimeoutMs, 100),
+    txTimeoutMs: int('DB_TX_TIMEOUT_MS', env.DB_TX_TIMEOUT_MS, d.txTimeoutMs, 100),
+    probeAfterMs: int('DB_PROBE_AFTER_MS', env.DB_PROBE_AFTER_MS, d.probeAfterMs, 10),
+    probeTimeoutMs: int('DB_PROBE_TIMEOUT_MS', env.DB_PROBE_TIMEOUT_MS, d.probeTimeoutMs, 100),
+    pingTimeoutMs: int('DB_PING_TIMEOUT_MS', env.DB_PING_TIMEOUT_MS, d.pingTimeoutMs, 100),
+  };
+  // The unit of work's deadline bounds everything inside it; a longer part limit would never apply.
+  for (const [name, value] of [['DB_ACQUIRE_TIMEOUT_MS', s.acquireTimeoutMs], ['DB_QUERY_TIMEOUT_MS', s.queryTimeoutMs]] as const) {
+    if (value > s.txTimeoutMs) throw new Error(`${name} (${value}) must not exceed DB_TX_TIMEOUT_MS (${s.txTimeoutMs})`);
+  }
+  return s;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const url = env.DATABASE_URL?.trim();
@@ -82,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', env.PORT, 4000),
     host: env.HOST ?? '0.0.0.0',
     database,
+    db: dbSettings(env),
     redisUrl: env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV ?? 'development',
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -7,6 +7,9 @@ import { provisioningHint, seedDemoMerchant } from './seed';
 import { exitOnStartError } from './start-error';
 import type { DatabaseConfig } from './config';
 
+/** The longest a graceful shutdown may take before the process exits anyway (code 1). */
+const SHUTDOWN_LIMIT_MS = 30_000;
+
 /** Known once the configuration is read: lets a failed start name the database. */
 let database: DatabaseConfig | undefined;
 
@@ -45,8 +48,18 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await app.scheduler.stop();
-    await server.close();
+    // Every step is bounded (database deadlines, a bounded pool close); this is the net under them.
+    setTimeout(() => {
+      log.error({ signal, afterMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    const closing = server.close();
+    // Node closes idle keep-alive connections once, when close() starts; one busy then (a request
+    // waiting on the database) turns idle after its answer and would hold close() until the
+    // client drops it. Closing those as they turn idle bounds close() by the requests in flight.
+    const idle = setInterval(() => server.server.closeIdleConnections(), 100);
+    await Promise.all([app.scheduler.stop(), closing]);
+    clearInterval(idle);
     await app.close();
     process.exit(0);
   };

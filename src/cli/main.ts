@@ -23,6 +23,9 @@ import { SEALED } from '../modules';
 import { createDataSource } from '../db/data-source';
 import { alignSchema, allTables } from '../db/charset';
 
+/** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
+const CLI_DB_LIMIT_MS = 10 * 60_000;
+
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
   cli keys revoke <public_key|key_id>
@@ -61,7 +64,11 @@ async function main(argv: string[]): Promise<number> {
   const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
-  const config = loadConfig();
+  const loaded = loadConfig();
+  // Operator commands read whole tables (ledger verify): the request path's statement and unit
+  // limits do not fit them, unless DB_QUERY_TIMEOUT_MS / DB_TX_TIMEOUT_MS are set explicitly.
+  const long = (name: string, ms: number) => (process.env[name] ? ms : Math.max(ms, CLI_DB_LIMIT_MS));
+  const config = { ...loaded, db: { ...loaded.db, queryTimeoutMs: long('DB_QUERY_TIMEOUT_MS', loaded.db.queryTimeoutMs), txTimeoutMs: long('DB_TX_TIMEOUT_MS', loaded.db.txTimeoutMs) } };
   const app = await createApp({ ...config, logLevel: 'warn' }, pino({ level: process.env.LOG_LEVEL ?? 'warn' }, process.stderr));
   try {
     switch (`${group} ${command}`) {

@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import * as mysql2 from 'mysql2';
-import type { DatabaseConfig } from '../config';
+import { DEFAULT_DB_SETTINGS, type DatabaseConfig, type DbSettings } from '../config';
 import { MIGRATIONS } from './migrations';
 import { CountingLogger } from './query-counter';
 import { GALERA_CAUSAL_READS, mysqlWithSession } from './mysql-session';
 
 /** `entities` come from the module registry (src/modules/index.ts); the kernel names no module. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export function createDataSource(database: DatabaseConfig, entities: Function[], logger = new CountingLogger()): DataSource {
+export function createDataSource(database: DatabaseConfig, entities: Function[], logger = new CountingLogger(), settings: DbSettings = DEFAULT_DB_SETTINGS): DataSource {
   const common = {
     entities,
     migrations: MIGRATIONS,
@@ -35,7 +35,11 @@ export function createDataSource(database: DatabaseConfig, entities: Function[],
       charset: 'utf8mb4_unicode_ci',
       supportBigNumbers: true,
       bigNumberStrings: true,
-      extra: { connectionLimit: 20, decimalNumbers: false },
+      // mysql2 bounds only the connect and handshake of a new connection; waiting for a pooled
+      // connection and every statement are bounded by Db (src/db/db.ts), which also throws
+      // away a connection that stopped answering.
+      connectTimeout: settings.connectTimeoutMs,
+      extra: { connectionLimit: settings.poolSize, decimalNumbers: false },
     };
   } else {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });

@@ -11,6 +11,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { App } from '../app';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
 import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
 import { createContext, GqlContext } from './context';
 import { requestBaseUrl } from '../modules/payments/base-url';
@@ -31,6 +32,23 @@ const replayHeaderPlugin: ApolloServerPlugin<GqlContext> = {
     return {
       async willSendResponse({ contextValue, response }) {
         if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
+      },
+    };
+  },
+};
+
+/**
+ * A request that met a database outage (`extensions.code` `service_unavailable`) is HTTP 503
+ * with Retry-After, as on REST: the client retries the whole request later.
+ */
+const unavailablePlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+        if (!errors?.some((e) => e.extensions?.code === 'service_unavailable')) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
       },
     };
   },
@@ -71,7 +89,7 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
   const armor = createArmor();
   const apollo = new ApolloServer<GqlContext>({
     schema: buildGraphQLSchema(),
-    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin],
+    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin, unavailablePlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),

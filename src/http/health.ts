@@ -1,17 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { App } from '../app';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
 import { sendJson } from './plumbing';
 
-/** /healthz: the process is up. /readyz: the database answers and every migration is applied. */
+/**
+ * /healthz: the process is up. /readyz: the database answers within DB_PING_TIMEOUT_MS and
+ * every migration is applied; else 503 with Retry-After, never a hang.
+ */
 export function registerHealthRoutes(fastify: FastifyInstance, app: App): void {
   fastify.get('/healthz', async (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
   fastify.get('/readyz', async (_req, reply) => {
+    let state: Awaited<ReturnType<App['db']['readiness']>>;
     try {
-      const pending = await app.db.read(() => app.db.ds.showMigrations());
-      if (pending) return sendJson(reply, 503, { status: 'unavailable', reason: 'migrations pending' });
-      return sendJson(reply, 200, { status: 'ready' });
+      state = await app.db.readiness();
     } catch {
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
       return sendJson(reply, 503, { status: 'unavailable', reason: 'database unreachable' });
     }
+    if (state === 'migrations pending') return sendJson(reply, 503, { status: 'unavailable', reason: 'migrations pending' });
+    return sendJson(reply, 200, { status: 'ready' });
   });
 }

@@ -28,6 +28,7 @@ export const failure = (description: string): TSchema => Type.Ref('Error', { des
 export const commonFailures = {
   400: failure('validation_error (`param` names the field, query parameter or header) or invalid_json.'),
   401: failure('unauthorized'),
+  503: failure('service_unavailable: the database is unreachable or did not answer in time, or the server is shutting down; retry after the `Retry-After` header.'),
 };
 export const readFailures = { ...commonFailures, 404: failure('not_found') };
 export const writeFailures = {

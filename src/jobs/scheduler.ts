@@ -2,8 +2,13 @@
  * Runs due work (provider settlements, expiries, key purges) on an interval. Every job
  * is safe to run in several processes at once: each finds work in the database and
  * claims it with a conditional update or row lock, so nothing is done twice.
+ *
+ * While the database is out a pass stops at the first job that finds it so (Db logs the
+ * outage once; the jobs log nothing more) and the next passes try again, so work resumes
+ * by itself when the database answers.
  */
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/db';
 
 export interface Job {
   name: string;
@@ -49,6 +54,12 @@ export class Scheduler {
           const n = await job.run();
           if (n > 0) this.log.debug({ job: job.name, handled: n }, 'job pass');
         } catch (err) {
+          if (isDatabaseUnavailable(err)) {
+            // Due again at once: the first pass after the outage runs it.
+            this.lastRun.delete(job.name);
+            this.log.debug({ job: job.name }, 'job skipped: database unavailable');
+            break;
+          }
           this.log.error({ err, job: job.name }, 'job failed');
         }
       }

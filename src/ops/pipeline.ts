@@ -4,8 +4,8 @@
  *   guard (test mode, Idempotency-Key rules) -> parse -> take the key (or replay) ->
  *   phase: transaction { execute, audit entry, key done } -> [provider call -> phase ...]
  *
- * A refusal (4xx) is stored as the key's answer; any other failure releases the key so a
- * retry reaches a fresh handler. The typed value goes back to the surface that called;
+ * A refusal (4xx) is stored as the key's answer; any other failure (503 when the database
+ * is out included) releases the key so a retry reaches a fresh handler. The typed value goes back to the surface that called;
  * the stored bytes are used only to replay.
  */
 import { fingerprint } from '../domain/canonical';
@@ -13,7 +13,7 @@ import { ApiError } from '../domain/errors';
 import { check } from '../domain/schema';
 import { Operation, Outcome, testModeAllows } from '../domain/operation';
 import type { RequestContext } from '../domain/scope';
-import type { Db } from '../db/db';
+import { isDatabaseUnavailable, type Db } from '../db/db';
 import type { AuditService } from '../modules/audit/audit.service';
 import type { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { IdempotencyService, validateIdempotencyKey } from '../modules/idempotency/idempotency.service';
@@ -57,19 +57,39 @@ export class OperationPipeline {
     if ('replay' in acquired) return { replayed: true, ...acquired.replay };
     const { row } = acquired;
     if (parseError) {
-      await this.idempotency.storeError(row, parseError);
+      await this.refuse(row, parseError);
       throw parseError;
     }
     try {
       return await this.execute(op, ctx, input as I, args, row);
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) {
-        await this.idempotency.storeError(row, err);
+        await this.refuse(row, err);
       } else {
-        await this.idempotency.release(row);
+        await this.release(row, err);
       }
       throw err;
     }
+  }
+
+  /** Stores a refusal as the key's answer; if that fails (the database is out), the key is released and that failure is the answer. */
+  private async refuse(row: IdempotencyKey, err: ApiError): Promise<void> {
+    try {
+      await this.idempotency.storeError(row, err);
+    } catch (storeFailure) {
+      await this.release(row, storeFailure);
+      throw storeFailure;
+    }
+  }
+
+  /**
+   * Releases the key after a failure; never throws. When the database itself failed, the
+   * answer (503) does not wait for it: the release runs in the background, and again once
+   * the database answers, so a frozen database costs the client one deadline, not two.
+   */
+  private async release(row: IdempotencyKey, cause: unknown): Promise<void> {
+    if (isDatabaseUnavailable(cause)) this.idempotency.releaseSoon(row);
+    else await this.idempotency.release(row);
   }
 
   private async execute<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, row?: IdempotencyKey): Promise<Answer<T>> {

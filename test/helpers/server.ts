@@ -99,7 +99,17 @@ const TEST_ENV = {
   SEED_DEMO: '0',
   WEBHOOK_ALLOW_LOOPBACK: '1',
   RATE_LIMIT_PER_SECOND: '0',
+  // The test machines are shared and often overloaded: a row lock behind 90 concurrent writers
+  // can take longer than the production limits (8-9 s), and the probe longer than 3 s. The
+  // limits are relaxed here; test/db/outage.test.ts runs the production defaults.
+  DB_ACQUIRE_TIMEOUT_MS: '30000',
+  DB_QUERY_TIMEOUT_MS: '30000',
+  DB_TX_TIMEOUT_MS: '30000',
+  DB_PROBE_TIMEOUT_MS: '10000',
 };
+
+/** The production database limits (src/config.ts defaults), for tests about them: overrides TEST_ENV's relaxed ones. */
+export const PRODUCTION_DB_LIMITS = { DB_ACQUIRE_TIMEOUT_MS: '', DB_QUERY_TIMEOUT_MS: '', DB_TX_TIMEOUT_MS: '', DB_PROBE_TIMEOUT_MS: '' };
 
 export function testConfig(database: TestDatabase, extra: Record<string, string> = {}): Config {
   return loadConfig({ ...database.env, ...TEST_ENV, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...extra });

@@ -20,6 +20,7 @@ export const BALANCE_ROUTES = {
     responses: {
       200: Type.Object({ data: Type.Array(Type.Ref('Balance')) }, { description: 'Balances, by currency.' }),
       401: commonFailures[401],
+      503: commonFailures[503],
     },
   },
 } satisfies Record<string, RouteDoc>;

@@ -174,7 +174,7 @@ export class LedgerService {
 
   /** A read-only unit of work on one snapshot (REPEATABLE READ even if the server default differs). */
   private snapshot<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.kind === 'mysql' ? this.db.ds.transaction('REPEATABLE READ', fn) : this.db.tx(fn);
+    return this.db.tx(fn, { isolation: 'REPEATABLE READ' });
   }
 
   /** The (scope, currency) balance row, locked until `em`'s transaction ends; null when there is none yet. */
@@ -205,9 +205,9 @@ export class LedgerService {
       return;
     }
     const scope = { merchantId: balance.merchantId, environment: balance.environment };
-    throw new PrepareAndRetry(`the ${balance.currency} balance row`, async () => {
+    throw new PrepareAndRetry(`the ${balance.currency} balance row`, async (outside) => {
       try {
-        await this.db.ds.getRepository(Balance).insert(newBalance(scope, balance.currency, new Date()) as never);
+        await outside.getRepository(Balance).insert(newBalance(scope, balance.currency, new Date()) as never);
       } catch (err) {
         if (!this.db.isUniqueViolation(err)) throw err;
       }

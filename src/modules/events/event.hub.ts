@@ -10,6 +10,7 @@
  *  - with REDIS_URL, a pub/sub message that another process publishes after its commit.
  */
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../../db/db';
 import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
 import { CommittedEvent, EventService, typeMatches } from './event.service';
@@ -19,6 +20,8 @@ const scopeKey = (s: { merchantId: string; environment: string }) => `${s.mercha
 const BATCH = 200;
 /** The pub/sub channel on which a process announces "<merchant>/<environment>" after a commit. */
 export const EVENTS_CHANNEL = 'payments-gateway:events';
+/** How long a stream waits before reading again when the database is out. */
+const UNAVAILABLE_PAUSE_MS = 1000;
 
 class Waiter {
   dirty = true;
@@ -35,6 +38,21 @@ class Waiter {
   close(): void {
     this.closed = true;
     this.wake();
+  }
+
+  /** Resolves after `ms`, or earlier when closed. */
+  pause(ms: number): Promise<void> {
+    return new Promise((r) => {
+      const timer = setTimeout(() => {
+        this.resolve = undefined;
+        r();
+      }, ms);
+      timer.unref();
+      this.resolve = () => {
+        clearTimeout(timer);
+        r();
+      };
+    });
   }
 
   /** Resolves on the next wake, or at once if woken since the last call. */
@@ -111,7 +129,16 @@ export class EventHub {
           await waiter.wait();
           if (waiter.closed) return;
           for (;;) {
-            const rows = await events.since(scope, last, BATCH, apiKeyId);
+            let rows: EventRecord[];
+            try {
+              rows = await events.since(scope, last, BATCH, apiKeyId);
+            } catch (err) {
+              // The stream outlives a database outage: it reads again from where it was.
+              if (!isDatabaseUnavailable(err)) throw err;
+              await waiter.pause(UNAVAILABLE_PAUSE_MS);
+              if (waiter.closed) return;
+              continue;
+            }
             for (const row of rows) {
               last = row.seq!;
               if (typeMatches(row.type, types)) yield row;
@@ -183,7 +210,8 @@ export class EventHub {
         }
       }
     } catch (err) {
-      this.log.warn({ err }, 'event poll failed');
+      // An outage is logged once, by Db; the next poll tries again.
+      if (!isDatabaseUnavailable(err)) this.log.warn({ err }, 'event poll failed');
     } finally {
       this.polling = false;
     }

@@ -12,6 +12,14 @@
  *  3. A 4xx is stored in a short transaction of its own; a 5xx deletes the row (releases
  *     the key) so the retry reaches a fresh handler.
  *
+ * The release only ever deletes an `in_flight` row under this request's lease: a unit of
+ * work whose COMMIT was cut by a database deadline may have committed after all, and then
+ * its row is `done` and the retry replays it. When the database is out, the release cannot
+ * run; it is kept and done as soon as the database answers again (Db.onAvailable, the
+ * `idempotency.release` job, and a retry of the same key in this process), so a key whose
+ * request committed nothing is not blocked for IDEMPOTENCY_LOCK_TIMEOUT_MS. Only a process
+ * that dies before it could release leaves the key to the lease timeout.
+ *
  * The operation pipeline (src/ops/pipeline.ts) drives these phases for every state-changing
  * call, REST or GraphQL; this service owns the key rows.
  *
@@ -26,11 +34,13 @@ import type { EntityManager } from 'typeorm';
 import type { FieldCipher } from '../../domain/crypto';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { Db } from '../../db/db';
+import { mayHaveReachedDatabase, type Db } from '../../db/db';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Releases kept for later at most (a bound on memory in a very long outage; the lease timeout covers the rest). */
+const MAX_PENDING_RELEASES = 10_000;
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 /** A sealed value (`FieldCipher.encrypt`: `v1.` or `v2.<key id>.`); a stored JSON answer never starts with a `v`. */
 const SEALED = /^v\d+\./;
@@ -59,12 +69,22 @@ export interface IdempotencyHooks {
 
 export class IdempotencyService {
   readonly hooks: IdempotencyHooks = {};
+  /** Releases that could not run (the database was out): row id -> the lease (locked_at ms) it must still hold. */
+  private readonly pendingReleases = new Map<string, number>();
+  private flushing?: Promise<number>;
 
   constructor(
     private readonly db: Db,
     private readonly lockTimeoutMs: number,
     private readonly cipher: FieldCipher,
-  ) {}
+  ) {
+    db.onAvailable(() => void this.flushReleases().catch(() => undefined));
+  }
+
+  /** Releases still waiting for the database (tests, metrics). */
+  get pendingReleaseCount(): number {
+    return this.pendingReleases.size;
+  }
 
   /** A stored answer as the client first received it (sealed rows are opened; rows in clear are read as they are). */
   private open(stored: string | null): string {
@@ -104,10 +124,17 @@ export class IdempotencyService {
         await this.db.tx((em) => em.insert(IdempotencyKey, row));
         return { row };
       } catch (err) {
+        // The INSERT may have committed before the database went away: release it later.
+        if (mayHaveReachedDatabase(err)) this.keepRelease(row.id, now.getTime());
         if (!this.db.isUniqueViolation(err)) throw err;
       }
       const existing = await this.db.read((em) => em.findOneBy(IdempotencyKey, { apiKeyId: ctx.apiKeyId, idemKey: key }));
       if (!existing) continue;
+      if (existing.state === 'in_flight' && this.pendingReleases.get(existing.id) === existing.lockedAt.getTime()) {
+        // This process's own request, refused while the database was out, still holds the key: release it now.
+        await this.releaseNow(existing.id, existing.lockedAt.getTime());
+        continue;
+      }
       if (existing.expiresAt.getTime() <= now.getTime()) {
         await this.db.tx((em) =>
           em.createQueryBuilder().delete().from(IdempotencyKey)
@@ -131,7 +158,10 @@ export class IdempotencyService {
           .set({ lockedAt: now, requestId: ctx.requestId })
           .where('id = :id AND state = :state AND locked_at = :old', { id: existing.id, state: 'in_flight', old: existing.lockedAt.getTime() })
           .execute(),
-      );
+      ).catch((err: unknown) => {
+        if (mayHaveReachedDatabase(err)) this.keepRelease(existing.id, now.getTime());
+        throw err;
+      });
       if (takenOver.affected === 1) return { row: Object.assign(existing, { lockedAt: now, requestId: ctx.requestId }) };
     }
     throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
@@ -156,11 +186,54 @@ export class IdempotencyService {
     await this.db.tx((em) => this.complete(em, row, err.status, JSON.stringify(err.toBody())));
   }
 
-  /** Deletes the row (a 5xx): the retry reaches a fresh handler. */
+  /**
+   * Deletes the row (a 5xx) if it is still this request's and in flight: the retry reaches a
+   * fresh handler. Never throws: when the database is out, the release is kept for later.
+   */
   async release(row: IdempotencyKey): Promise<void> {
+    try {
+      await this.releaseNow(row.id, row.lockedAt.getTime());
+    } catch {
+      this.keepRelease(row.id, row.lockedAt.getTime());
+    }
+  }
+
+  /** Keeps the release for later and tries it in the background now: the caller does not wait for a database that just failed. */
+  releaseSoon(row: IdempotencyKey): void {
+    this.keepRelease(row.id, row.lockedAt.getTime());
+    void this.flushReleases().catch(() => undefined);
+  }
+
+  /**
+   * Runs the releases kept while the database was out; stops at the first that fails.
+   * Returns how many ran. A scheduler job (`idempotency.release`) and the end of an outage call it.
+   */
+  flushReleases(): Promise<number> {
+    if (this.pendingReleases.size === 0) return Promise.resolve(0);
+    this.flushing ??= (async () => {
+      let done = 0;
+      try {
+        for (const [id, lease] of [...this.pendingReleases]) {
+          await this.releaseNow(id, lease);
+          done++;
+        }
+      } finally {
+        this.flushing = undefined;
+      }
+      return done;
+    })();
+    return this.flushing;
+  }
+
+  private async releaseNow(id: string, lease: number): Promise<void> {
     await this.db.tx((em) =>
       em.createQueryBuilder().delete().from(IdempotencyKey)
-        .where('id = :id AND locked_at = :lease', { id: row.id, lease: row.lockedAt.getTime() }).execute(),
+        .where('id = :id AND locked_at = :lease AND state = :state', { id, lease, state: 'in_flight' }).execute(),
     );
+    if (this.pendingReleases.get(id) === lease) this.pendingReleases.delete(id);
+  }
+
+  private keepRelease(id: string, lease: number): void {
+    if (this.pendingReleases.size < MAX_PENDING_RELEASES) this.pendingReleases.set(id, lease);
   }
 }

@@ -134,6 +134,7 @@ export const METHOD_ROUTES = {
     responses: {
       200: Type.Object({ data: Type.Array(Type.Ref('PaymentMethodSetting')) }, { description: 'One setting per catalogue method.' }),
       401: commonFailures[401],
+      503: commonFailures[503],
     },
   },
   updateSetting: {

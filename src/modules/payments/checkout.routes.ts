@@ -84,6 +84,10 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App)
     instance.setErrorHandler((err, request, reply) => {
       const n = nonce();
       const e = err as { statusCode?: number; code?: string };
+      if (err instanceof ApiError && err.code === 'service_unavailable') {
+        for (const [name, value] of Object.entries((err as ApiError & { headers?: Record<string, string> }).headers ?? {})) reply.header(name, value);
+        return send(reply, 503, n, messagePage(n, 'Temporarily unavailable', 'This page cannot be shown right now. Please try again in a moment.'));
+      }
       if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err instanceof ApiError) {
         return send(reply, 400, n, messagePage(n, 'Something went wrong', 'The form could not be read. Go back and try again.'));
       }

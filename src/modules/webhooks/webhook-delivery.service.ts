@@ -22,7 +22,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
-import type { Db } from '../../db/db';
+import { isDatabaseUnavailable, type Db } from '../../db/db';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -79,7 +79,11 @@ export class WebhookDeliveryService {
       if (!(await this.claim(d.id, d.attemptCount, now))) continue; // another process claimed it
       claimed++;
       const run: Promise<void> = this.attempt(d.id, attempt)
-        .catch((err) => this.deps.log.error({ err, delivery: d.id }, 'webhook attempt failed unexpectedly'))
+        .catch((err) => {
+          // With the database out the attempt's lease runs out and the attempt is repeated (at least once).
+          if (isDatabaseUnavailable(err)) this.deps.log.warn({ delivery: d.id }, 'webhook attempt not recorded: database unavailable');
+          else this.deps.log.error({ err, delivery: d.id }, 'webhook attempt failed unexpectedly');
+        })
         .finally(() => this.inflight.delete(run));
       this.inflight.add(run);
     }
