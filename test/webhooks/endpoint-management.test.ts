@@ -10,7 +10,10 @@ import { startServer, TestServer } from '../helpers/server';
 import { Client, eventually, payoutBody } from '../helpers/client';
 import { Receiver, startReceiver } from '../helpers/receiver';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook.entity';
-import { MAX_ENDPOINTS } from '../../src/modules/webhooks/webhook.schemas';
+import { MAX_ENDPOINTS, WebhookDeliverySchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../src/modules/webhooks/webhook.schemas';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
 
 jest.setTimeout(60000);
 
@@ -286,4 +289,21 @@ test('GraphQL: updateWebhookEndpoint, rotateWebhookEndpointSecret, resendEvent',
   const stranger = await srv.merchant(undefined, 'test', { fund: false });
   const foreign = await stranger.gql(`mutation($id: ID!) { rotateWebhookEndpointSecret(id: $id) { id } }`, { id: ep.id });
   expect(foreign.body.errors?.[0].extensions.code).toBe('not_found');
+});
+
+test('every new answer matches its published model (update, rotate_secret, resend)', async () => {
+  const ajv = addFormats(new Ajv({ strict: false }), ['date-time']);
+  const expectModel = (schema: TSchema, value: unknown) => {
+    const ok = ajv.validate(schema, value);
+    expect({ value, errors: ok ? null : ajv.errors }).toEqual({ value, errors: null });
+  };
+  const c = await srv.merchant();
+  const ep = await endpoint(c, '/models', ['payout_intent.created']);
+  expectModel(WebhookEndpointSchema, (await c.post(`/v1/webhook_endpoints/${ep.id}`, { status: 'disabled' })).body);
+  expectModel(WebhookEndpointWithSecretSchema, (await c.post(`/v1/webhook_endpoints/${ep.id}/rotate_secret`)).body);
+  await payoutCreated(c);
+  const event = (await c.get('/v1/events?limit=1')).body.data[0];
+  const resent = await c.post(`/v1/events/${event.id}/resend`, { webhook_endpoint: ep.id });
+  expect(resent.status).toBe(202);
+  expectModel(WebhookDeliverySchema, resent.body);
 });
