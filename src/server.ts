@@ -26,7 +26,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
   const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
   registerPlumbing(fastify, app, limiter);
-  registerMetrics(fastify, limiter);
+  registerMetrics(fastify, limiter, app.db);
   registerHealthRoutes(fastify, app);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);

@@ -6,9 +6,9 @@
  * deadlocks and lock wait time-outs are retried, with exponential back-off. On a Galera
  * cluster a row lock only holds on its own node: a competing writer on another node is
  * refused at commit by certification (or aborted by the applier) with the same
- * ER_LOCK_DEADLOCK, and is retried the same way (docs/decisions.md, "Galera cluster"). Row
- * locks (`forUpdate`) serialise competing writers. A unit of work that finds a row it must
- * lock missing throws `PrepareAndRetry`: the unit rolls back, the row is created and
+ * ER_LOCK_DEADLOCK, and is retried the same way (docs/decisions.md, "Galera cluster").
+ * Row locks (`forUpdate`) serialise competing writers. A unit of work that finds a row it
+ * must lock missing throws `PrepareAndRetry`: the unit rolls back, the row is created and
  * committed on its own, and the unit reruns and locks it.
  *
  * Waiting on the server (DbSettings; docs/decisions.md "Database timeouts and outages"):
@@ -41,10 +41,7 @@ import { ApiError } from '../domain/errors';
 import { CountingLogger } from './query-counter';
 
 /** ER_LOCK_DEADLOCK is also how Galera reports a certification conflict or a brute-force abort. */
-const RETRYABLE_MYSQL = new Set([
-  1213, // ER_LOCK_DEADLOCK
-  1205, // ER_LOCK_WAIT_TIMEOUT
-]);
+const RETRYABLE_MYSQL = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WAIT_TIMEOUT */]);
 /**
  * Attempts of a unit of work that keeps deadlocking before the error reaches the caller.
  * Ten, with back-off doubling from 5-10 ms up to 1 s (at most about 3 s in all): on Galera a hot row

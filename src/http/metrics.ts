@@ -1,13 +1,15 @@
 /**
  * Prometheus metrics at /metrics (prom-client): process defaults plus request counts and
- * latency by method, route pattern and status. Route patterns, never raw URLs, so ids do
+ * latency by method, route pattern and status, the rate limiter's refusals and fallbacks,
+ * and whether the database is available. Route patterns, never raw URLs, so ids do
  * not explode the label space. No merchant data is exposed.
  */
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/db';
 import type { RateLimiter } from './rate-limit';
 
-export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter): Registry {
+export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter, db?: Db): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -26,6 +28,17 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter)
     new Counter({
       name: 'rate_limit_fallback_total', help: 'Rate-limit decisions taken in process memory because Redis was not ready or failed', registers: [registry],
       collect() { this.reset(); this.inc(limiter.stats.fallbacks); },
+    });
+  }
+  if (db) {
+    // 0 while the service answers 503 because the database is out (README "Timeouts and outages").
+    new Gauge({
+      name: 'database_available', help: '1 when the database answers, 0 during an outage (requests get 503 service_unavailable)', registers: [registry],
+      collect() { this.set(db.available ? 1 : 0); },
+    });
+    new Counter({
+      name: 'database_statements_total', help: 'SQL statements sent by this process', registers: [registry],
+      collect() { this.reset(); this.inc(db.queryCount); },
     });
   }
   fastify.addHook('onResponse', async (request, reply) => {

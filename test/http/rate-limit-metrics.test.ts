@@ -39,6 +39,8 @@ test('/metrics exposes request counters by route pattern, never raw ids', async 
   expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/v1\/payout_intents\/:id",status="404"\} \d+/);
   expect(res.text).not.toContain('po_doesnotexist');
   expect(res.text).toContain('process_cpu_user_seconds_total');
+  expect(res.text).toMatch(/^database_available 1$/m);
+  expect(Number(/^database_statements_total (\d+)$/m.exec(res.text)?.[1])).toBeGreaterThan(0);
 });
 
 test('graphql-ws connections and subscribes take from the same allowance (4429, rate_limited)', async () => {

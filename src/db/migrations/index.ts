@@ -9,6 +9,7 @@ import { SealedIdempotencyAnswers1733200000000 } from './1733200000000-SealedIde
 import { Utf8mb4ExactIds1733300000000 } from './1733300000000-Utf8mb4ExactIds';
 import { WebhookEndpointLocks1733300001000 } from './1733300001000-WebhookEndpointLocks';
 import { Refunds1733500000000 } from './1733500000000-Refunds';
+import { WebhookEndpointManagement1733600000000 } from './1733600000000-WebhookEndpointManagement';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Utf8mb4ExactIds1733300000000,
   WebhookEndpointLocks1733300001000,
   Refunds1733500000000,
+  WebhookEndpointManagement1733600000000,
 ];

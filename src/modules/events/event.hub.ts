@@ -18,10 +18,10 @@ import type { RedisBus } from '../../db/redis';
 
 const scopeKey = (s: { merchantId: string; environment: string }) => `${s.merchantId}/${s.environment}`;
 const BATCH = 200;
-/** How long a stream waits before reading again when the database is out. */
-const UNAVAILABLE_PAUSE_MS = 1000;
 /** The pub/sub channel on which a process announces "<merchant>/<environment>" after a commit. */
 export const EVENTS_CHANNEL = 'payments-gateway:events';
+/** How long a stream waits before reading again when the database is out. */
+const UNAVAILABLE_PAUSE_MS = 1000;
 
 class Waiter {
   dirty = true;

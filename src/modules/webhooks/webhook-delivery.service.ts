@@ -15,7 +15,8 @@
  * dies mid-attempt leaves a lease that expires, and the next attempt follows (at least once).
  * A 2xx succeeds; a 410 Gone fails the delivery, disables the endpoint and cancels its other
  * pending deliveries; anything else is retried after `retryScheduleMs[n - 1]` until the
- * schedule runs out.
+ * schedule runs out. A resend (POST /v1/events/:id/resend) is a delivery row with a `resend_key`:
+ * one attempt, never retried, also made to a disabled endpoint.
  */
 import type { EntityManager } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
@@ -53,7 +54,7 @@ export class WebhookDeliveryService {
       if (!e.enabledEvents.includes('*') && !typeMatches(event.type, e.enabledEvents)) continue;
       await em.insert(WebhookDelivery, Object.assign(new WebhookDelivery(), {
         id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
-        endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0,
+        endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
         nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
         createdAt: event.createdAt, updatedAt: event.createdAt,
       }));
@@ -125,22 +126,35 @@ export class WebhookDeliveryService {
     });
     if (!loaded) return;
     const { d, endpoint, event } = loaded;
-    if (!endpoint || endpoint.status !== 'enabled' || !event) {
+    // A resend (one attempt the merchant asked for) also goes to a disabled endpoint; nothing goes to a deleted one.
+    const sendable = endpoint && (endpoint.status === 'enabled' || (endpoint.status === 'disabled' && d.resendKey !== ''));
+    if (!endpoint || !sendable || !event) {
       await this.deps.db.tx((em) => em.createQueryBuilder().update(WebhookDelivery)
         .set({ status: 'cancelled', leaseUntil: null, lastError: `endpoint ${endpoint?.status ?? 'missing'}`, updatedAt: new Date() })
         .where('id = :id AND status = :sending AND attempt_count = :n', { id: d.id, sending: 'sending', n: attemptNumber }).execute());
       return;
     }
     const payload = JSON.stringify(EventService.toWire(event));
-    const secret = this.deps.cipher.decrypt(endpoint.secretEncrypted);
     const sentAt = new Date();
-    const signature = new Webhook(secret.slice('whsec_'.length)).sign(event.id, sentAt, payload);
+    const signature = this.signatures(endpoint, event.id, sentAt, payload);
     const result = await this.deps.sender.send(endpoint.url, payload, {
       'webhook-id': event.id,
       'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
       'webhook-signature': signature,
     });
     await this.record(d, endpoint, attemptNumber, result);
+  }
+
+  /**
+   * The webhook-signature header: `v1,<sig>` by the current secret, and during the 24 hours
+   * after a rotation a second entry, space-separated, by the replaced one (Standard Webhooks
+   * receivers accept a header when any entry verifies).
+   */
+  private signatures(endpoint: WebhookEndpoint, eventId: string, sentAt: Date, payload: string): string {
+    const sign = (sealed: string) => new Webhook(this.deps.cipher.decrypt(sealed).slice('whsec_'.length)).sign(eventId, sentAt, payload);
+    const current = sign(endpoint.secretEncrypted);
+    const overlap = endpoint.previousSecretEncrypted !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > sentAt;
+    return overlap ? `${current} ${sign(endpoint.previousSecretEncrypted!)}` : current;
   }
 
   private async record(d: WebhookDelivery, endpoint: WebhookEndpoint, n: number, r: SendResult): Promise<void> {
@@ -150,7 +164,7 @@ export class WebhookDeliveryService {
     const delay = this.deps.retryScheduleMs[n - 1];
     const next: Partial<WebhookDelivery> = ok
       ? { status: 'succeeded', deliveredAt: now, nextAttemptAt: null }
-      : gone || delay === undefined
+      : gone || delay === undefined || d.resendKey !== '' // a resend is one attempt
         ? { status: 'failed', nextAttemptAt: null }
         : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay) };
     await this.deps.db.tx(async (em) => {

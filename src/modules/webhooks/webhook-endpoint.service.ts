@@ -1,6 +1,7 @@
 /**
- * Webhook endpoints, the merchant-facing API: create, delete, get, list endpoints and list
- * the delivery attempts to one endpoint. Deleting an endpoint cancels its pending deliveries.
+ * Webhook endpoints, the merchant-facing API: create, update, rotate the secret, delete,
+ * get, list endpoints, list the delivery attempts to one endpoint, and resend one event to
+ * one endpoint. Deleting or disabling an endpoint cancels its pending deliveries.
  *
  * The mutations are operations (webhook.operations.ts) that the pipeline runs.
  */
@@ -16,11 +17,16 @@ import { PrepareAndRetry, type Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { Done, external, Step } from '../../domain/operation';
 import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
+import { EventRecord } from '../events/event.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
-import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS } from './webhook.schemas';
+import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS, SECRET_OVERLAP_MS } from './webhook.schemas';
 import {
-  attemptCursorResource, attemptToWire, CreateEndpointInput, endpointToWire, WebhookAttemptWire, WebhookEndpointDeleted, WebhookEndpointWire,
+  attemptCursorResource, attemptToWire, CreateEndpointInput, deliveryToWire, endpointToWire, UpdateEndpointInput,
+  WebhookAttemptWire, WebhookDeliveryWire, WebhookEndpointDeleted, WebhookEndpointWire,
 } from './webhook.wire';
+
+/** `whsec_` + base64 of 24 random bytes. */
+const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 export interface WebhookEndpointServiceDeps {
   db: Db;
@@ -48,23 +54,107 @@ export class WebhookEndpointService {
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
     await this.lockScope(em, ctx);
-    // A locking read counts the latest committed rows, whatever snapshot the transaction holds.
-    const count = await this.deps.db.forUpdate(
-      em.createQueryBuilder(WebhookEndpoint, 'w')
-        .where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', { merchantId: ctx.merchantId, environment: ctx.environment, enabled: 'enabled' }),
-    ).getCount();
-    if (count >= MAX_ENDPOINTS) {
-      throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete one first.`);
-    }
+    await this.checkRoomForOneMore(em, ctx);
     const now = new Date();
-    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const secret = newSecret();
     const e = Object.assign(new WebhookEndpoint(), {
       id: newId('webhookEndpoint', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
       url: input.url, enabledEvents: input.enabled_events, secretEncrypted: this.deps.cipher.encrypt(secret),
+      previousSecretEncrypted: null, previousSecretExpiresAt: null,
       status: 'enabled' as const, disabledReason: null, createdAt: now, updatedAt: now,
     });
     await em.insert(WebhookEndpoint, e);
     return { outcome: 'created', value: { ...endpointToWire(e), secret } };
+  }
+
+  /**
+   * The cap, counted under the scope's lock row (the caller took it with lockScope): a
+   * locking read counts the latest committed rows, whatever snapshot the transaction holds.
+   */
+  private async checkRoomForOneMore(em: EntityManager, scope: Scope): Promise<void> {
+    const count = await this.deps.db.forUpdate(
+      em.createQueryBuilder(WebhookEndpoint, 'w')
+        .where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', { merchantId: scope.merchantId, environment: scope.environment, enabled: 'enabled' }),
+    ).getCount();
+    if (count >= MAX_ENDPOINTS) {
+      throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete or disable one first.`);
+    }
+  }
+
+  /**
+   * Any of url, enabled_events, status. A new url's host is checked like the create's
+   * (resolved outside the transaction). Every update takes the scope's lock row, as creates
+   * and deletes do, so a re-enable counts the cap one at a time with them.
+   */
+  update(ctx: RequestContext, id: string, input: UpdateEndpointInput): Step<WebhookEndpointWire> {
+    return external(async () => (input.url === undefined ? null : this.precheckHost(input.url)), async (em, refusal) => {
+      if (refusal) throw refusal;
+      return this.applyUpdate(em, ctx, id, input);
+    });
+  }
+
+  private async applyUpdate(em: EntityManager, ctx: RequestContext, id: string, input: UpdateEndpointInput): Promise<Done<WebhookEndpointWire>> {
+    await this.lockScope(em, ctx);
+    const e = await this.findEndpoint(em, ctx, id);
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    const now = new Date();
+    const change: Partial<WebhookEndpoint> = { updatedAt: now };
+    if (input.url !== undefined) change.url = input.url;
+    if (input.enabled_events !== undefined) change.enabledEvents = input.enabled_events;
+    if (input.status === 'enabled' && e.status !== 'enabled') {
+      await this.checkRoomForOneMore(em, ctx);
+      Object.assign(change, { status: 'enabled', disabledReason: null });
+    } else if (input.status === 'disabled' && e.status !== 'disabled') {
+      Object.assign(change, { status: 'disabled', disabledReason: 'Disabled by an update.' });
+      await this.cancelPending(em, e.id, now, 'endpoint disabled');
+    }
+    await em.update(WebhookEndpoint, { id: e.id }, change);
+    return { outcome: 'done', value: endpointToWire(Object.assign(e, change)) };
+  }
+
+  /**
+   * A new secret, shown once. The replaced one stays (sealed) for SECRET_OVERLAP_MS and
+   * deliveries carry its signature too; a rotation within that time drops the older one.
+   * The endpoint row is taken first, so concurrent rotations replace one another in turn.
+   */
+  async rotateSecret(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointWire>> {
+    const e = await this.findEndpoint(em, ctx, id, true);
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    const now = new Date();
+    const secret = newSecret();
+    const change: Partial<WebhookEndpoint> = {
+      secretEncrypted: this.deps.cipher.encrypt(secret), previousSecretEncrypted: e.secretEncrypted,
+      previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS), updatedAt: now,
+    };
+    await em.update(WebhookEndpoint, { id: e.id }, change);
+    return { outcome: 'done', value: { ...endpointToWire(Object.assign(e, change)), secret } };
+  }
+
+  /**
+   * One new delivery of an event to an endpoint, both of this scope: one attempt (not
+   * retried), with the event id as webhook-id like every delivery. Allowed to a disabled
+   * endpoint and to one whose enabled_events do not match (docs/decisions.md).
+   */
+  async resend(em: EntityManager, ctx: RequestContext, eventId: string, endpointId: string): Promise<Done<WebhookDeliveryWire>> {
+    const event = isId('event', eventId) ? await em.findOneBy(EventRecord, { id: eventId, merchantId: ctx.merchantId, environment: ctx.environment }) : null;
+    if (!event) throw ApiError.notFound('event');
+    const e = await this.findEndpoint(em, ctx, endpointId);
+    if (!e) throw ApiError.notFound('webhook endpoint');
+    const now = new Date();
+    const deliveryId = newId('webhookDelivery', now.getTime());
+    const d = Object.assign(new WebhookDelivery(), {
+      id: deliveryId, merchantId: ctx.merchantId, environment: ctx.environment,
+      endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: deliveryId,
+      nextAttemptAt: now, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null, createdAt: now, updatedAt: now,
+    });
+    await em.insert(WebhookDelivery, d);
+    return { outcome: 'accepted', value: deliveryToWire(d) };
+  }
+
+  private async cancelPending(em: EntityManager, endpointId: string, now: Date, reason: string): Promise<void> {
+    await em.createQueryBuilder().update(WebhookDelivery)
+      .set({ status: 'cancelled', updatedAt: now, lastError: reason })
+      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' }).execute();
   }
 
   async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
@@ -73,9 +163,7 @@ export class WebhookEndpointService {
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     await em.update(WebhookEndpoint, { id: e.id }, { status: 'deleted', updatedAt: now });
-    await em.createQueryBuilder().update(WebhookDelivery)
-      .set({ status: 'cancelled', updatedAt: now, lastError: 'endpoint deleted' })
-      .where('endpoint_id = :id AND status = :pending', { id: e.id, pending: 'pending' }).execute();
+    await this.cancelPending(em, e.id, now, 'endpoint deleted');
     return { outcome: 'done', value: { object: 'webhook_endpoint', id: e.id, deleted: true } };
   }
 
@@ -147,11 +235,11 @@ export class WebhookEndpointService {
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
-  private async findEndpoint(em: EntityManager, scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+  private async findEndpoint(em: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint | null> {
     if (!isId('webhookEndpoint', id)) return null;
-    return em.createQueryBuilder(WebhookEndpoint, 'w')
-      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, ...scope, deleted: 'deleted' })
-      .getOne();
+    const qb = em.createQueryBuilder(WebhookEndpoint, 'w')
+      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, merchantId: scope.merchantId, environment: scope.environment, deleted: 'deleted' });
+    return (lock ? this.deps.db.forUpdate(qb) : qb).getOne();
   }
 
   /** The SSRF refusal for a parsed url, or null. */

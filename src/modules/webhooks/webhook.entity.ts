@@ -14,6 +14,9 @@ export class WebhookEndpoint {
   @Column({ type: 'varchar', length: 2048 }) url: string;
   @Column({ name: 'enabled_events', type: 'text', transformer: jsonTransformer }) enabledEvents: string[];
   @Column({ name: 'secret_encrypted', type: 'text' }) secretEncrypted: string;
+  /** The secret the last rotation replaced (sealed); deliveries carry its signature too until previousSecretExpiresAt. */
+  @Column({ name: 'previous_secret_encrypted', type: 'text', nullable: true }) previousSecretEncrypted: string | null;
+  @Column({ name: 'previous_secret_expires_at', type: 'bigint', nullable: true, transformer: timeTransformer }) previousSecretExpiresAt: Date | null;
   @Column({ type: 'varchar', length: 16 }) status: EndpointStatus;
   @Column({ name: 'disabled_reason', type: 'varchar', length: 256, nullable: true }) disabledReason: string | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer }) createdAt: Date;
@@ -34,6 +37,12 @@ export class WebhookDelivery {
   @Column({ name: 'event_type', type: 'varchar', length: 64 }) eventType: string;
   @Column({ type: 'varchar', length: 16 }) status: DeliveryStatus;
   @Column({ name: 'attempt_count', type: 'int' }) attemptCount: number;
+  /**
+   * '' for the fan-out's delivery; the delivery's own id for one made by POST
+   * /v1/events/:id/resend (one attempt, not retried, also to a disabled endpoint).
+   * Unique with (endpoint, event).
+   */
+  @Column({ name: 'resend_key', type: 'varchar', length: 40, default: '' }) resendKey: string;
   @Column({ name: 'next_attempt_at', type: 'bigint', nullable: true, transformer: timeTransformer }) nextAttemptAt: Date | null;
   @Column({ name: 'lease_until', type: 'bigint', nullable: true, transformer: timeTransformer }) leaseUntil: Date | null;
   @Column({ name: 'last_status_code', type: 'int', nullable: true }) lastStatusCode: number | null;

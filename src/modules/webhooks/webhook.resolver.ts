@@ -5,7 +5,8 @@ import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import {
-  CreateWebhookEndpointInput, DeletedWebhookEndpointType, WebhookAttemptConnection, WebhookEndpointConnection, WebhookEndpointType,
+  CreateWebhookEndpointInput, DeletedWebhookEndpointType, UpdateWebhookEndpointInput, WebhookAttemptConnection, WebhookDeliveryType,
+  WebhookEndpointConnection, WebhookEndpointType,
 } from './webhook.types';
 
 @Resolver(() => WebhookEndpointType)
@@ -33,6 +34,27 @@ export class WebhookResolver {
   @Mutation(() => WebhookEndpointType, { description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.' })
   async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
     return mutate(gql, gql.app.ops.webhooks.create, snakeKeys(input), {});
+  }
+
+  @Mutation(() => WebhookEndpointType, { description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.' })
+  async updateWebhookEndpoint(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateWebhookEndpointInput) input: UpdateWebhookEndpointInput,
+    @Ctx() gql: GqlContext,
+  ) {
+    // An explicit null means unchanged, like an omitted field.
+    const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
+    return mutate(gql, gql.app.ops.webhooks.update, snakeKeys(given), { id });
+  }
+
+  @Mutation(() => WebhookEndpointType, { description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.' })
+  async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+    return mutate(gql, gql.app.ops.webhooks.rotateSecret, {}, { id }, '');
+  }
+
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.' })
+  async resendEvent(@Arg('id', () => ID) id: string, @Arg('webhookEndpointId', () => ID) webhookEndpointId: string, @Ctx() gql: GqlContext) {
+    return mutate(gql, gql.app.ops.webhooks.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
   }
 
   @Mutation(() => DeletedWebhookEndpointType, { description: 'Deletes a webhook endpoint; pending deliveries are cancelled.' })

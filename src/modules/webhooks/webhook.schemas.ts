@@ -59,15 +59,40 @@ export const EnabledEvent = Type.String({
   description: '`*` (all types), an event type or a `resource.*` wildcard; surrounding spaces are trimmed.',
 });
 
+const EnabledEvents = (omitted: string) => Type.Array(EnabledEvent, {
+  minItems: 1, maxItems: MAX_EVENT_TYPES,
+  description: `1 to ${MAX_EVENT_TYPES} items; ${omitted}. A list containing "*" is stored as ["*"]; duplicates are dropped.`,
+});
+
 export const CreateWebhookEndpointBody = Obj({
   url: WebhookUrl,
-  enabled_events: Type.Optional(Nullable(Type.Array(EnabledEvent, {
-    minItems: 1, maxItems: MAX_EVENT_TYPES,
-    description: `1 to ${MAX_EVENT_TYPES} items; omitted or null = ["*"], all types. A list containing "*" is stored as ["*"]; duplicates are dropped.`,
-  }))),
+  enabled_events: Type.Optional(Nullable(EnabledEvents('omitted or null = ["*"], all types'))),
   environment: IgnoredEnvironment,
 }, { title: 'CreateWebhookEndpoint' });
 export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>;
+
+/** POST /v1/webhook_endpoints/:id: any of the fields; the same rules as the create. */
+export const UpdateWebhookEndpointBody = Obj({
+  url: Type.Optional(WebhookUrl),
+  enabled_events: Type.Optional(EnabledEvents('omitted = unchanged')),
+  status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+    'x-expected': '"enabled" or "disabled"',
+    description: '"disabled" pauses the endpoint (its pending deliveries are cancelled, no new ones are made); "enabled" resumes it, '
+      + `also after a 410 Gone, within the cap of ${MAX_ENDPOINTS} enabled endpoints.`,
+  })),
+  environment: IgnoredEnvironment,
+}, { title: 'UpdateWebhookEndpoint' });
+export type UpdateWebhookEndpointBody = Static<typeof UpdateWebhookEndpointBody>;
+
+/** POST /v1/events/:id/resend. */
+export const ResendEventBody = Obj({
+  webhook_endpoint: Type.String({ minLength: 1, maxLength: 40, description: 'The endpoint id (we_...) to send the event to.' }),
+  environment: IgnoredEnvironment,
+}, { title: 'ResendEvent' });
+export type ResendEventBody = Static<typeof ResendEventBody>;
+
+/** How long deliveries carry the replaced secret's signature too, after a rotation. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const ENDPOINT_LIST: ListSpec = { resource: 'webhook_endpoint', statuses: [], noCountryCurrency: true, noMerchantReference: true };
 export const ATTEMPT_LIST: ListSpec = { resource: 'webhook_attempt', statuses: [], noCountryCurrency: true, noMerchantReference: true };
@@ -78,7 +103,7 @@ const endpointProperties = {
   url: Type.String({ description: 'Normalised (WHATWG URL serialisation).' }),
   environment: EnvironmentName,
   enabled_events: Type.Array(Type.String(), { minItems: 1, description: 'Types, `resource.*` wildcards, or ["*"] for all.' }),
-  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after the receiver answered 410 Gone.' }),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after the receiver answered 410 Gone, or by an update; an update re-enables it.' }),
   disabled_reason: Nullable(Type.String()),
   created_at: Instant,
   updated_at: Instant,
@@ -90,7 +115,7 @@ export const WebhookEndpointSchema = Type.Object(endpointProperties, { $id: 'Web
 /** The create answer (and its replays): the endpoint with its signing secret. */
 export const WebhookEndpointWithSecretSchema = Type.Object({
   ...endpointProperties,
-  secret: Type.String({ pattern: '^whsec_', description: 'whsec_...: signs every delivery (Standard Webhooks); returned by the create call only.' }),
+  secret: Type.String({ pattern: '^whsec_', description: 'whsec_...: signs every delivery (Standard Webhooks); returned by the create and rotate_secret calls only.' }),
 }, { $id: 'WebhookEndpointWithSecret', additionalProperties: false });
 
 export const DeletedWebhookEndpointSchema = Type.Object({
@@ -110,6 +135,16 @@ export const WebhookAttemptSchema = Type.Object({
   duration_ms: Type.Integer({ minimum: 0 }),
   created_at: Instant,
 }, { $id: 'WebhookAttempt', additionalProperties: false });
+
+/** The answer to a resend: the delivery it queued (one attempt, not retried). */
+export const WebhookDeliverySchema = Type.Object({
+  object: Type.Literal('webhook_delivery'),
+  id: Type.String(),
+  webhook_endpoint: Type.String({ description: 'The endpoint id.' }),
+  event: Type.String({ description: 'The event id (the webhook-id header of the attempt).' }),
+  status: Type.Literal('pending', { description: 'Queued: its one attempt is listed by GET /v1/webhook_endpoints/:id/attempts once made.' }),
+  created_at: Instant,
+}, { $id: 'WebhookDelivery', additionalProperties: false });
 
 export const WEBHOOK_ROUTES = {
   create: {
@@ -131,6 +166,36 @@ export const WEBHOOK_ROUTES = {
   remove: {
     operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint; its pending deliveries are cancelled.',
     responses: { 200: answer('Deleted.', 'DeletedWebhookEndpoint'), ...writeFailures },
+  },
+  update: {
+    operationId: 'updateWebhookEndpoint', summary: 'Update a webhook endpoint: any of url, enabled_events, status (enabled | disabled).',
+    description: 'The same rules as the create for `url` (SSRF rule included) and `enabled_events`. `status: "disabled"` pauses the endpoint '
+      + 'and cancels its pending deliveries; `status: "enabled"` resumes a disabled one (also one disabled by a 410 Gone answer) '
+      + `if fewer than ${MAX_ENDPOINTS} endpoints of the environment are enabled. The answer never carries the secret.`,
+    responses: {
+      200: answer('The updated endpoint.', 'WebhookEndpoint'),
+      ...writeFailures,
+      400: failure('validation_error (`param` names the field), invalid_json; also validation_error on `url` when its host resolves to a non-public address (SSRF rule).'),
+      422: failure(`endpoint_limit_reached: re-enabling would make more than ${MAX_ENDPOINTS} enabled endpoints in this environment.`),
+    },
+  },
+  rotateSecret: {
+    operationId: 'rotateWebhookEndpointSecret', summary: 'Replace the signing secret; the answer carries the new `secret`, shown this once.',
+    description: 'For 24 hours after a rotation every delivery carries two signatures in `webhook-signature` (space-separated `v1,...` '
+      + 'entries): by the new secret and by the replaced one, so receivers verifying with either accept it. A second rotation within '
+      + 'the 24 hours drops the oldest secret (only the last replaced one is kept).',
+    responses: { 200: answer('The endpoint with its new secret.', 'WebhookEndpointWithSecret'), ...writeFailures },
+  },
+  resend: {
+    operationId: 'resendEvent', summary: 'Send one event again to one endpoint: one new delivery attempt, recorded like any other.',
+    description: 'The attempt carries the same `webhook-id` (the event id) and is not retried. Allowed for a disabled endpoint '
+      + '(to test the receiver before re-enabling it) and for an endpoint not subscribed to the event\'s type: the caller names both. '
+      + 'An event or endpoint of another merchant or environment, or a deleted endpoint, is 404.',
+    responses: {
+      202: answer('Queued.', 'WebhookDelivery'),
+      ...writeFailures,
+      400: failure('validation_error (`param` names the field), invalid_json.'),
+    },
   },
   attempts: {
     operationId: 'listWebhookAttempts', summary: 'Delivery attempts to this endpoint, newest first.',

@@ -10,9 +10,9 @@ export class WebhookEndpointType {
   @Field(() => String) url: string;
   @Field(() => EnvironmentEnum) environment: EnvironmentEnum;
   @Field(() => [String], { name: 'enabledEvents', description: 'Types, `resource.*` wildcards, or ["*"] for all.' }) enabled_events: string[];
-  @Field(() => String, { description: 'enabled or disabled (after the receiver answered 410 Gone).' }) status: string;
+  @Field(() => String, { description: 'enabled or disabled (after the receiver answered 410 Gone, or by updateWebhookEndpoint).' }) status: string;
   @Field(() => String, { name: 'disabledReason', nullable: true }) disabled_reason: string | null;
-  @Field(() => String, { nullable: true, description: 'whsec_...: only in the createWebhookEndpoint response; null afterwards.' }) secret?: string;
+  @Field(() => String, { nullable: true, description: 'whsec_...: only in the createWebhookEndpoint and rotateWebhookEndpointSecret responses; null elsewhere.' }) secret?: string;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
   @Field(() => DateTimeScalar, { name: 'updatedAt' }) updated_at: string;
 }
@@ -43,4 +43,20 @@ export class DeletedWebhookEndpointType {
 export class CreateWebhookEndpointInput {
   @Field(() => String) url: string;
   @Field(() => [String], { nullable: true, description: 'Omitted = all types.' }) enabledEvents?: string[];
+}
+
+@InputType('UpdateWebhookEndpointInput')
+export class UpdateWebhookEndpointInput {
+  @Field(() => String, { nullable: true }) url?: string;
+  @Field(() => [String], { nullable: true, description: 'Omitted = unchanged.' }) enabledEvents?: string[];
+  @Field(() => String, { nullable: true, description: '"enabled" (resumes a disabled endpoint, within the cap) or "disabled" (pauses it).' }) status?: string;
+}
+
+@ObjectType('WebhookDelivery', { description: 'A delivery queued by resendEvent: one attempt, listed by webhookAttempts once made.' })
+export class WebhookDeliveryType {
+  @Field(() => ID) id: string;
+  @Field(() => ID, { name: 'webhookEndpointId' }) webhook_endpoint: string;
+  @Field(() => ID, { name: 'eventId' }) event: string;
+  @Field(() => String) status: string;
+  @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
 }

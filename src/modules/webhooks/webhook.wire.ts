@@ -1,7 +1,7 @@
 /** Webhook wire shapes (REST and GraphQL read them) and the create body's normalisation. */
 import { splitEventTypes } from '../events/event.schemas';
-import type { WebhookAttempt, WebhookEndpoint } from './webhook.entity';
-import { ATTEMPT_LIST, type CreateWebhookEndpointBody } from './webhook.schemas';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import { ATTEMPT_LIST, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody } from './webhook.schemas';
 
 export interface WebhookEndpointWire {
   object: 'webhook_endpoint';
@@ -36,6 +36,20 @@ export interface WebhookAttemptWire {
   created_at: string;
 }
 
+/** The answer to a resend. */
+export interface WebhookDeliveryWire {
+  object: 'webhook_delivery';
+  id: string;
+  webhook_endpoint: string;
+  event: string;
+  status: 'pending';
+  created_at: string;
+}
+
+export function deliveryToWire(d: WebhookDelivery): WebhookDeliveryWire {
+  return { object: 'webhook_delivery', id: d.id, webhook_endpoint: d.endpointId, event: d.eventId, status: 'pending', created_at: d.createdAt.toISOString() };
+}
+
 export const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 
 export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
@@ -68,5 +82,21 @@ export function parseCreateEndpoint(body: CreateWebhookEndpointBody): CreateEndp
   return {
     url: new URL(body.url).toString(),
     enabled_events: events === undefined || events === null || events.includes('*') ? ['*'] : splitEventTypes(events),
+  };
+}
+
+export interface UpdateEndpointInput {
+  url?: string;
+  enabled_events?: string[];
+  status?: 'enabled' | 'disabled';
+}
+
+/** The validated body of POST /v1/webhook_endpoints/:id, normalised like the create's; omitted fields stay as they are. */
+export function parseUpdateEndpoint(body: UpdateWebhookEndpointBody): UpdateEndpointInput {
+  const events = body.enabled_events;
+  return {
+    ...(body.url !== undefined ? { url: new URL(body.url).toString() } : {}),
+    ...(events !== undefined ? { enabled_events: events.includes('*') ? ['*'] : splitEventTypes(events) } : {}),
+    ...(body.status !== undefined ? { status: body.status } : {}),
   };
 }
