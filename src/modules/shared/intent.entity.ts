@@ -1,12 +1,14 @@
 /**
- * The columns every intent resource has (payouts, topups, payments). TypeORM maps inherited
+ * The columns every intent resource has (payouts, topups, payments), and the part refunds
+ * share with them. TypeORM maps inherited
  * columns of a plain abstract class into each entity's own table.
  */
 import { Column, PrimaryColumn } from 'typeorm';
 import { moneyTransformer, timeTransformer } from '../../db/columns';
 import type { Environment } from '../auth/api-key.entity';
 
-export abstract class IntentRecord<S extends string> {
+/** The columns of every money record of one merchant and environment (intents and refunds). */
+export abstract class MoneyRecord<S extends string> {
   @PrimaryColumn({ type: 'varchar', length: 40 })
   id: string;
 
@@ -28,9 +30,6 @@ export abstract class IntentRecord<S extends string> {
   @Column({ type: 'varchar', length: 32 })
   status: S;
 
-  @Column({ name: 'merchant_reference', type: 'varchar', length: 256 })
-  merchantReference: string;
-
   @Column({ name: 'failure_code', type: 'varchar', length: 64, nullable: true })
   failureCode: string | null;
 
@@ -42,4 +41,10 @@ export abstract class IntentRecord<S extends string> {
 
   @Column({ name: 'updated_at', type: 'bigint', transformer: timeTransformer })
   updatedAt: Date;
+}
+
+/** An intent: a money record whose merchant_reference is required. */
+export abstract class IntentRecord<S extends string> extends MoneyRecord<S> {
+  @Column({ name: 'merchant_reference', type: 'varchar', length: 256 })
+  merchantReference: string;
 }
