@@ -429,8 +429,12 @@ describe('processes', () => {
         expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
         expect(second.at - killedAt).toBeGreaterThanOrEqual(2500); // not before the lease (3 s + 0.5 s from the claim) ran out
         new Webhook(ep.body.secret).verify(second.body, second.headers as Record<string, string>);
-        // The killed attempt's outcome was never known, so only the repeat is recorded.
-        const attempts = await merchant.withBase(b.url).get(`/v1/webhook_endpoints/${ep.body.id}/attempts`);
+        // The killed attempt's outcome was never known, so only the repeat is recorded. The
+        // receiver sees the repeat before process b records its answer: wait for the record.
+        const attempts = await eventually(async () => {
+          const res = await merchant.withBase(b.url).get(`/v1/webhook_endpoints/${ep.body.id}/attempts`);
+          return res.body.data.length > 0 && res;
+        }, 10000);
         expect(attempts.body.data.map((x: any) => [x.attempt_number, x.status_code])).toEqual([[2, 200]]);
       } finally {
         await b.stop();
