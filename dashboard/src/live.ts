@@ -1,0 +1,125 @@
+/**
+ * The live stream: the `events` subscription over graphql-ws (subprotocol
+ * graphql-transport-ws, path /graphql), authenticated by connection params.
+ *
+ * Reconnection is this module's, not graphql-ws's (retryAttempts: 0): graphql-ws would
+ * re-subscribe with the variables of the first subscribe, replaying from the first
+ * `after`. Here every (re)subscribe passes `after` = the id of the last event received, so
+ * the server first replays exactly what was missed, then goes live. Events created before
+ * the reconnection are reported as `missed` (what changed while offline).
+ *
+ * Close codes 4401 (bad key) and 4403 (key revoked) end the session; anything else
+ * (a dropped socket, a restart, 4429, 1006...) reconnects with a growing delay (0.5 s .. 8 s).
+ */
+import { createClient } from 'graphql-ws';
+import { graphql } from './gql';
+import type { LiveEventSubscription } from './gql/graphql';
+import { authorization, type Session } from './session';
+
+export const LiveEventDocument = graphql(`
+  subscription LiveEvent($after: String) {
+    events(after: $after) {
+      id
+      type
+      createdAt
+      data { object }
+    }
+  }
+`);
+
+export type LiveEvent = LiveEventSubscription['events'];
+export type LinkState = 'connecting' | 'live' | 'reconnecting';
+
+export interface LiveHandlers {
+  onEvent(event: LiveEvent, missed: boolean): void;
+  onState(state: LinkState, detail?: string): void;
+  /** The key was refused or revoked (4401 / 4403). */
+  onRevoked(): void;
+  /** A reconnection began replaying; `missed` events follow. */
+  onReconnected(): void;
+}
+
+export interface Live {
+  stop(): void;
+}
+
+const FATAL = new Set([4401, 4403]);
+
+export function startLive(session: Session, after: string | null, h: LiveHandlers): Live {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+  let lastId = after;
+  let stopped = false;
+  let attempt = 0;
+  let reconnecting = false;
+  let connectedAt = 0;
+  let unsubscribe: (() => void) | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastClose: { code: number; reason: string } | null = null;
+
+  const ws = createClient({
+    url,
+    lazy: true,
+    retryAttempts: 0,
+    keepAlive: 10_000,
+    connectionParams: () => ({ authorization: authorization(session) }),
+    on: {
+      connected: () => {
+        connectedAt = Date.now();
+        if (reconnecting) h.onReconnected();
+        attempt = 0;
+        h.onState('live');
+      },
+      closed: (e) => {
+        const ev = e as { code?: number; reason?: string };
+        lastClose = { code: ev.code ?? 0, reason: ev.reason ?? '' };
+      },
+    },
+  });
+
+  function subscribe(): void {
+    lastClose = null;
+    h.onState(reconnecting ? 'reconnecting' : 'connecting');
+    unsubscribe = ws.subscribe<LiveEventSubscription>(
+      { query: LiveEventDocument.toString(), variables: { after: lastId } },
+      {
+        next: (result) => {
+          const event = result.data?.events;
+          if (!event) return;
+          lastId = event.id;
+          const missed = reconnecting && Date.parse(event.createdAt) < connectedAt;
+          h.onEvent(event, missed);
+        },
+        error: (err) => {
+          const code = (err as { code?: number }).code ?? lastClose?.code ?? 0;
+          if (FATAL.has(code)) {
+            stopped = true;
+            h.onRevoked();
+            return;
+          }
+          retry(code ? `closed with ${code}` : 'connection lost');
+        },
+        complete: () => retry('the server ended the stream'),
+      },
+    );
+  }
+
+  function retry(detail: string): void {
+    if (stopped) return;
+    unsubscribe = null;
+    reconnecting = true;
+    h.onState('reconnecting', detail);
+    const delay = Math.min(500 * 2 ** attempt, 8000);
+    attempt += 1;
+    timer = setTimeout(subscribe, delay);
+  }
+
+  subscribe();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      unsubscribe?.();
+      void ws.dispose();
+    },
+  };
+}
