@@ -5,6 +5,7 @@ import { randomToken } from './domain/ids';
 import { registerGraphQL } from './graphql/apollo';
 import { registerGraphQLWs } from './graphql/ws';
 import { registerHealthRoutes } from './http/health';
+import { registerDashboardRoutes } from './http/dashboard';
 import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
 import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
@@ -28,6 +29,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   registerPlumbing(fastify, app, limiter);
   registerMetrics(fastify, limiter, app.db);
   registerHealthRoutes(fastify, app);
+  registerDashboardRoutes(fastify);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);
   fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));

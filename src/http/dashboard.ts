@@ -1,0 +1,63 @@
+/**
+ * The merchant dashboard at /dashboard: the static files `npm run build` bundles into
+ * dist/dashboard (sources in dashboard/). No authentication here: the page holds no data;
+ * it signs in to the public GraphQL API with the merchant's key pair, kept in the browser
+ * session. A strict CSP: scripts, styles, images and fetches from this origin only, plus
+ * the graphql-ws socket of the same host; nothing inline, no frames, no other hosts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const DIR = path.resolve(__dirname, '../../dashboard');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** A Host header as a CSP source: host[:port] only, anything else is left out. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+export function dashboardCsp(host: string | undefined): string {
+  const sockets = host && HOST.test(host) ? ` ws://${host} wss://${host}` : '';
+  return [
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    `connect-src 'self'${sockets}`, "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The built files, read once: name -> body. Empty when the dashboard was not built. */
+function loadFiles(): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  if (!fs.existsSync(DIR)) return files;
+  for (const name of fs.readdirSync(DIR)) {
+    if (TYPES[path.extname(name)]) files.set(name, fs.readFileSync(path.join(DIR, name)));
+  }
+  return files;
+}
+
+export function registerDashboardRoutes(fastify: FastifyInstance): void {
+  let files: Map<string, Buffer> | null = null;
+  const send = (request: FastifyRequest, reply: FastifyReply, name: string) => {
+    files ??= loadFiles();
+    const body = files.get(name);
+    reply
+      .header('Content-Security-Policy', dashboardCsp(request.headers.host))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Frame-Options', 'DENY')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cache-Control', name === 'index.html' ? 'no-store' : 'no-cache');
+    if (!body) {
+      const built = files.size > 0;
+      return reply.code(built ? 404 : 503).header('Content-Type', 'text/plain; charset=utf-8')
+        .send(built ? 'Not found.' : 'The dashboard is not built: run `npm run build`.');
+    }
+    return reply.code(200).header('Content-Type', TYPES[path.extname(name)]).send(body);
+  };
+  fastify.get('/dashboard', (request, reply) => send(request, reply, 'index.html'));
+  fastify.get('/dashboard/', (request, reply) => send(request, reply, 'index.html'));
+  fastify.get<{ Params: { file: string } }>('/dashboard/:file', (request, reply) => send(request, reply, request.params.file));
+}
