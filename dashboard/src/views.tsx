@@ -102,7 +102,7 @@ function Rows<T extends { id: string; status: string; amount: string; currency: 
   return (
     <ListState paged={paged} empty={empty}>
       <div class="table-wrap">
-        <table>
+        <table data-testid={path}>
           <thead><tr><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="wide">Created</th></tr></thead>
           <tbody>
             {paged.nodes.map((r) => (

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/errors';
 
 const DIR = path.resolve(__dirname, '../../dashboard');
 const TYPES: Record<string, string> = {
@@ -50,11 +51,9 @@ export function registerDashboardRoutes(fastify: FastifyInstance): void {
       .header('X-Frame-Options', 'DENY')
       .header('Referrer-Policy', 'no-referrer')
       .header('Cache-Control', name === 'index.html' ? 'no-store' : 'no-cache');
-    if (!body) {
-      const built = files.size > 0;
-      return reply.code(built ? 404 : 503).header('Content-Type', 'text/plain; charset=utf-8')
-        .send(built ? 'Not found.' : 'The dashboard is not built: run `npm run build`.');
-    }
+    // Answered in the contract's error shape, like every other error of the service.
+    if (!body && files.size === 0) throw new ApiError('service_unavailable', 'The dashboard is not built: run `npm run build`.');
+    if (!body) throw new ApiError('not_found', 'No such dashboard file.');
     return reply.code(200).header('Content-Type', TYPES[path.extname(name)]).send(body);
   };
   fastify.get('/dashboard', (request, reply) => send(request, reply, 'index.html'));

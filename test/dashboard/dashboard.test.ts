@@ -10,12 +10,14 @@
  * is not installed; CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, eventually, payoutBody, ref } from '../helpers/client';
 import { startReceiver, Receiver } from '../helpers/receiver';
+import { createRefund, postPromptPay, topupBody } from '../helpers/fixtures';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
@@ -206,6 +208,36 @@ describeBrowser('merchant dashboard in a browser', () => {
     await shot('4-reconnected');
   });
 
+  test('payments, topups and refunds: lists, details and the test-mode helper actions', async () => {
+    const detailStatus = () => page.getByTestId('details').getByTestId('status');
+    const pay = await postPromptPay(merchant, '45000');
+    expect(pay.status).toBe(201);
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByTestId(`row-${pay.body.id}`).getByRole('link').click();
+    await expect(detailStatus().textContent()).resolves.toBe('requires action');
+    expect(await page.getByTestId('details').textContent()).toContain('450.00 THB');
+    await page.getByRole('group', { name: 'Test mode helpers' }).getByRole('button', { name: 'succeed' }).click();
+    await eventually(async () => (await detailStatus().textContent()) === 'succeeded');
+
+    const refund = await createRefund(merchant, { payment_intent: pay.body.id, amount: '10000', reason: 'Damaged in transit' });
+    await page.getByRole('link', { name: 'Refunds' }).click();
+    await page.getByTestId(`row-${refund.id}`).getByRole('link').click();
+    await eventually(async () => ((await page.getByTestId('details').textContent()) ?? '').includes('Damaged in transit'));
+
+    const topup = await merchant.post('/v1/topup_intents', topupBody({ amount: '2500000' }), { idempotencyKey: randomUUID() });
+    expect(topup.status).toBe(201);
+    await page.getByRole('link', { name: 'Topups' }).click();
+    await page.getByTestId(`row-${topup.body.id}`).getByRole('link').click();
+    await expect(detailStatus().textContent()).resolves.toBe('requires action');
+    await page.getByRole('group', { name: 'Test mode helpers' }).getByRole('button', { name: 'succeed' }).click();
+    await eventually(async () => (await detailStatus().textContent()) === 'succeeded');
+    expect((await merchant.get(`/v1/topup_intents/${topup.body.id}`)).body.status).toBe('succeeded');
+
+    await page.getByRole('link', { name: 'Balances' }).click();
+    await page.getByTestId('balances').waitFor();
+    expect(await page.getByTestId('balances').textContent()).toContain('THB');
+  });
+
   test('screenshots at 1280 and 390 px, and axe-core finds no serious or critical violation', async () => {
     const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const scan = async (where: string) => {
@@ -224,7 +256,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     }
     await shot('dashboard-1280');
     violations.push(...(await scan('payouts 1280')));
-    for (const [name, probe] of [['balances', 'balances'], ['events', 'events'], ['audit', 'audit'], ['webhooks', 'endpoints']] as const) {
+    for (const [name, probe] of [['balances', 'balances'], ['payments', 'payments'], ['events', 'events'], ['audit', 'audit'], ['webhooks', 'endpoints']] as const) {
       await page.goto(`${srv.url}/dashboard#/${name}`);
       await page.getByTestId(probe).waitFor();
       violations.push(...(await scan(name)));
