@@ -1,5 +1,6 @@
 /** Payout intents: filters, cursor paging, details, approve, cancel with a reason; rows follow the live stream. */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import type { LiveEvent } from './live';
 import type { PayoutIntentStatus, PayoutsQuery } from './gql/graphql';
 import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from './operations';
 import { codePoints, label, money, REASON_MAX, when } from './format';
@@ -21,8 +22,13 @@ export function Payouts({ id }: { id?: string }) {
   const paged = usePaged<Row>(async (after) => (await api.query(PayoutsDocument, { after, filter })).payoutIntents, JSON.stringify(filter));
   const [detailTick, setDetailTick] = useState(0);
 
-  useLive(async (event) => {
+  // Events are applied one after the other: a later event's re-read never lands before an earlier one's.
+  const queue = useRef(Promise.resolve());
+  useLive((event) => {
     if (!event.type.startsWith('payout_intent.')) return;
+    queue.current = queue.current.then(() => applyEvent(event)).catch(() => undefined);
+  });
+  async function applyEvent(event: LiveEvent): Promise<void> {
     const pid = String(event.data.object.id ?? '');
     if (pid === id) setDetailTick((t) => t + 1);
     const fresh = (await api.query(PayoutDocument, { id: pid })).payoutIntent;
@@ -31,10 +37,11 @@ export function Payouts({ id }: { id?: string }) {
     paged.update((rows) => {
       const at = rows.findIndex((r) => r.id === fresh.id);
       if (at >= 0) return matches ? rows.map((r) => (r.id === fresh.id ? { ...r, ...fresh } : r)) : rows.filter((r) => r.id !== fresh.id);
-      return matches && paged.page === 1 ? [fresh, ...rows] : rows;
+      // A new payout is the newest: it goes on top of the first page. An older one that changed stays where the server lists it.
+      return matches && paged.page === 1 && event.type === 'payout_intent.created' ? [fresh, ...rows] : rows;
     });
     setFlash((f) => ({ ...f, [fresh.id]: Date.now() }));
-  });
+  }
 
   return (
     <div class={id ? 'split' : ''}>
