@@ -337,13 +337,16 @@ type AuditRow = AuditQuery['auditLog']['nodes'][number];
 export function Audit() {
   const { api } = useApp();
   const [resource, setResource] = useState('');
-  const [applied, setApplied] = useState('');
-  const paged = usePaged<AuditRow>(async (after) => (await api.query(AuditDocument, { after, filter: applied ? { resourceId: applied } : null })).auditLog, applied);
+  const [operation, setOperation] = useState('');
+  const [applied, setApplied] = useState({ resourceId: '', operation: '' });
+  const filter = { ...(applied.resourceId ? { resourceId: applied.resourceId } : {}), ...(applied.operation ? { operation: applied.operation } : {}) };
+  const paged = usePaged<AuditRow>(async (after) => (await api.query(AuditDocument, { after, filter })).auditLog, JSON.stringify(filter));
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">Audit log</h1>
-      <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied(resource.trim()); }}>
+      <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied({ resourceId: resource.trim(), operation: operation.trim() }); }}>
         <label>Record id<input value={resource} onInput={(e) => setResource(e.currentTarget.value)} /></label>
+        <label>Operation<input value={operation} placeholder="POST /v1/payout_intents/:id/cancel" onInput={(e) => setOperation(e.currentTarget.value)} /></label>
         <button type="submit">Apply</button>
         <button type="button" onClick={paged.refresh}>Refresh</button>
       </form>

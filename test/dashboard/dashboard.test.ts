@@ -167,6 +167,11 @@ describeBrowser('merchant dashboard in a browser', () => {
     await page.getByTestId('audit').waitFor();
     const reasons = await page.getByTestId('audit-reason').allTextContents();
     expect(reasons).toContain(REASON);
+    // Filtered to the cancel operation: only the cancellation, with its reason.
+    await page.getByLabel('Operation').fill('POST /v1/payout_intents/:id/cancel');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await eventually(async () => (await page.getByTestId('audit-reason').count()) === 1);
+    expect(await page.getByTestId('audit-reason').textContent()).toBe(REASON);
     await shot('3-audit-log');
 
     const hook = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'payout_intent.cancelled' && b.data.object.id === ids.cancel), 20000);
