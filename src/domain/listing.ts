@@ -36,8 +36,11 @@ export interface Page<T> {
   data: T[];
   hasMore: boolean;
   nextCursor: string | null;
-  /** The cursor that resumes after each element (Relay edge cursors). */
-  cursors: string[];
+  /**
+   * The cursor that resumes after element `i` (Relay edge cursors). Computed on demand: REST
+   * sends only `nextCursor`, so a page encodes one cursor, not one per row.
+   */
+  cursorAt(i: number): string;
 }
 
 export interface ListSpec {
@@ -81,12 +84,27 @@ export function parseIsoInstant(value: string, param: string): number {
   return fraction.length > 3 && /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
 }
 
+/** Recent scope tags: a list request decodes one cursor and encodes one, both with its scope's tag. */
+const scopeTags = new Map<string, string>();
+const SCOPE_TAG_CACHE = 1024;
+
 function scopeTag(scope: Scope): string {
-  return sha256Hex(`${scope.merchantId}/${scope.environment}`).slice(0, 16);
+  const key = `${scope.merchantId}/${scope.environment}`;
+  let tag = scopeTags.get(key);
+  if (tag === undefined) {
+    tag = sha256Hex(key).slice(0, 16);
+    if (scopeTags.size >= SCOPE_TAG_CACHE) scopeTags.delete(scopeTags.keys().next().value as string);
+    scopeTags.set(key, tag);
+  }
+  return tag;
+}
+
+function encodeWithTag(resource: string, tag: string, pos: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([1, resource, tag, pos.t, pos.id])).toString('base64url');
 }
 
 export function encodeCursor(resource: string, scope: Scope, pos: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([1, resource, scopeTag(scope), pos.t, pos.id])).toString('base64url');
+  return encodeWithTag(resource, scopeTag(scope), pos);
 }
 
 export function decodeCursor(resource: string, scope: Scope, cursor: string, param = 'cursor'): KeysetPosition {
@@ -174,6 +192,11 @@ export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, sco
  * Adds scope, filters, keyset and order to a query over a table with columns
  * merchant_id, environment, created_at, id (and status, country, currency,
  * merchant_reference unless the spec opts out). Fetches one row more than the page.
+ * Run it with `listRows`, which lets the index decide the cost of a page, not its depth.
+ *
+ * The keyset predicate is `created_at <= :at AND (created_at < :at OR id < :aid)`: the same
+ * rows as `created_at < :at OR (created_at = :at AND id < :aid)`, with a leading bound on
+ * created_at that every engine turns into an index range.
  */
 export function applyList<E extends ObjectLiteral>(
   qb: SelectQueryBuilder<E>,
@@ -181,15 +204,15 @@ export function applyList<E extends ObjectLiteral>(
   scope: Scope,
   params: ListParams,
 ): SelectQueryBuilder<E> {
-  qb.where(`${alias}.merchant_id = :merchantId AND ${alias}.environment = :environment`, scope);
-  if (params.statuses) qb.andWhere(`${alias}.status IN (:...statuses)`, { statuses: params.statuses });
+  qb.where(`${alias}.merchant_id = :merchantId AND ${alias}.environment = :environment`, { merchantId: scope.merchantId, environment: scope.environment });
+  if (params.statuses) qb.andWhere(statusClause(alias), { statuses: params.statuses });
   if (params.country) qb.andWhere(`${alias}.country = :country`, { country: params.country });
   if (params.currency) qb.andWhere(`${alias}.currency = :currency`, { currency: params.currency });
   if (params.merchantReference) qb.andWhere(`${alias}.merchant_reference = :mref`, { mref: params.merchantReference });
   if (params.createdGte !== undefined) qb.andWhere(`${alias}.created_at >= :gte`, { gte: params.createdGte });
   if (params.createdLt !== undefined) qb.andWhere(`${alias}.created_at < :lt`, { lt: params.createdLt });
   if (params.after) {
-    qb.andWhere(`(${alias}.created_at < :at OR (${alias}.created_at = :at AND ${alias}.id < :aid))`, {
+    qb.andWhere(`${alias}.created_at <= :at AND (${alias}.created_at < :at OR ${alias}.id < :aid)`, {
       at: params.after.t,
       aid: params.after.id,
     });
@@ -198,6 +221,103 @@ export function applyList<E extends ObjectLiteral>(
     .orderBy(`${alias}.created_at`, 'DESC')
     .addOrderBy(`${alias}.id`, 'DESC')
     .limit(params.limit + 1);
+}
+
+const statusClause = (alias: string) => `${alias}.status IN (:...statuses)`;
+
+/** The indexes a listed table offers the list (see `listRows`). */
+export interface ListIndexes {
+  /** (merchant_id, environment[, the caller's equality filter], created_at, id). */
+  list: string;
+  /** (merchant_id, environment, status, created_at, id), for lists filtered by status. */
+  byStatus?: string;
+}
+
+/** The conventional names: `ix_<table>_list` and `ix_<table>_status_list`. */
+export function listIndexesOf(table: string, byStatus: boolean): ListIndexes {
+  return byStatus ? { list: `ix_${table}_list`, byStatus: `ix_${table}_status_list` } : { list: `ix_${table}_list` };
+}
+
+function isMysqlFamily(qb: SelectQueryBuilder<ObjectLiteral>): boolean {
+  const type = qb.connection.options.type;
+  return type === 'mysql' || type === 'mariadb';
+}
+
+/**
+ * MySQL/MariaDB: `FROM t alias FORCE INDEX (index)`. Without it MariaDB 10.11 reads the
+ * (merchant_id, environment) prefix as a `ref` and walks it from the newest row down to the
+ * cursor (rows read = depth); forced, the keyset bound is an index range and a page reads
+ * limit + 1 rows at any depth. TypeORM's `useIndex` writes USE INDEX, which does not change
+ * that choice (ref and range use the same index).
+ */
+function forceIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, index: string): void {
+  const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
+  const hint = `${from} FORCE INDEX (${qb.escape(index)})`;
+  const getQuery = qb.getQuery.bind(qb);
+  qb.getQuery = () => {
+    const sql = getQuery();
+    if (!sql.includes(from)) throw new Error(`listRows: no "${from}" in the list query`);
+    return sql.replace(from, hint);
+  };
+}
+
+/**
+ * Runs a list query built by `applyList` (plus the caller's own filters), so that a page
+ * reads about limit + 1 index entries whatever its depth:
+ * - no status filter: the list index, as a range from the cursor down (forced on MySQL/MariaDB);
+ * - one status: the status index (merchant_id, environment, status, created_at, id);
+ * - several statuses: one branch per status over the status index, each ordered and limited
+ *   to limit + 1, merged by UNION ALL and ordered again: at most statuses x (limit + 1) rows,
+ *   where one IN over the status index would read every matching row below the cursor and sort.
+ *   Each branch is the whole query (the caller's own filters included) with one status, so
+ *   its LIMIT is taken after every filter.
+ * Without `indexes` (a caller whose extra filter has a better index of its own), or with a
+ * merchant_reference filter (the unique index answers it), the optimizer chooses alone.
+ * One SQL statement in every case.
+ */
+export function listRows<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  alias: string,
+  params: ListParams,
+  indexes?: ListIndexes,
+): Promise<E[]> {
+  if (!indexes || params.merchantReference) return qb.getMany();
+  const mysql = isMysqlFamily(qb);
+  const statuses = params.statuses ?? [];
+  if (statuses.length === 0 || !indexes.byStatus) {
+    if (mysql) forceIndex(qb, alias, indexes.list);
+    return qb.getMany();
+  }
+  const clause = statusClause(alias);
+  const withStatus = (target: SelectQueryBuilder<E>, condition: string) => {
+    let found = false;
+    target.expressionMap.wheres = target.expressionMap.wheres.map((w) => {
+      if (w.condition !== clause) return w;
+      found = true;
+      return { ...w, condition };
+    });
+    if (!found) throw new Error('listRows: the status filter of applyList is missing');
+  };
+  if (statuses.length === 1) {
+    withStatus(qb, `${alias}.status = :listStatus0`);
+    qb.setParameter('listStatus0', statuses[0]);
+    if (mysql) forceIndex(qb, alias, indexes.byStatus);
+    return qb.getMany();
+  }
+  const branches = statuses.map((status, i) => {
+    const branch = qb.clone();
+    // Whole rows (the outer query picks the columns), and ORDER BY on the table's columns: with
+    // an explicit selection TypeORM would order by the selection's aliases (`r_id`).
+    branch.expressionMap.selects = [{ selection: alias }];
+    withStatus(branch, `${alias}.status = :listStatus${i}`);
+    if (mysql) forceIndex(branch, alias, indexes.byStatus!);
+    const sql = branch.getQuery().replace(/^SELECT [\s\S]*? FROM /, `SELECT ${qb.escape(alias)}.* FROM `);
+    qb.setParameter(`listStatus${i}`, status);
+    return `SELECT * FROM (${sql}) ${qb.escape(`${alias}_${i}`)}`;
+  });
+  qb.expressionMap.mainAlias!.subQuery = `(${branches.join(' UNION ALL ')})`;
+  qb.expressionMap.wheres = [];
+  return qb.getMany();
 }
 
 export function toPage<R extends { id: string; createdAt: Date }, W>(
@@ -209,11 +329,12 @@ export function toPage<R extends { id: string; createdAt: Date }, W>(
 ): Page<W> {
   const hasMore = rows.length > params.limit;
   const pageRows = hasMore ? rows.slice(0, params.limit) : rows;
-  const cursors = pageRows.map((r) => encodeCursor(resource, scope, { t: r.createdAt.getTime(), id: r.id }));
+  const tag = scopeTag(scope);
+  const cursorAt = (i: number) => encodeWithTag(resource, tag, { t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
   return {
     data: pageRows.map(toWire),
     hasMore,
-    nextCursor: hasMore ? cursors[cursors.length - 1] : null,
-    cursors,
+    nextCursor: hasMore ? cursorAt(pageRows.length - 1) : null,
+    cursorAt,
   };
 }

@@ -48,14 +48,16 @@ export function Connection<T extends object>(name: string, NodeType: ClassType<T
 }
 
 export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
+  const last = page.data.length - 1;
   return {
-    edges: page.data.map((node, i) => ({ cursor: page.cursors[i], node })),
+    // An edge's cursor is encoded only if the query selects it.
+    edges: page.data.map((node, i) => ({ get cursor() { return page.cursorAt(i); }, node })),
     nodes: page.data,
     pageInfo: {
       hasNextPage: page.hasMore,
       hasPreviousPage: false,
-      startCursor: page.cursors[0] ?? null,
-      endCursor: page.cursors[page.cursors.length - 1] ?? null,
+      get startCursor() { return last >= 0 ? page.cursorAt(0) : null; },
+      get endCursor() { return last >= 0 ? page.cursorAt(last) : null; },
     },
   };
 }

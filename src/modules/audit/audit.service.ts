@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../domain/ids';
-import { applyList, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
@@ -76,7 +76,8 @@ export class AuditService {
       const qb = applyList(em.createQueryBuilder(AuditEntry, 'a'), 'a', scope, params);
       if (params.extra.resource_id) qb.andWhere('a.resource_id = :rid', { rid: params.extra.resource_id });
       if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
-      return qb.getMany();
+      // One record's entries: ix_audit_log_resource answers it; otherwise the list index.
+      return params.extra.resource_id ? qb.getMany() : listRows(qb, 'a', params, listIndexesOf('audit_log', false));
     });
     return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);
   }

@@ -76,9 +76,9 @@ export class MethodRouting {
     const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
     const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
     const data = choices.slice(start, start + first).map(choiceToWire);
-    const cursors = data.map((_, i) => discoveryCursor(start + i));
+    const cursorAt = (i: number) => discoveryCursor(start + i);
     const hasMore = start + first < choices.length;
-    return { data, hasMore, nextCursor: hasMore ? cursors[cursors.length - 1] : null, cursors };
+    return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt };
   }
 
   /** Every eligible (method, bank), in catalogue order, each with the offer routing would use. */

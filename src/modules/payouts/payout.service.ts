@@ -93,7 +93,10 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   readonly lifecycle: Lifecycle<PayoutIntent, PayoutStatus, PayoutTransition, PayoutIntentWire>;
 
   constructor(private readonly deps: PayoutServiceDeps) {
-    const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire);
+    const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire, {
+      // Never on the wire: the sealed account number (only the provider call opens it) and the settle deadline.
+      wireOmits: ['recipientAccountEncrypted', 'settleAt'],
+    });
     super(store);
     this.lifecycle = new Lifecycle(deps.lifecycle, payoutStates, store, payoutToWire);
   }

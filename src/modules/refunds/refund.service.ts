@@ -19,7 +19,7 @@ import type { RefundConnector, SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { amountOf } from '../../domain/fields';
 import { newId } from '../../domain/ids';
-import { applyList, ListParams, Page, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows, ListParams, Page, toPage } from '../../domain/listing';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../domain/operation';
 import type { Actor, Scope } from '../../domain/scope';
@@ -195,8 +195,12 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
   override async list(scope: Scope, params: ListParams): Promise<Page<RefundWire>> {
     const rows = await this.deps.db.read((em) => {
       const qb = applyList(em.createQueryBuilder(Refund, 'r'), 'r', scope, params);
-      if (params.extra.payment_intent) qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
-      return qb.getMany();
+      if (params.extra.payment_intent) {
+        // One payment's refunds: ix_refunds_payment answers it; the optimizer picks it alone.
+        qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
+        return qb.getMany();
+      }
+      return listRows(qb, 'r', params, listIndexesOf('refunds', true));
     });
     return toPage(rows, params, REFUND_LIST.resource, scope, refundToWire);
   }

@@ -8,6 +8,7 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum, RefundStatusEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { IntentFilterFields } from '../../graphql/intent.types';
 
 @ObjectType('Refund')
 export class RefundType {
@@ -67,7 +68,7 @@ export class CreateRefundInput {
 
 /** The listing filters of CONTRACT.md, plus `paymentIntent` (REST `payment_intent`). */
 @InputType('RefundFilter')
-export class RefundFilter {
+export class RefundFilter extends IntentFilterFields {
   @Field(() => [RefundStatusEnum], { nullable: true })
   status?: RefundStatusEnum[];
 
@@ -75,17 +76,5 @@ export class RefundFilter {
   paymentIntent?: string;
 
   @Field(() => String, { nullable: true, description: "The refunded payment intent's country." })
-  country?: string;
-
-  @Field(() => String, { nullable: true })
-  currency?: string;
-
-  @Field(() => String, { nullable: true })
-  merchantReference?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
-  createdGte?: string;
-
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
-  createdLt?: string;
+  declare country?: string;
 }

@@ -7,7 +7,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
-import { applyList, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 
@@ -20,7 +20,18 @@ export interface IntentRow extends ObjectLiteral {
   updatedAt: Date;
 }
 
+export interface IntentStoreOptions<E> {
+  /**
+   * Columns the wire record never shows (e.g. a sealed account number, a scheduler deadline):
+   * not selected by the reads that only map rows to the wire (`get`, `getMany`, `list`).
+   * Transitions and the scheduler read whole rows.
+   */
+  wireOmits?: (keyof E & string)[];
+}
+
 export class IntentStore<E extends IntentRow, W> {
+  private wireColumns: string[] | null | undefined;
+
   constructor(
     private readonly db: Db,
     readonly entity: EntityTarget<E>,
@@ -30,7 +41,18 @@ export class IntentStore<E extends IntentRow, W> {
     readonly noun: string,
     readonly listSpec: ListSpec,
     readonly toWire: (row: E) => W,
+    private readonly options: IntentStoreOptions<E> = {},
   ) {}
+
+  /** A scoped read of the columns the wire record needs. */
+  private forWire(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
+    if (this.wireColumns === undefined) {
+      const omit = new Set<string>(this.options.wireOmits ?? []);
+      this.wireColumns = omit.size === 0 ? null
+        : qb.expressionMap.mainAlias!.metadata.columns.filter((c) => !omit.has(c.propertyName)).map((c) => `r.${c.propertyPath}`);
+    }
+    return this.wireColumns ? qb.select(this.wireColumns) : qb;
+  }
 
   scoped(em: EntityManager, scope: Scope): SelectQueryBuilder<E> {
     return em.createQueryBuilder(this.entity, 'r')
@@ -84,7 +106,7 @@ export class IntentStore<E extends IntentRow, W> {
 
   async get(scope: Scope, id: string): Promise<W> {
     if (!isId(this.idKind, id)) throw ApiError.notFound(this.noun);
-    const row = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id = :id', { id }).getOne());
+    const row = await this.db.read((em) => this.forWire(this.scoped(em, scope)).andWhere('r.id = :id', { id }).getOne());
     if (!row) throw ApiError.notFound(this.noun);
     return this.toWire(row);
   }
@@ -93,7 +115,7 @@ export class IntentStore<E extends IntentRow, W> {
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
     const wellFormed = ids.filter((id) => isId(this.idKind, id));
     if (wellFormed.length === 0) return new Map();
-    const rows = await this.db.read((em) => this.scoped(em, scope).andWhere('r.id IN (:...ids)', { ids: wellFormed }).getMany());
+    const rows = await this.db.read((em) => this.forWire(this.scoped(em, scope)).andWhere('r.id IN (:...ids)', { ids: wellFormed }).getMany());
     return new Map(rows.map((r) => [r.id, this.toWire(r)]));
   }
 
@@ -102,7 +124,11 @@ export class IntentStore<E extends IntentRow, W> {
   }
 
   async list(scope: Scope, params: ListParams): Promise<Page<W>> {
-    const rows = await this.db.read((em) => applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params).getMany());
+    const rows = await this.db.read((em) => {
+      const qb = this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
+      // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000).
+      return listRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
+    });
     return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
   }
 
