@@ -5,7 +5,10 @@
  * `validation_error` (errors.ts maps Apollo's own codes).
  */
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +19,7 @@ import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
 import { createContext, GqlContext } from './context';
 import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
+import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
 
 export const ARMOR_LIMITS = {
@@ -85,11 +89,22 @@ export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
   },
 });
 
+/**
+ * Apollo's default plugins, off: no cache hint is ever set (the cache-control plugin would
+ * wrap every field resolver of the schema to collect them), nothing reports to Apollo's
+ * cloud, and there is no landing page.
+ */
+const DEFAULT_PLUGINS_OFF = [
+  ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(),
+  ApolloServerPluginSchemaReportingDisabled(), ApolloServerPluginUsageReportingDisabled(),
+];
+
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
   const armor = createArmor();
   const apollo = new ApolloServer<GqlContext>({
-    schema: buildGraphQLSchema(),
-    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin, unavailablePlugin],
+    // Queries run compiled by graphql-jit, mutations on graphql-js (executor.ts).
+    gateway: jitGateway(buildGraphQLSchema()),
+    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ...DEFAULT_PLUGINS_OFF, replayHeaderPlugin, unavailablePlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
