@@ -4,7 +4,7 @@
  * A document that does not parse or validate is HTTP 400 with `extensions.code`
  * `validation_error` (errors.ts maps Apollo's own codes).
  */
-import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled,
   ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled,
@@ -99,12 +99,17 @@ const DEFAULT_PLUGINS_OFF = [
   ApolloServerPluginSchemaReportingDisabled(), ApolloServerPluginUsageReportingDisabled(),
 ];
 
-export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+/**
+ * The Apollo Server options of /graphql. `executor`: `jit` (what the service runs: queries
+ * compiled by graphql-jit, mutations on graphql-js, executor.ts) or `graphql-js` (Apollo's
+ * own execution, the reference test/graphql/jit-executor.test.ts compares against).
+ */
+export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
-  const apollo = new ApolloServer<GqlContext>({
-    // Queries run compiled by graphql-jit, mutations on graphql-js (executor.ts).
-    gateway: jitGateway(buildGraphQLSchema()),
-    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ...DEFAULT_PLUGINS_OFF, replayHeaderPlugin, unavailablePlugin],
+  const schema = buildGraphQLSchema();
+  return {
+    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
+    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, replayHeaderPlugin, unavailablePlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
@@ -117,7 +122,11 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     // cannot send cross-site without a CORS preflight, and unauthenticated requests are a
     // 401 before Apollo sees them.
     csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
-  });
+  } as ApolloServerOptions<GqlContext>;
+}
+
+export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+  const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
   // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
   // refuses HEAD, so the route table (405 Allow) must not offer it.

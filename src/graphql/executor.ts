@@ -87,7 +87,8 @@ export function jitGateway(schema: GraphQLSchema, cacheSize = COMPILED_QUERY_CAC
       if (coerced.errors) return { errors: coerced.errors };
     }
     const result = (await program.query(undefined, rc.context, variables)) as ExecutionResult;
-    if (result.errors) return { ...result, errors: result.errors.map(asGraphQLJsError) };
+    // graphql-js's key order (`errors` before `data`), as Apollo's in-process API returns it.
+    if (result.errors) return { errors: result.errors.map(asGraphQLJsError), data: result.data, ...(result.extensions ? { extensions: result.extensions } : {}) };
     return result;
   };
 
