@@ -61,7 +61,9 @@ export function jitGateway(schema: GraphQLSchema, cacheSize = COMPILED_QUERY_CAC
     const operationName = request.operationName ?? undefined;
     const variables = request.variables ?? {};
     const graphqlJs = () => execute({ schema, document, contextValue: rc.context, variableValues: variables, operationName }) as Promise<ExecutionResult>;
-    if (operation.operation !== 'query') return graphqlJs();
+    // No operation (several and no or an unknown operationName): graphql-js reports it, and
+    // Apollo turns that report into its OPERATION_RESOLUTION_FAILURE answer.
+    if (!operation || operation.operation !== 'query') return graphqlJs();
 
     const key = rc.queryHash ? `${rc.queryHash}:${operationName ?? ''}` : undefined;
     let program = key === undefined ? undefined : programs.get(key);
