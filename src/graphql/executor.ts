@@ -12,6 +12,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /** Compiled programs kept (most recently used); a document not kept is compiled again. */
 export const COMPILED_QUERY_CACHE_SIZE = 500;
+/**
+ * A document is compiled on its second execution: compiling costs far more than one
+ * graphql-js run, so a stream of one-off documents (each new) never pays for it.
+ */
+export const COMPILE_ON_EXECUTION = 2;
 
 /** A small LRU: a Map's insertion order is its recency order. */
 class Lru<V> {
@@ -49,9 +54,12 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
 export interface JitStats { compiled: number; fallbacks: number; cached: number }
 
 /** Apollo's executor hook with graphql-jit for queries; `stats` for tests. */
-export function jitGateway(schema: GraphQLSchema, cacheSize = COMPILED_QUERY_CACHE_SIZE): GatewayInterface & { stats(): JitStats } {
-  /** `null`: graphql-jit refused this operation; graphql-js runs it. */
-  const programs = new Lru<CompiledQuery | null>(cacheSize);
+export function jitGateway(
+  schema: GraphQLSchema,
+  { cacheSize = COMPILED_QUERY_CACHE_SIZE, compileOn = COMPILE_ON_EXECUTION } = {},
+): GatewayInterface & { stats(): JitStats } {
+  /** A program; `null`: graphql-jit refused this operation (graphql-js runs it); a number: executions so far, not compiled yet. */
+  const programs = new Lru<CompiledQuery | null | number>(cacheSize);
   const listeners = new Set<Parameters<GatewayInterface['onSchemaLoadOrUpdate']>[0]>();
   let compiled = 0;
   let fallbacks = 0;
@@ -67,7 +75,12 @@ export function jitGateway(schema: GraphQLSchema, cacheSize = COMPILED_QUERY_CAC
 
     const key = rc.queryHash ? `${rc.queryHash}:${operationName ?? ''}` : undefined;
     let program = key === undefined ? undefined : programs.get(key);
-    if (program === undefined) {
+    if (program === undefined || typeof program === 'number') {
+      const executions = (program ?? 0) + 1;
+      if (executions < compileOn || key === undefined) {
+        if (key !== undefined) programs.set(key, executions);
+        return graphqlJs();
+      }
       let result: CompiledQuery | ExecutionResult | undefined;
       try {
         result = compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult;
@@ -77,7 +90,7 @@ export function jitGateway(schema: GraphQLSchema, cacheSize = COMPILED_QUERY_CAC
       program = result && isCompiledQuery(result) ? result : null;
       if (program) compiled++;
       else fallbacks++;
-      if (key !== undefined) programs.set(key, program);
+      programs.set(key, program);
     }
     if (program === null) return graphqlJs();
 
