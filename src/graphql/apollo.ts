@@ -4,8 +4,11 @@
  * A document that does not parse or validate is HTTP 400 with `extensions.code`
  * `validation_error` (errors.ts maps Apollo's own codes).
  */
-import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer, ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +19,7 @@ import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
 import { createContext, GqlContext } from './context';
 import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
+import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
 
 export const ARMOR_LIMITS = {
@@ -85,11 +89,27 @@ export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
   },
 });
 
-export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+/**
+ * Apollo's default plugins, off: no cache hint is ever set (the cache-control plugin would
+ * wrap every field resolver of the schema to collect them), nothing reports to Apollo's
+ * cloud, and there is no landing page.
+ */
+const DEFAULT_PLUGINS_OFF = [
+  ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(),
+  ApolloServerPluginSchemaReportingDisabled(), ApolloServerPluginUsageReportingDisabled(),
+];
+
+/**
+ * The Apollo Server options of /graphql. `executor`: `jit` (what the service runs: queries
+ * compiled by graphql-jit, mutations on graphql-js, executor.ts) or `graphql-js` (Apollo's
+ * own execution, the reference test/graphql/jit-executor.test.ts compares against).
+ */
+export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
-  const apollo = new ApolloServer<GqlContext>({
-    schema: buildGraphQLSchema(),
-    plugins: [...armor.plugins, fastifyApolloDrainPlugin(fastify), ApolloServerPluginLandingPageDisabled(), replayHeaderPlugin, unavailablePlugin],
+  const schema = buildGraphQLSchema();
+  return {
+    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
+    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, replayHeaderPlugin, unavailablePlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
@@ -102,7 +122,11 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     // cannot send cross-site without a CORS preflight, and unauthenticated requests are a
     // 401 before Apollo sees them.
     csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
-  });
+  } as ApolloServerOptions<GqlContext>;
+}
+
+export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+  const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
   // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
   // refuses HEAD, so the route table (405 Allow) must not offer it.

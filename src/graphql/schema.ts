@@ -1,7 +1,7 @@
 /** Builds the GraphQL schema from the modules' resolvers; `schema.graphql` is this schema printed. */
 import 'reflect-metadata';
-import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchemaSync, NonEmptyArray } from 'type-graphql';
+import { GraphQLFieldResolver, GraphQLSchema, isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
 import { MODULES } from '../modules';
 
 let cached: GraphQLSchema | undefined;
@@ -20,8 +20,42 @@ const NO_PUBSUB = {
 export function buildGraphQLSchema(): GraphQLSchema {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   const resolvers = MODULES.flatMap((m) => m.resolvers ?? []) as NonEmptyArray<Function>;
-  cached ??= buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB });
+  cached ??= plainPropertyFields(buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB }));
   return cached;
+}
+
+const propertyReaders = new Map<string, GraphQLFieldResolver<Record<string, unknown>, unknown>>();
+function propertyReader(name: string): GraphQLFieldResolver<Record<string, unknown>, unknown> {
+  let read = propertyReaders.get(name);
+  if (!read) propertyReaders.set(name, (read = (source) => source[name]));
+  return read;
+}
+
+/**
+ * type-graphql gives every plain `@Field` property a resolver of its own that builds a
+ * resolver-data object and runs the (here always empty) middleware chain before reading
+ * `root[property]`. Those fields become what they are: no resolver at all where the schema
+ * name is the property name (graphql-js's and graphql-jit's default property read, which
+ * graphql-jit inlines), else a one-line property read (`merchantReference` reads
+ * `merchant_reference`). Fields with a `@FieldResolver`, arguments, middlewares or roles keep
+ * type-graphql's resolver. The SDL is unchanged: only `resolve` functions are replaced.
+ */
+function plainPropertyFields(schema: GraphQLSchema): GraphQLSchema {
+  const storage = getMetadataStorage();
+  const fieldResolverOf = new Set(storage.fieldResolvers.map((r) => `${r.getObjectType?.()?.name ?? ''}.${r.methodName}`));
+  for (const meta of storage.objectTypes) {
+    const type = schema.getType(meta.name);
+    if (!isObjectType(type)) continue;
+    const fields = type.getFields();
+    for (const field of meta.fields ?? []) {
+      const gqlField = fields[field.schemaName];
+      if (!gqlField || !gqlField.resolve) continue;
+      if (fieldResolverOf.has(`${meta.target.name}.${field.name}`) || fieldResolverOf.has(`${field.target.name}.${field.name}`)) continue;
+      if ((field.params?.length ?? 0) > 0 || (field.middlewares?.length ?? 0) > 0 || field.roles !== undefined) continue;
+      gqlField.resolve = field.name === field.schemaName ? undefined : propertyReader(field.name);
+    }
+  }
+  return schema;
 }
 
 /** The committed SDL: sorted so that diffs show real changes only. */
