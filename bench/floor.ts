@@ -279,7 +279,13 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 }
 
 const server = http.createServer((req, res) => {
-  if (req.url !== '/__stats') res.once('finish', () => requests++);
+  // Counted as Fastify counts http_requests_total (onResponse: the answer finished or failed).
+  if (req.url !== '/__stats') {
+    let counted = false;
+    const count = () => { if (!counted) { counted = true; requests++; } };
+    res.once('finish', count);
+    res.once('error', count);
+  }
   handle(req, res).catch((err) => {
     if (!res.headersSent) send(res, 500, JSON.stringify({ error: { code: 'floor_error', message: String(err?.message ?? err) } }));
   });

@@ -30,7 +30,10 @@ export interface HttpResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Answered within the window. */
   requests: number;
+  /** Sent, including those still in flight when the window closed (the servers finish them: statements are divided by this). */
+  sent: number;
   non2xx: number;
   errors: number;
   /** Request count per status code class. */
@@ -72,7 +75,7 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
   for (const k of ['1', '2', '3', '4', '5']) statusCodes[`${k}xx`] = (result as any)[`${k}xx`] ?? 0;
   return {
     rps: result.requests.total / job.seconds, p50: result.latency.p50, p99: result.latency.p99,
-    requests: result.requests.total, non2xx: result.non2xx, errors: result.errors, statusCodes,
+    requests: result.requests.total, sent: (result.requests as any).sent ?? result.requests.total, non2xx: result.non2xx, errors: result.errors, statusCodes,
   };
 }
 

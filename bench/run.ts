@@ -122,6 +122,10 @@ function cli(db: Db, args: string[]): Promise<any> {
   });
 }
 
+/** Warnings and errors the gateway logged, by message. */
+const gatewayWarnings = new Map<string, number>();
+const warningsSince = (before: Map<string, number>) => Object.fromEntries([...gatewayWarnings].map(([k, v]) => [k, v - (before.get(k) ?? 0)]).filter(([, v]) => (v as number) > 0));
+
 /** A port free now (the gateway logs its port only at info level: it is given one instead). */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -141,7 +145,14 @@ async function startGateway(db: Db): Promise<{ url: string; proc: ChildProcess }
   let out = '';
   const onData = (b: Buffer) => {
     out = (out + b.toString()).slice(-4000);
-    if (/"level":(50|60)/.test(b.toString())) process.stderr.write(`[gateway] ${b}`);
+    // The gateway's warnings and errors (e.g. "slow sql", "database unavailable" under
+    // overload): the first of each kind is shown, all are counted (per scenario in the results).
+    for (const line of b.toString().split('\n')) {
+      if (!/"level":(40|50|60)/.test(line)) continue;
+      const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? 'unknown';
+      if (!gatewayWarnings.has(msg)) process.stderr.write(`[gateway] ${line.slice(0, 400)}\n`);
+      gatewayWarnings.set(msg, (gatewayWarnings.get(msg) ?? 0) + 1);
+    }
   };
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
@@ -223,9 +234,11 @@ async function floorCounters(url: string): Promise<Counters> {
 /** Reads the counters once they stop moving (requests the load generator abandoned at the end of its window finish first). */
 async function settledCounters(url: string, read: (u: string) => Promise<Counters>): Promise<Counters> {
   let last = await read(url);
-  const deadline = Date.now() + 5000;
+  // Generous: at 20 connections a slow query (a deep page without an index range) keeps the
+  // database busy well after the window; the next window must not start on top of it.
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    await sleep(250);
+    await sleep(300);
     const now = await read(url);
     if ((now.statements === last.statements && now.requests === last.requests) || Date.now() > deadline) return now;
     last = now;
@@ -261,6 +274,7 @@ const basic = (auth: string) => `Basic ${Buffer.from(auth).toString('base64')}`;
 
 async function main(): Promise<void> {
   const startedAt = new Date();
+  const loadAtStart = os.loadavg().map(round2);
   const db = await openDatabase();
   log('migrating');
   await cli(db, ['migrate']);
@@ -393,11 +407,14 @@ async function main(): Promise<void> {
     const summarise = (rounds: Round[]): Side => ({
       rps: Math.round(rounds.reduce((a, r) => a + r.rps, 0) / rounds.length),
       p50_ms: median(rounds.map((r) => r.p50)), p99_ms: median(rounds.map((r) => r.p99)),
-      statements_per_request: round2(rounds.reduce((a, r) => a + r.statements, 0) / Math.max(1, rounds.reduce((a, r) => a + r.served, 0))),
+      // Divided by the requests sent: those in flight when a window closes are finished by the
+      // server (their statements are counted) but answered to nobody. Too few make it meaningless.
+      statements_per_request: rounds.reduce((a, r) => a + r.sent, 0) < 10 ? null : round2(rounds.reduce((a, r) => a + r.statements, 0) / rounds.reduce((a, r) => a + r.sent, 0)),
       non2xx: rounds.reduce((a, r) => a + r.non2xx, 0), errors: rounds.reduce((a, r) => a + r.errors, 0), rounds,
     });
     for (const s of selected) {
       log(`${s.name}: warm-up, then ${ROUNDS} x ${SECONDS} s on each side`);
+      const warningsBefore = new Map(gatewayWarnings);
       if (WARMUP > 0) {
         await window(gw.url, s, WARMUP, gatewayCounters);
         await window(floor.url, s, WARMUP, floorCounters);
@@ -410,8 +427,11 @@ async function main(): Promise<void> {
       }
       const gs = summarise(g);
       const fs_ = summarise(f);
-      results.push({ scenario: s.name, group: s.group, note: s.note, gateway: gs, floor: fs_, ratio: round2(gs.rps / Math.max(1, fs_.rps)) });
-      log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${round2(gs.rps / Math.max(1, fs_.rps))}`);
+      const warnings = warningsSince(warningsBefore);
+      results.push({ scenario: s.name, group: s.group, note: s.note, gateway: gs, floor: fs_, ratio: fs_.rps > 0 ? round2(gs.rps / fs_.rps) : null, gateway_warnings: warnings });
+      if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${v}`).join(', ')}`);
+      if (gs.rps === 0 || fs_.rps === 0) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
+      log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${fs_.rps > 0 ? round2(gs.rps / fs_.rps) : '-'}`);
     }
 
     // --- subscription fan-out
@@ -439,7 +459,7 @@ async function main(): Promise<void> {
       date: startedAt.toISOString(), finished: new Date().toISOString(),
       settings: { seconds: SECONDS, rounds: ROUNDS, warmup_seconds: WARMUP, connections: CONNECTIONS, merchants: MERCHANTS, only: ONLY, subscribers: SUBSCRIBERS, event_rate: EVENT_RATE, event_seconds: EVENT_SECONDS },
       database: { server: (await pool.query('SELECT VERSION() AS v') as any)[0][0].v, payouts: Number(counts.payouts), payments: Number(counts.payments), big_merchant_payouts: Number(total) },
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg_at_end: os.loadavg().map(round2), node: process.version, note: env.BENCH_NOTE ?? '' },
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg_at_start: loadAtStart, loadavg_at_end: os.loadavg().map(round2), node: process.version, note: env.BENCH_NOTE ?? '' },
       peak_rss: rss,
       scenarios: results,
       subscription_fanout: fanout ?? null,
