@@ -1,0 +1,298 @@
+/**
+ * The floor of `npm run bench`: the least a server can do to answer the benchmark's requests.
+ * Bare `node:http` and a `mysql2` pool of the gateway's size; for each scenario it sends the
+ * statements the gateway sends (bench/sql.ts, captured from the general log) and writes the
+ * same bytes the gateway answers with (checked by bench/run.ts before any measuring). No
+ * framework, no ORM, no validation beyond what the answer needs. Writes: the rows the gateway
+ * writes for one create, in ONE transaction. Forked by bench/run.ts; reports its port over IPC.
+ *
+ * It reuses three pure functions of the gateway for the bytes it must produce (not for any
+ * request handling): FieldCipher (AES-256-GCM sealing of the recipient account and the stored
+ * idempotent answer), promptPayPayload and qrSvgDataUrl (the PromptPay QR a payment carries).
+ */
+import http from 'node:http';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { monotonicFactory } from 'ulid';
+import { FieldCipher } from '../src/domain/crypto';
+import { promptPayPayload } from '../src/modules/methods/emvco';
+import { qrSvgDataUrl } from '../src/modules/methods/qr';
+import * as SQL from './sql';
+import { GQL_CREATE_PAYMENT, GQL_CREATE_PAYOUT, GQL_PAYOUT_GET, GQL_PAYOUT_LIST } from './queries';
+
+const ulid = monotonicFactory();
+const newId = (prefix: string, now: number) => `${prefix}_${ulid(now).toLowerCase()}`;
+
+const url = new URL(process.env.DATABASE_URL!);
+const pool = mysql.createPool({
+  host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password),
+  database: url.pathname.slice(1), connectionLimit: Number(process.env.DB_POOL_SIZE || 20), charset: 'utf8mb4_unicode_ci',
+  supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false,
+});
+const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
+
+let statements = 0;
+let requests = 0;
+type Q = { query: (sql: string, params?: unknown[]) => Promise<any> };
+async function q(conn: Q, sql: string, params: unknown[]): Promise<any[]> {
+  statements++;
+  const [rows] = await conn.query(sql, params);
+  return rows as any[];
+}
+
+interface Key { id: string; merchantId: string; environment: string }
+
+const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Basic auth exactly as the gateway decides it (one statement). */
+async function authenticate(header: string | undefined): Promise<Key | null> {
+  const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const pk = decoded.slice(0, colon);
+  const sk = decoded.slice(colon + 1);
+  const [row] = await q(pool, SQL.AUTH, [pk]);
+  if (!row || row.ApiKey_revoked_at !== null) return null;
+  const ok = timingSafeEqual(Buffer.from(sha256hex(sk), 'hex'), Buffer.from(row.ApiKey_secret_hash, 'hex'));
+  if (!ok || !pk.startsWith(`pk_${row.ApiKey_environment}_`) || !sk.startsWith(`sk_${row.ApiKey_environment}_`)) return null;
+  return { id: row.ApiKey_id, merchantId: row.ApiKey_merchant_id, environment: row.ApiKey_environment };
+}
+
+const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
+
+function restPayout(r: any): string {
+  return JSON.stringify({
+    object: 'payout_intent', id: r.r_id, amount: r.r_amount, currency: r.r_currency, country: r.r_country, environment: r.r_environment,
+    status: r.r_status, merchant_reference: r.r_merchant_reference,
+    recipient: { type: r.r_recipient_type, account_last4: r.r_recipient_account_last4, bank_code: r.r_recipient_bank_code, holder_name: r.r_recipient_holder_name },
+    failure_code: r.r_failure_code, failure_message: r.r_failure_message, created_at: iso(r.r_created_at), updated_at: iso(r.r_updated_at),
+  });
+}
+
+const up = (s: string) => s.toUpperCase();
+function gqlPayout(r: any): string {
+  return JSON.stringify({
+    id: r.r_id, amount: r.r_amount, currency: r.r_currency, country: r.r_country, environment: up(r.r_environment), status: up(r.r_status),
+    merchantReference: r.r_merchant_reference, failureCode: r.r_failure_code, failureMessage: r.r_failure_message,
+    createdAt: iso(r.r_created_at), updatedAt: iso(r.r_updated_at),
+    recipient: { type: up(r.r_recipient_type), bankCode: r.r_recipient_bank_code, holderName: r.r_recipient_holder_name, accountLast4: r.r_recipient_account_last4 },
+  });
+}
+
+function cursorOf(key: Key, t: string | number, id: string): string {
+  const tag = sha256hex(`${key.merchantId}/${key.environment}`).slice(0, 16);
+  return Buffer.from(JSON.stringify([1, 'payout_intent', tag, Number(t), id])).toString('base64url');
+}
+
+function decodeCursor(c: string): { t: number; id: string } {
+  const [, , , t, id] = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
+  return { t, id };
+}
+
+async function listPage(key: Key, cursor: string | undefined | null): Promise<{ rows: any[]; more: boolean }> {
+  let rows: any[];
+  if (cursor) {
+    const { t, id } = decodeCursor(cursor);
+    rows = await q(pool, SQL.PAYOUT_LIST_AFTER, [key.merchantId, key.environment, t, t, id]);
+  } else {
+    rows = await q(pool, SQL.PAYOUT_LIST_FIRST, [key.merchantId, key.environment]);
+  }
+  const more = rows.length > 25;
+  return { rows: more ? rows.slice(0, 25) : rows, more };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sendRaw(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const send = sendRaw;
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+// ---- writes ----
+
+/** Payout create: every row the gateway writes, in one transaction (the gateway: two, plus the key's own commit). */
+async function createPayout(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
+  const now = Date.now();
+  const id = newId('po', now);
+  const conn = await pool.getConnection();
+  try {
+    const requestId = `req_${randomBytes(12).toString('base64url')}`;
+    const wire = {
+      object: 'payout_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
+      status: 'requires_approval', merchant_reference: body.merchant_reference,
+      recipient: { type: body.recipient.type, account_last4: body.recipient.account_number.slice(-4), bank_code: body.recipient.bank_code, holder_name: body.recipient.holder_name },
+      failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
+    };
+    const json = JSON.stringify(wire);
+    await q(conn, 'START TRANSACTION', []);
+    await q(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 'done', 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await q(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
+      body.recipient.type, body.recipient.bank_code, body.recipient.holder_name, body.recipient.account_number.slice(-4), cipher.encrypt(body.recipient.account_number)]);
+    const [bal] = await q(conn, SQL.BALANCE_FOR_UPDATE, [key.merchantId, key.environment, body.currency]);
+    const amount = BigInt(body.amount);
+    await q(conn, SQL.UPDATE_BALANCE, [(BigInt(bal.b_available) - amount).toString(), bal.b_pending, (BigInt(bal.b_reserved) + amount).toString(), now, bal.b_id]);
+    const le = (bucket: string, amt: bigint) => [newId('le', now), key.merchantId, key.environment, body.currency, bucket, amt.toString(), 'payout_reserved', 'payout_intent', id, now];
+    await q(conn, SQL.INSERT_LEDGER_PAIR, [...le('available', -amount), ...le('reserved', amount)]);
+    await event(conn, key, 'payout_intent.created', id, json, requestId, now);
+    await q(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payout_intent', id, requestId, 201, now]);
+    await q(conn, 'COMMIT', []);
+    return wire;
+  } catch (err) {
+    await conn.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    conn.release();
+  }
+}
+
+async function event(conn: Q, key: Key, type: string, resourceId: string, data: string, requestId: string, now: number): Promise<void> {
+  await q(conn, SQL.NEXT_SEQ_UPSERT, [key.merchantId, key.environment]);
+  const [seq] = await q(conn, SQL.NEXT_SEQ_READ, [key.merchantId, key.environment]);
+  await q(conn, SQL.INSERT_EVENT, [newId('evt', now), key.merchantId, key.environment, type, resourceId, data, requestId, now, seq.last_seq]);
+}
+
+/** PromptPay payment create: the final rows (intent with its QR, event, audit, idempotent answer) in one transaction. */
+async function createPayment(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
+  const now = Date.now();
+  const id = newId('pi', now);
+  const conn = await pool.getConnection();
+  try {
+    const requestId = `req_${randomBytes(12).toString('base64url')}`;
+    await q(conn, 'START TRANSACTION', []);
+    // The gateway reads the merchant (its name goes into the QR) on every create; so does the floor.
+    const [merchant] = await q(conn, SQL.MERCHANT_BY_ID, [key.merchantId]);
+    const name = String(merchant.m_name);
+    const reference = `PI${id.slice(-16).toUpperCase()}`;
+    const expiresAt = iso(now + 15 * 60_000);
+    const major = (BigInt(body.amount) / 100n).toString() + '.' + (BigInt(body.amount) % 100n).toString().padStart(2, '0');
+    const data = promptPayPayload({ billerId: '010556012345601', reference1: reference, amount: major, merchantName: name.toUpperCase().replace(/[^A-Z0-9 .-]/g, '').slice(0, 25) || 'MERCHANT' });
+    const nextAction = { type: 'display_qr_code', expires_at: expiresAt, display_qr_code: { data, image_url_svg: qrSvgDataUrl(data) } };
+    const wire = {
+      object: 'payment_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
+      checkout_mode: 'direct', status: 'requires_action', merchant_reference: body.merchant_reference, payment_method: 'promptpay',
+      next_action: nextAction, failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
+    };
+    const json = JSON.stringify(wire);
+    const nextActionJson = JSON.stringify(nextAction);
+    await q(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 'done', 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await q(conn, SQL.INSERT_PAYMENT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_action', now, now, body.merchant_reference,
+      'direct', sha256hex(fingerprintSource), 'promptpay', 'siampay', reference, cipher.encrypt(JSON.stringify(body.customer ?? {})), nextActionJson,
+      randomBytes(32).toString('base64url'), now + 3_600_000]);
+    await event(conn, key, 'payment_intent.created', id, json, requestId, now);
+    await q(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payment_intent', id, requestId, 201, now]);
+    await q(conn, 'COMMIT', []);
+    return wire;
+  } catch (err) {
+    await conn.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    conn.release();
+  }
+}
+
+// ---- method discovery: the catalogue answer is a pure function of the query and the disabled methods ----
+
+let methodsAnswer: string | undefined;
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = req.url ?? '/';
+  if (path === '/__stats') return send(res, 200, JSON.stringify({ statements, requests }));
+  if (path.startsWith('/__set_methods_answer') && req.method === 'POST') {
+    methodsAnswer = await readBody(req);
+    return send(res, 200, '{}');
+  }
+  const key = await authenticate(req.headers.authorization);
+  if (!key) return send(res, 401, '{"error":{"code":"unauthorized"}}');
+  const qs = path.indexOf('?');
+  const route = qs < 0 ? path : path.slice(0, qs);
+  const params = new URLSearchParams(qs < 0 ? '' : path.slice(qs + 1));
+
+  if (req.method === 'GET' && route === '/v1/payout_intents') {
+    const { rows, more } = await listPage(key, params.get('cursor'));
+    const last = rows[rows.length - 1];
+    const next = more ? JSON.stringify(cursorOf(key, last.r_created_at, last.r_id)) : 'null';
+    return send(res, 200, `{"data":[${rows.map(restPayout).join(',')}],"has_more":${more},"next_cursor":${next}}`);
+  }
+  if (req.method === 'GET' && route.startsWith('/v1/payout_intents/')) {
+    const [row] = await q(pool, SQL.PAYOUT_GET, [key.merchantId, key.environment, route.slice('/v1/payout_intents/'.length)]);
+    return row ? send(res, 200, restPayout(row)) : send(res, 404, '{"error":{"code":"not_found"}}');
+  }
+  if (req.method === 'GET' && route === '/v1/payment_method_options') {
+    // The gateway's answer is computed from the catalogue in memory; the floor runs the same
+    // statement and sends the answer the bench captured from the gateway.
+    await q(pool, SQL.METHOD_SETTINGS_DISABLED, [key.merchantId, key.environment]);
+    return send(res, 200, methodsAnswer ?? '{"data":[]}');
+  }
+  if (req.method === 'POST' && (route === '/v1/payout_intents' || route === '/v1/payment_intents')) {
+    const raw = await readBody(req);
+    const body = JSON.parse(raw);
+    const idem = String(req.headers['idempotency-key'] ?? '');
+    const wire = route === '/v1/payout_intents'
+      ? await createPayout(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`)
+      : await createPayment(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`);
+    return send(res, 201, JSON.stringify(wire));
+  }
+  if (req.method === 'POST' && route === '/graphql') {
+    // Apollo ends every answer with a newline.
+    const send = (r: http.ServerResponse, status: number, body: string) => sendRaw(r, status, `${body}\n`);
+    const raw = await readBody(req);
+    const { query, variables } = JSON.parse(raw);
+    if (query === GQL_PAYOUT_LIST) {
+      const { rows, more } = await listPage(key, variables?.after);
+      const last = rows[rows.length - 1];
+      const end = last ? JSON.stringify(cursorOf(key, last.r_created_at, last.r_id)) : 'null';
+      return send(res, 200, `{"data":{"payoutIntents":{"nodes":[${rows.map(gqlPayout).join(',')}],"pageInfo":{"hasNextPage":${more},"endCursor":${end}}}}}`);
+    }
+    if (query === GQL_PAYOUT_GET) {
+      const [row] = await q(pool, SQL.PAYOUT_GET_GQL, [key.merchantId, key.environment, variables.id]);
+      return send(res, 200, `{"data":{"payoutIntent":${row ? gqlPayout(row) : 'null'}}}`);
+    }
+    const idem = String(req.headers['idempotency-key'] ?? '');
+    if (query === GQL_CREATE_PAYOUT) {
+      const i = variables.input;
+      const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, recipient: { type: 'bank_account', bank_code: i.recipient.bankCode, account_number: i.recipient.accountNumber, holder_name: i.recipient.holderName } };
+      const w = await createPayout(key, body, idem, `graphql ${raw}`, 'graphql createPayoutIntent');
+      return send(res, 200, `{"data":{"createPayoutIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, failureCode: null, failureMessage: null, createdAt: w.created_at, updatedAt: w.updated_at, recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 } })}}}`);
+    }
+    if (query === GQL_CREATE_PAYMENT) {
+      const i = variables.input;
+      const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, customer: i.customer };
+      const w = await createPayment(key, body, idem, `graphql ${raw}`, 'graphql createPaymentIntent');
+      return send(res, 200, `{"data":{"createPaymentIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, createdAt: w.created_at })}}}`);
+    }
+    return send(res, 400, '{"errors":[{"message":"the floor answers only the benchmark documents"}]}');
+  }
+  return send(res, 404, '{"error":{"code":"not_found"}}');
+}
+
+const server = http.createServer((req, res) => {
+  // Counted as Fastify counts http_requests_total (onResponse: the answer finished or failed).
+  if (req.url !== '/__stats') {
+    let counted = false;
+    const count = () => { if (!counted) { counted = true; requests++; } };
+    res.once('finish', count);
+    res.once('error', count);
+  }
+  handle(req, res).catch((err) => {
+    if (!res.headersSent) send(res, 500, JSON.stringify({ error: { code: 'floor_error', message: String(err?.message ?? err) } }));
+  });
+});
+server.keepAliveTimeout = 72_000;
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as { port: number };
+  process.send?.({ port });
+});
+process.on('disconnect', () => process.exit(0));
