@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { digestEquals, sha256 } from '../../domain/crypto';
+import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
 import { ApiKey, Environment } from './api-key.entity';
 import { Merchant } from './merchant.entity';
@@ -56,7 +57,10 @@ export class AuthService {
     const secret = decoded.slice(colon + 1);
     const pk = PUBLIC_KEY.exec(publicKey);
     const sk = SECRET_KEY.exec(secret);
-    const key = pk ? await this.db.read((em) => em.findOneBy(ApiKey, { publicKey })) : null;
+    const key = pk
+      ? (await this.db.read((em) => compiledSelect(em, 'apiKey.byPublicKey', { publicKey },
+        () => em.createQueryBuilder(ApiKey, 'k').where('k.public_key = :publicKey', { publicKey }).limit(1))))[0] ?? null
+      : null;
     const presented = sha256(secret).toString('hex');
     const matches = digestEquals(presented, key?.secretHash ?? DUMMY_DIGEST);
     if (!key || !pk || !sk || !matches || pk[1] !== sk[1] || key.environment !== pk[1] || key.revokedAt) {

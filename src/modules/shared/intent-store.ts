@@ -10,6 +10,7 @@ import { isId, type IdKind } from '../../domain/ids';
 import { applyList, listIndexesOf, listRows, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { compiledSelect } from '../../db/compiled-select';
 
 export interface IntentRow extends ObjectLiteral {
   id: string;
@@ -106,7 +107,8 @@ export class IntentStore<E extends IntentRow, W> {
 
   async get(scope: Scope, id: string): Promise<W> {
     if (!isId(this.idKind, id)) throw ApiError.notFound(this.noun);
-    const row = await this.db.read((em) => this.forWire(this.scoped(em, scope)).andWhere('r.id = :id', { id }).getOne());
+    const [row] = await this.db.read((em) => compiledSelect(em, `${this.idKind}.get`, { merchantId: scope.merchantId, environment: scope.environment, id },
+      () => this.forWire(this.scoped(em, scope)).andWhere('r.id = :id', { id })));
     if (!row) throw ApiError.notFound(this.noun);
     return this.toWire(row);
   }
@@ -115,7 +117,8 @@ export class IntentStore<E extends IntentRow, W> {
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
     const wellFormed = ids.filter((id) => isId(this.idKind, id));
     if (wellFormed.length === 0) return new Map();
-    const rows = await this.db.read((em) => this.forWire(this.scoped(em, scope)).andWhere('r.id IN (:...ids)', { ids: wellFormed }).getMany());
+    const rows = await this.db.read((em) => compiledSelect(em, `${this.idKind}.getMany`, { merchantId: scope.merchantId, environment: scope.environment, ids: wellFormed },
+      () => this.forWire(this.scoped(em, scope)).andWhere('r.id IN (:...ids)', { ids: wellFormed })));
     return new Map(rows.map((r) => [r.id, this.toWire(r)]));
   }
 
