@@ -10,6 +10,7 @@ import { Utf8mb4ExactIds1733300000000 } from './1733300000000-Utf8mb4ExactIds';
 import { WebhookEndpointLocks1733300001000 } from './1733300001000-WebhookEndpointLocks';
 import { Refunds1733500000000 } from './1733500000000-Refunds';
 import { WebhookEndpointManagement1733600000000 } from './1733600000000-WebhookEndpointManagement';
+import { QrModules1733800000000 } from './1733800000000-QrModules';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   WebhookEndpointLocks1733300001000,
   Refunds1733500000000,
   WebhookEndpointManagement1733600000000,
+  QrModules1733800000000,
 ];
