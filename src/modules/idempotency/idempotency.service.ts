@@ -157,19 +157,25 @@ export class IdempotencyService {
    * flight: 409. A committed row: KeyAlreadyStored (the caller rolls back and `acquire`s).
    */
   async claimIn(em: EntityManager, row: IdempotencyKey): Promise<void> {
-    try {
-      await em.query(
-        `SET STATEMENT innodb_lock_wait_timeout = 0 FOR INSERT INTO idempotency_keys (${CLAIM_COLUMNS}) VALUES (?, ?, ?, ?, 'in_flight', NULL, NULL, ?, ?, ?, ?)`,
-        [row.id, row.apiKeyId, row.idemKey, row.fingerprint, row.requestId, row.lockedAt.getTime(), row.createdAt.getTime(), row.expiresAt.getTime()],
-      );
-    } catch (err) {
-      if (this.db.isUniqueViolation(err)) throw new KeyAlreadyStored();
-      if ((err as { errno?: number }).errno === ER_LOCK_WAIT_TIMEOUT) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await em.query(
+          `SET STATEMENT innodb_lock_wait_timeout = 0 FOR INSERT INTO idempotency_keys (${CLAIM_COLUMNS}) VALUES (?, ?, ?, ?, 'in_flight', NULL, NULL, ?, ?, ?, ?)`,
+          [row.id, row.apiKeyId, row.idemKey, row.fingerprint, row.requestId, row.lockedAt.getTime(), row.createdAt.getTime(), row.expiresAt.getTime()],
+        );
+        return;
+      } catch (err) {
+        if (this.db.isUniqueViolation(err)) throw new KeyAlreadyStored();
+        if ((err as { errno?: number }).errno !== ER_LOCK_WAIT_TIMEOUT) throw err;
+        // A lock wait can also be a short lock some other statement holds (not this key's): once more after a pause.
+        if (attempt < 2) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
         const conflict = new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
         claimConflicts.add(conflict);
         throw conflict;
       }
-      throw err;
     }
   }
 
@@ -192,10 +198,22 @@ export class IdempotencyService {
 
   /** Deletes expired keys; run by the scheduler. */
   async purgeExpired(now = Date.now()): Promise<number> {
-    const result = await this.db.tx((em) =>
-      em.createQueryBuilder().delete().from(IdempotencyKey).where('expires_at <= :now', { now }).execute(),
-    );
-    return result.affected ?? 0;
+    // The expired ids are read first (no lock) and deleted by id: a range DELETE may scan
+    // (and, under REPEATABLE READ, lock) the whole table and its gaps for its duration, and
+    // every key claimed meanwhile would wait on it (or, claimed in the transaction with a
+    // zero lock wait, be answered 409 in flight).
+    let purged = 0;
+    for (;;) {
+      const rows = await this.db.read((em) =>
+        em.createQueryBuilder(IdempotencyKey, 'k').select('k.id', 'id').where('k.expires_at <= :now', { now }).orderBy('k.expires_at', 'ASC').limit(500).getRawMany<{ id: string }>(),
+      );
+      if (rows.length === 0) return purged;
+      const result = await this.db.tx((em) =>
+        em.createQueryBuilder().delete().from(IdempotencyKey).where('id IN (:...ids) AND expires_at <= :now', { ids: rows.map((r) => r.id), now }).execute(),
+      );
+      purged += result.affected ?? 0;
+      if (rows.length < 500) return purged;
+    }
   }
 
   /**

@@ -83,8 +83,21 @@ export function modulesFromSvgDataUrl(url: string): string | null {
   return svgDataUrlFromModules(modules) === url ? modules : null;
 }
 
+/** The modules of the images drawn lately by `qrSvgDataUrl` (storing a fresh next action then needs no read-back). */
+const recent = new Map<string, string>();
+const RECENT_MAX = 64;
+
 export function qrSvgDataUrl(text: string): string {
-  return svgDataUrlFromModules(qrModules(text));
+  const modules = qrModules(text);
+  const url = svgDataUrlFromModules(modules);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(url, modules);
+  return url;
+}
+
+/** The modules of `url` if this process drew it lately, else undefined. */
+export function recentModules(url: string): string | undefined {
+  return recent.get(url);
 }
 
 /** The library's own drawing (kept to check `svgFromModules` against it in tests). */
