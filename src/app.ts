@@ -142,7 +142,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     retryScheduleMs: config.webhookRetryScheduleMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
   // Every event writes its webhook deliveries inside the event's own transaction.
-  events.afterRecord.push((em, event) => webhookDelivery.fanOut(em, event));
+  events.afterRecord.push((em, draft) => webhookDelivery.planFanOut(em, draft));
   const ledger = new LedgerService(db);
   const lifecycle = { ledger, events };
   const topups = new TopupService({ db, lifecycle });

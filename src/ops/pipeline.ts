@@ -4,10 +4,14 @@
  *   guard (test mode, Idempotency-Key rules) -> parse -> take the key (or replay) ->
  *   phase: transaction { execute, audit entry, key done } -> [provider call -> phase ...]
  *
+ * On MariaDB the key is taken inside the first phase's transaction (IdempotencyService,
+ * "Claimed in the transaction"): a create without a provider call is then one transaction.
+ *
  * A refusal (4xx) is stored as the key's answer; any other failure (503 when the database
  * is out included) releases the key so a retry reaches a fresh handler. The typed value goes back to the surface that called;
  * the stored bytes are used only to replay.
  */
+import type { EntityManager } from 'typeorm';
 import { fingerprint } from '../domain/canonical';
 import { ApiError } from '../domain/errors';
 import { check } from '../domain/schema';
@@ -16,7 +20,7 @@ import type { RequestContext } from '../domain/scope';
 import { isDatabaseUnavailable, type Db } from '../db/db';
 import type { AuditService } from '../modules/audit/audit.service';
 import type { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
-import { IdempotencyService, validateIdempotencyKey } from '../modules/idempotency/idempotency.service';
+import { IdempotencyService, isClaimConflict, KeyAlreadyStored, validateIdempotencyKey } from '../modules/idempotency/idempotency.service';
 import { runPhases } from './phases';
 
 /** The wire status of each outcome: what REST answers, and what a replay answers again. */
@@ -53,6 +57,11 @@ export class OperationPipeline {
     }
 
     const fp = parseError ? fingerprint(op.label, { invalid: raw ?? null }) : fingerprint(op.label, input);
+    if (await this.idempotency.claimsInline()) {
+      const claimed = await this.runClaimingInline(op, ctx, input as I, args, key, fp, parseError);
+      if (claimed) return claimed;
+      // The key already has a committed row: replay, 409, or take an expired key over, as below.
+    }
     const acquired = await this.idempotency.acquire(ctx, key, fp);
     if ('replay' in acquired) return { replayed: true, ...acquired.replay };
     const { row } = acquired;
@@ -68,6 +77,36 @@ export class OperationPipeline {
       } else {
         await this.release(row, err);
       }
+      throw err;
+    }
+  }
+
+  /**
+   * The key is claimed in the first phase's transaction. Undefined when the key already has
+   * a committed row (nothing ran; the caller goes through `acquire`).
+   */
+  private async runClaimingInline<A, I, T>(
+    op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, key: string, fp: string, parseError: ApiError | undefined,
+  ): Promise<Answer<T> | undefined> {
+    const row = this.idempotency.newRow(ctx, key, fp);
+    if (parseError) {
+      if (await this.idempotency.insertRefusal(row, parseError)) throw parseError;
+      return undefined;
+    }
+    let committed = false;
+    try {
+      return await this.execute(op, ctx, input, args, row, () => (committed = true));
+    } catch (err) {
+      if (err instanceof KeyAlreadyStored) return undefined;
+      if (committed) {
+        // The key was committed in flight with the first phase: as after `acquire`.
+        if (err instanceof ApiError && err.status < 500) await this.refuse(row, err);
+        else await this.release(row, err);
+      } else if (err instanceof ApiError && err.status < 500 && !isClaimConflict(err)) {
+        // Rolled back with the key: the refusal becomes the key's stored answer.
+        await this.idempotency.insertRefusal(row, err);
+      }
+      // Anything else rolled the key back with the request: nothing to release.
       throw err;
     }
   }
@@ -92,16 +131,27 @@ export class OperationPipeline {
     else await this.idempotency.release(row);
   }
 
-  private async execute<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, row?: IdempotencyKey): Promise<Answer<T>> {
+  /**
+   * Runs the phases. With `claimedInline` (called once the first phase committed while
+   * more phases follow), `row` is not yet stored: the first phase's transaction claims it.
+   */
+  private async execute<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, row?: IdempotencyKey, claimedInline?: () => void): Promise<Answer<T>> {
     const { hooks } = this.idempotency;
-    if (row && hooks.beforeExecute) await hooks.beforeExecute(op.label);
-    const done = await runPhases(this.db, (em) => op.execute(em, ctx, input, args), async (em, { outcome, value }) => {
+    if (row && !claimedInline && hooks.beforeExecute) await hooks.beforeExecute(op.label);
+    const first = claimedInline
+      ? async (em: EntityManager) => {
+        await this.idempotency.claimIn(em, row!);
+        if (hooks.beforeExecute) await hooks.beforeExecute(op.label);
+        return op.execute(em, ctx, input, args);
+      }
+      : (em: EntityManager) => op.execute(em, ctx, input, args);
+    const done = await runPhases(this.db, first, async (em, { outcome, value }) => {
       // The last phase: the audit entry and the key's answer commit with the change.
       const status = OUTCOME_STATUS[outcome];
       await this.audit.record(em, ctx, { operation: op.label, status, body: value, input });
       if (hooks.beforeCommit) await hooks.beforeCommit(op.label);
       if (row) await this.idempotency.complete(em, row, status, JSON.stringify(value));
-    });
+    }, claimedInline);
     return { replayed: false, outcome: done.outcome, value: done.value };
   }
 }

@@ -11,6 +11,7 @@ import { WebhookEndpointLocks1733300001000 } from './1733300001000-WebhookEndpoi
 import { Refunds1733500000000 } from './1733500000000-Refunds';
 import { WebhookEndpointManagement1733600000000 } from './1733600000000-WebhookEndpointManagement';
 import { StatusListIndexes1733700000000 } from './1733700000000-StatusListIndexes';
+import { QrModules1733800000000 } from './1733800000000-QrModules';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Refunds1733500000000,
   WebhookEndpointManagement1733600000000,
   StatusListIndexes1733700000000,
+  QrModules1733800000000,
 ];

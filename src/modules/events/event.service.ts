@@ -60,8 +60,13 @@ export function typeMatches(type: string, patterns: readonly string[] | undefine
   return patterns.some((p) => (p.endsWith('.*') ? type.startsWith(p.slice(0, -1)) : p === type));
 }
 
-/** Hook run inside the event's transaction (webhook fan-out writes its delivery rows here). */
-export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<void>;
+/**
+ * Hook run inside the event's transaction (webhook fan-out writes its delivery rows here).
+ * It is called before the scope's counter is taken, with what is known of the event then,
+ * and returns what to run once the event row is written (or nothing): its reads then happen
+ * before the counter row is locked, not while it is held.
+ */
+export type AfterRecordHook = (em: EntityManager, draft: { merchantId: string; environment: string; type: string }) => Promise<((event: EventRecord) => Promise<void>) | undefined>;
 
 export class EventService {
   /** Run in the event's transaction, after the row is written. */
@@ -107,40 +112,65 @@ export class EventService {
 
   /** Records `<record.object>.<suffix>` with a snapshot of the record, in `em`'s transaction. */
   async record(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
-    const seq = await this.nextSeq(em, scope);
-    const event = Object.assign(new EventRecord(), {
-      id: newId('event', now.getTime()),
-      merchantId: scope.merchantId,
-      environment: scope.environment,
-      type: `${record.object}.${suffix}`,
-      resourceId: record.id,
-      data: record as unknown as Record<string, unknown>,
-      requestId,
-      createdAt: now,
-      seq,
-    });
-    await em.getRepository(EventRecord).insert(event as never);
-    for (const hook of this.afterRecord) await hook(em, event);
-    const qr = em.queryRunner;
-    if (qr) {
-      const list = this.pending.get(qr) ?? [];
-      list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
-      this.pending.set(qr, list);
-    }
-    return event;
+    return (await this.prepare(em, scope, suffix, record, requestId, now))();
   }
 
-  /** Takes the next number of the scope's stream; the counter row stays locked until commit. */
+  /**
+   * `record` in two steps: the hooks' reads now, and a function that takes the scope's next
+   * number and writes the event (and what the hooks write) — the part that holds the
+   * counter row until commit, which a caller runs as late as it can (src/db/late.ts).
+   */
+  async prepare(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<() => Promise<EventRecord>> {
+    const type = `${record.object}.${suffix}`;
+    const finishers: ((event: EventRecord) => Promise<void>)[] = [];
+    for (const hook of this.afterRecord) {
+      const finish = await hook(em, { merchantId: scope.merchantId, environment: scope.environment, type });
+      if (finish) finishers.push(finish);
+    }
+    return async () => {
+      // From here the counter row stays locked until the transaction ends: nothing but this
+      // event's own writes follows it.
+      const seq = await this.nextSeq(em, scope);
+      const event = Object.assign(new EventRecord(), {
+        id: newId('event', now.getTime()),
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        type,
+        resourceId: record.id,
+        data: record as unknown as Record<string, unknown>,
+        requestId,
+        createdAt: now,
+        seq,
+      });
+      await em.getRepository(EventRecord).insert(event as never);
+      for (const finish of finishers) await finish(event);
+      const qr = em.queryRunner;
+      if (qr) {
+        const list = this.pending.get(qr) ?? [];
+        list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
+        this.pending.set(qr, list);
+      }
+      return event;
+    };
+  }
+
+  /**
+   * Takes the next number of the scope's stream in one statement; the counter row stays
+   * locked until commit. MySQL/MariaDB: the upsert hands the new value back through
+   * LAST_INSERT_ID(expr) (the OK packet's insert id); a first insert sets no insert id (the
+   * table has no AUTO_INCREMENT column), which reads 0 and means 1. SQLite: RETURNING.
+   */
   private async nextSeq(em: EntityManager, scope: Scope): Promise<number> {
-    const mysql = em.connection.options.type === 'mysql';
-    await em.query(
-      mysql
-        ? 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = last_seq + 1'
-        : 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1',
-      [scope.merchantId, scope.environment],
-    );
+    if (em.connection.options.type === 'mysql') {
+      const result: { insertId?: number | string } = await em.query(
+        'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)',
+        [scope.merchantId, scope.environment],
+      );
+      const id = Number(result.insertId ?? 0);
+      return id > 0 ? id : 1;
+    }
     const rows: { last_seq: string | number }[] = await em.query(
-      `SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?${mysql ? ' FOR UPDATE' : ''}`,
+      'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq',
       [scope.merchantId, scope.environment],
     );
     return Number(rows[0].last_seq);

@@ -20,6 +20,18 @@
  * request committed nothing is not blocked for IDEMPOTENCY_LOCK_TIMEOUT_MS. Only a process
  * that dies before it could release leaves the key to the lease timeout.
  *
+ * Claimed in the transaction (MariaDB): phases 1 and 2 are one transaction when nothing
+ * runs between them. The first phase's transaction starts with the key's INSERT (`in_flight`)
+ * under a lock wait of zero (`SET STATEMENT innodb_lock_wait_timeout = 0`): a concurrent
+ * request with the same key, in any process, finds the uncommitted row locked and answers
+ * 409 at once (in flight), or finds it committed and replays or answers 409 as above. When
+ * the operation ends in that first phase the row is marked `done` in it, so the request
+ * costs one transaction and one commit; when a provider call follows, the first phase
+ * commits the row `in_flight` before the call, exactly as phase 1 did. A failure before that
+ * commit rolls the row back with everything else: the key is free again (nothing to
+ * release), and a refusal (4xx) is then stored as a `done` row in a short transaction. On
+ * MySQL (no SET STATEMENT) and SQLite, phase 1 stays a transaction of its own.
+ *
  * The operation pipeline (src/ops/pipeline.ts) drives these phases for every state-changing
  * call, REST or GraphQL; this service owns the key rows.
  *
@@ -67,11 +79,27 @@ export interface IdempotencyHooks {
   beforeCommit?: (operation: string) => Promise<void>;
 }
 
+/** Thrown in the first phase's transaction when the key is already committed: the caller falls back to `acquire`. */
+export class KeyAlreadyStored extends Error {
+  constructor() {
+    super('the Idempotency-Key already has a row');
+  }
+}
+
+const ER_LOCK_WAIT_TIMEOUT = 1205;
+/** The 409s `claimIn` answers for another request's key: never stored as this key's answer. */
+const claimConflicts = new WeakSet<Error>();
+export function isClaimConflict(err: unknown): boolean {
+  return err instanceof Error && claimConflicts.has(err);
+}
+const CLAIM_COLUMNS = 'id, api_key_id, idem_key, fingerprint, state, response_status, response_body, request_id, locked_at, created_at, expires_at';
+
 export class IdempotencyService {
   readonly hooks: IdempotencyHooks = {};
   /** Releases that could not run (the database was out): row id -> the lease (locked_at ms) it must still hold. */
   private readonly pendingReleases = new Map<string, number>();
   private flushing?: Promise<number>;
+  private inline?: Promise<boolean>;
 
   constructor(
     private readonly db: Db,
@@ -92,12 +120,100 @@ export class IdempotencyService {
     return SEALED.test(stored) ? this.cipher.decrypt(stored) : stored;
   }
 
+  /** Whether keys are claimed inside the first phase's transaction (MariaDB; asked once). */
+  claimsInline(): Promise<boolean> {
+    if (this.db.kind !== 'mysql') return Promise.resolve(false);
+    this.inline ??= this.db.read(async (em) => {
+      const [{ v }] = (await em.query('SELECT VERSION() AS v')) as { v: string }[];
+      return /mariadb/i.test(v);
+    }).catch((err: unknown) => {
+      this.inline = undefined;
+      throw err;
+    });
+    return this.inline;
+  }
+
+  /** A new key row for this request (`in_flight`, leased from now). */
+  newRow(ctx: RequestContext, key: string, fp: string): IdempotencyKey {
+    const now = new Date();
+    return Object.assign(new IdempotencyKey(), {
+      id: newId('idempotencyKey'),
+      apiKeyId: ctx.apiKeyId,
+      idemKey: key,
+      fingerprint: fp,
+      state: 'in_flight' as const,
+      responseStatus: null,
+      responseBody: null,
+      requestId: ctx.requestId,
+      lockedAt: now,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    });
+  }
+
+  /**
+   * Phase 1 inside the first phase's transaction (MariaDB): INSERTs the row `in_flight`
+   * without waiting for a lock. A row another transaction holds uncommitted is a request in
+   * flight: 409. A committed row: KeyAlreadyStored (the caller rolls back and `acquire`s).
+   */
+  async claimIn(em: EntityManager, row: IdempotencyKey): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await em.query(
+          `SET STATEMENT innodb_lock_wait_timeout = 0 FOR INSERT INTO idempotency_keys (${CLAIM_COLUMNS}) VALUES (?, ?, ?, ?, 'in_flight', NULL, NULL, ?, ?, ?, ?)`,
+          [row.id, row.apiKeyId, row.idemKey, row.fingerprint, row.requestId, row.lockedAt.getTime(), row.createdAt.getTime(), row.expiresAt.getTime()],
+        );
+        return;
+      } catch (err) {
+        if (this.db.isUniqueViolation(err)) throw new KeyAlreadyStored();
+        if ((err as { errno?: number }).errno !== ER_LOCK_WAIT_TIMEOUT) throw err;
+        // A lock wait can also be a short lock some other statement holds (not this key's): once more after a pause.
+        if (attempt < 2) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
+        const conflict = new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+        claimConflicts.add(conflict);
+        throw conflict;
+      }
+    }
+  }
+
+  /**
+   * Stores a refusal (4xx) as a new `done` row in a short transaction: the key's first
+   * answer when its claim was rolled back with the request. False when the key already has
+   * a row (another request took it meanwhile; its answer stands).
+   */
+  async insertRefusal(row: IdempotencyKey, err: ApiError): Promise<boolean> {
+    try {
+      await this.db.tx((em) => em.insert(IdempotencyKey, Object.assign(new IdempotencyKey(), row, {
+        state: 'done' as const, responseStatus: err.status, responseBody: this.cipher.encrypt(JSON.stringify(err.toBody())),
+      })));
+      return true;
+    } catch (failure) {
+      if (this.db.isUniqueViolation(failure)) return false;
+      throw failure;
+    }
+  }
+
   /** Deletes expired keys; run by the scheduler. */
   async purgeExpired(now = Date.now()): Promise<number> {
-    const result = await this.db.tx((em) =>
-      em.createQueryBuilder().delete().from(IdempotencyKey).where('expires_at <= :now', { now }).execute(),
-    );
-    return result.affected ?? 0;
+    // The expired ids are read first (no lock) and deleted by id: a range DELETE may scan
+    // (and, under REPEATABLE READ, lock) the whole table and its gaps for its duration, and
+    // every key claimed meanwhile would wait on it (or, claimed in the transaction with a
+    // zero lock wait, be answered 409 in flight).
+    let purged = 0;
+    for (;;) {
+      const rows = await this.db.read((em) =>
+        em.createQueryBuilder(IdempotencyKey, 'k').select('k.id', 'id').where('k.expires_at <= :now', { now }).orderBy('k.expires_at', 'ASC').limit(500).getRawMany<{ id: string }>(),
+      );
+      if (rows.length === 0) return purged;
+      const result = await this.db.tx((em) =>
+        em.createQueryBuilder().delete().from(IdempotencyKey).where('id IN (:...ids) AND expires_at <= :now', { ids: rows.map((r) => r.id), now }).execute(),
+      );
+      purged += result.affected ?? 0;
+      if (rows.length < 500) return purged;
+    }
   }
 
   /**
@@ -172,6 +288,17 @@ export class IdempotencyService {
    * answers, guarded by the lease so that a taken-over holder cannot also commit.
    */
   async complete(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
+    if (this.db.kind === 'mysql') {
+      // Plain SQL on the hot path (no query building): one statement per request.
+      const done: { affectedRows?: number } = await em.query(
+        "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
+        [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
+      );
+      if (done.affectedRows !== 1) {
+        throw new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.');
+      }
+      return;
+    }
     const result = await em.createQueryBuilder().update(IdempotencyKey)
       .set({ state: 'done', responseStatus: status, responseBody: this.cipher.encrypt(body) })
       .where('id = :id AND state = :state AND locked_at = :lease', { id: row.id, state: 'in_flight', lease: row.lockedAt.getTime() })

@@ -1,6 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { IntentRecord } from '../shared/intent.entity';
 import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
+import { nextActionTransformer } from '../methods/next-action.column';
 import type { NextAction } from '../methods/next-action';
 import type { PaymentStatus } from './payment.states';
 
@@ -61,7 +62,8 @@ export class PaymentIntent extends IntentRecord<PaymentStatus> {
   @Column({ name: 'device_fingerprint', type: 'varchar', length: 512, nullable: true })
   deviceFingerprint: string | null;
 
-  @Column({ name: 'next_action', type: 'text', nullable: true, transformer: jsonTransformer })
+  /** The QR image is not stored but drawn from the stored modules (next-action.column.ts). */
+  @Column({ name: 'next_action', type: 'text', nullable: true, transformer: nextActionTransformer })
   nextAction: NextAction | null;
 
   @Column({ name: 'processing_reason', type: 'varchar', length: 64, nullable: true })

@@ -8,6 +8,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../../domain/scope';
+import { late } from '../../db/late';
 import type { StateMachine } from '../../domain/state-machine';
 import type { LedgerService, LedgerSource } from '../balances/ledger.service';
 import type { EventService } from '../events/event.service';
@@ -36,7 +37,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async create(em: EntityManager, actor: Actor, row: E, now: Date): Promise<W> {
     await em.insert(this.store.entity, row as never);
     const { ledger } = this.machine.entry;
-    if (ledger) await this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now);
+    if (ledger) await late(em, () => this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now));
     return this.record(em, actor, row, 'created', now);
   }
 
@@ -44,7 +45,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async apply(em: EntityManager, actor: Actor, row: E, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
     const t = this.machine.check(name, row.status as S);
     await this.store.transition(em, actor, row, t.to, changes, now);
-    if (t.ledger) await this.deps.ledger.effect(em, actor, row.currency, row.amount, t.ledger, this.source(row), now);
+    if (t.ledger) await late(em, () => this.deps.ledger.effect(em, actor, row.currency, row.amount, t.ledger!, this.source(row), now));
     return this.record(em, actor, row, t.event ?? t.to, now);
   }
 
@@ -53,10 +54,14 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
     return this.apply(em, actor, await this.store.lock(em, actor, id), name, changes, now);
   }
 
-  /** Records `<object>.<suffix>` for the row as it is now. */
+  /**
+   * Records `<object>.<suffix>` for the row as it is now. The ledger effect and the event
+   * take the merchant's hot locks (balance row, event counter): in an atomic phase they run
+   * at the end of the transaction (src/db/late.ts), in this order.
+   */
   async record(em: EntityManager, actor: Actor, row: E, suffix: string, now: Date): Promise<W> {
     const wire = this.toWire(row);
-    await this.deps.events.record(em, actor, suffix, wire, actor.requestId, now);
+    await late(em, await this.deps.events.prepare(em, actor, suffix, wire, actor.requestId, now));
     return wire;
   }
 

@@ -49,16 +49,27 @@ export class WebhookDeliveryService {
   // ---- fan-out (inside the event's transaction) ----
 
   async fanOut(em: EntityManager, event: EventRecord): Promise<void> {
-    const endpoints = await em.find(WebhookEndpoint, { where: { merchantId: event.merchantId, environment: event.environment, status: 'enabled' } });
-    for (const e of endpoints) {
-      if (!e.enabledEvents.includes('*') && !typeMatches(event.type, e.enabledEvents)) continue;
-      await em.insert(WebhookDelivery, Object.assign(new WebhookDelivery(), {
+    const finish = await this.planFanOut(em, event);
+    if (finish) await finish(event);
+  }
+
+  /**
+   * The fan-out in two steps (EventService.afterRecord): the matching endpoints are read
+   * before the event takes its scope's counter; the delivery rows (one statement) are
+   * written once the event row is. No matching endpoint: nothing to run afterwards.
+   */
+  async planFanOut(em: EntityManager, draft: { merchantId: string; environment: string; type: string }): Promise<((event: EventRecord) => Promise<void>) | undefined> {
+    const endpoints = await em.find(WebhookEndpoint, { where: { merchantId: draft.merchantId, environment: draft.environment as WebhookEndpoint['environment'], status: 'enabled' } });
+    const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(draft.type, e.enabledEvents));
+    if (matching.length === 0) return undefined;
+    return async (event) => {
+      await em.insert(WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
         id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
         endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
         nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
         createdAt: event.createdAt, updatedAt: event.createdAt,
-      }));
-    }
+      })) as never);
+    };
   }
 
   // ---- claim ----
