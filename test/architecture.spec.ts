@@ -18,11 +18,19 @@ function imports(file: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b\s*(?:[^;']*?\bfrom\s+)?'([^']+)'/gm)].map((m) => m[1]);
 }
 
+/** Whether `file` imports `spec` for its types only (`import type ...`). */
+function typeOnly(file: string, spec: string): boolean {
+  return fs.readFileSync(file, 'utf8').split('\n').some((line) => line.startsWith('import type ') && line.endsWith(`'${spec}';`));
+}
+
 describe('layering', () => {
   test.each(['domain', 'db'])('src/%s (the kernel) imports no module', (kernel) => {
     const offending = tsFiles(path.join(SRC, kernel)).flatMap((file) =>
       imports(file)
         .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(SRC, 'modules')))
+        // A data migration may use a module's column codec (`*.column.ts`) and its types: it
+        // rewrites that module's stored values (e.g. 1733800000000-QrModules).
+        .filter((spec) => !(file.includes(`${path.sep}migrations${path.sep}`) && (spec.endsWith('.column') || typeOnly(file, spec))))
         .map((spec) => `${path.relative(SRC, file)} -> ${spec}`));
     expect(offending).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { COUNTRY, CURRENCY } from './validation';
 import { check } from './schema';
 import type { Scope } from './scope';
 import { sha256Hex } from './canonical';
+import type { SelectValues } from '../db/compiled-select';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -281,12 +282,44 @@ export function listRows<E extends ObjectLiteral>(
   params: ListParams,
   indexes?: ListIndexes,
 ): Promise<E[]> {
-  if (!indexes || params.merchantReference) return qb.getMany();
+  return prepareListRows(qb, alias, params, indexes).getMany();
+}
+
+/**
+ * The named values of the query that `applyList` + `prepareListRows` build, for running it
+ * through `compiledSelect` (which learns their order once per shape).
+ */
+export function listValues(scope: Scope, params: ListParams): SelectValues {
+  const v: SelectValues = { merchantId: scope.merchantId, environment: scope.environment };
+  if (params.statuses) {
+    v.statuses = params.statuses;
+    params.statuses.forEach((status, i) => { v[`listStatus${i}`] = status; });
+  }
+  if (params.country) v.country = params.country;
+  if (params.currency) v.currency = params.currency;
+  if (params.merchantReference) v.mref = params.merchantReference;
+  if (params.createdGte !== undefined) v.gte = params.createdGte;
+  if (params.createdLt !== undefined) v.lt = params.createdLt;
+  if (params.after) {
+    v.at = params.after.t;
+    v.aid = params.after.id;
+  }
+  return v;
+}
+
+/** `listRows` without running it: the query builder, hints and branches in place. */
+export function prepareListRows<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+  alias: string,
+  params: ListParams,
+  indexes?: ListIndexes,
+): SelectQueryBuilder<E> {
+  if (!indexes || params.merchantReference) return qb;
   const mysql = isMysqlFamily(qb);
   const statuses = params.statuses ?? [];
   if (statuses.length === 0 || !indexes.byStatus) {
     if (mysql) forceIndex(qb, alias, indexes.list);
-    return qb.getMany();
+    return qb;
   }
   const clause = statusClause(alias);
   const withStatus = (target: SelectQueryBuilder<E>, condition: string) => {
@@ -302,7 +335,7 @@ export function listRows<E extends ObjectLiteral>(
     withStatus(qb, `${alias}.status = :listStatus0`);
     qb.setParameter('listStatus0', statuses[0]);
     if (mysql) forceIndex(qb, alias, indexes.byStatus);
-    return qb.getMany();
+    return qb;
   }
   const branches = statuses.map((status, i) => {
     const branch = qb.clone();
@@ -317,7 +350,7 @@ export function listRows<E extends ObjectLiteral>(
   });
   qb.expressionMap.mainAlias!.subQuery = `(${branches.join(' UNION ALL ')})`;
   qb.expressionMap.wheres = [];
-  return qb.getMany();
+  return qb;
 }
 
 export function toPage<R extends { id: string; createdAt: Date }, W>(

@@ -7,7 +7,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
-import { applyList, listIndexesOf, listRows, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listValues, prepareListRows, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { compiledSelect } from '../../db/compiled-select';
@@ -127,11 +127,12 @@ export class IntentStore<E extends IntentRow, W> {
   }
 
   async list(scope: Scope, params: ListParams): Promise<Page<W>> {
-    const rows = await this.db.read((em) => {
+    // The SQL is built once per shape (filters present, page size); see compiledSelect.
+    const rows = await this.db.read((em) => compiledSelect(em, `${this.idKind}.list:${params.limit}`, listValues(scope, params), () => {
       const qb = this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
       // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000).
-      return listRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
-    });
+      return prepareListRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
+    }));
     return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
   }
 
