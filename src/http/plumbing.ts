@@ -16,6 +16,7 @@ import { newRequestId } from '../domain/ids';
 import type { App } from '../app';
 import type { RequestContext } from '../modules/auth/request-context';
 import type { RateLimiter } from './rate-limit';
+import type { Logger } from 'pino';
 import { parseJsonBody } from './json-body';
 
 declare module 'fastify' {
@@ -372,6 +373,24 @@ function checkContentType(request: FastifyRequest): void {
   }
 }
 
+/** A request's context; its child logger is made on first use (most requests never log). */
+class HttpRequestContext implements RequestContext {
+  readonly apiKeyId: string;
+  readonly merchantId: string;
+  readonly environment: RequestContext['environment'];
+  private child?: Logger;
+
+  constructor(key: Omit<RequestContext, 'requestId' | 'log'>, readonly requestId: string, private readonly root: Logger) {
+    this.apiKeyId = key.apiKeyId;
+    this.merchantId = key.merchantId;
+    this.environment = key.environment;
+  }
+
+  get log(): Logger {
+    return (this.child ??= this.root.child({ requestId: this.requestId }));
+  }
+}
+
 export function registerPlumbing(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const routes = new RouteTable();
   let closing = false;
@@ -410,7 +429,7 @@ export function registerPlumbing(fastify: FastifyInstance, app: App, limiter: Ra
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
       const key = await app.auth.authenticate(request.headers.authorization);
       await limiter.take(key.apiKeyId);
-      request.ctx = { ...key, requestId: request.id, log: app.log.child({ requestId: request.id }) };
+      request.ctx = new HttpRequestContext(key, request.id, app.log);
     }
     // Unknown paths and methods are answered before the body is read: a 404/405 beats a 413/415.
     if (request.is404) throw routeError(request, routes);
