@@ -4,11 +4,13 @@
  * statements the gateway sends (bench/sql.ts, captured from the general log) and writes the
  * same bytes the gateway answers with (checked by bench/run.ts before any measuring). No
  * framework, no ORM, no validation beyond what the answer needs. Writes: the rows the gateway
- * writes for one create, in ONE transaction. Forked by bench/run.ts; reports its port over IPC.
+ * writes for one create, with its statements, in ONE transaction. Forked by bench/run.ts;
+ * reports its port over IPC.
  *
- * It reuses three pure functions of the gateway for the bytes it must produce (not for any
- * request handling): FieldCipher (AES-256-GCM sealing of the recipient account and the stored
- * idempotent answer), promptPayPayload and qrSvgDataUrl (the PromptPay QR a payment carries).
+ * It reuses pure functions of the gateway for the bytes it must produce (not for any request
+ * handling): FieldCipher (AES-256-GCM sealing of the recipient account and the stored
+ * idempotent answer), promptPayPayload, qrModules and svgDataUrlFromModules (the PromptPay QR
+ * a payment carries: its modules are stored, its image is answered).
  */
 import http from 'node:http';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -16,7 +18,7 @@ import mysql from 'mysql2/promise';
 import { monotonicFactory } from 'ulid';
 import { FieldCipher } from '../src/domain/crypto';
 import { promptPayPayload } from '../src/modules/methods/emvco';
-import { qrSvgDataUrl } from '../src/modules/methods/qr';
+import { qrModules, svgDataUrlFromModules } from '../src/modules/methods/qr';
 import * as SQL from './sql';
 import { GQL_CREATE_PAYMENT, GQL_CREATE_PAYOUT, GQL_PAYOUT_GET, GQL_PAYOUT_LIST } from './queries';
 
@@ -39,6 +41,12 @@ async function q(conn: Q, sql: string, params: unknown[]): Promise<any[]> {
   const [rows] = await conn.query(sql, params);
   return rows as any[];
 }
+/** A statement that returns no rows: its OK packet (affectedRows, insertId). */
+async function exec(conn: Q, sql: string, params: unknown[]): Promise<{ affectedRows: number; insertId: number }> {
+  statements++;
+  const [result] = await conn.query(sql, params);
+  return result;
+}
 
 interface Key { id: string; merchantId: string; environment: string }
 
@@ -54,10 +62,10 @@ async function authenticate(header: string | undefined): Promise<Key | null> {
   const pk = decoded.slice(0, colon);
   const sk = decoded.slice(colon + 1);
   const [row] = await q(pool, SQL.AUTH, [pk]);
-  if (!row || row.ApiKey_revoked_at !== null) return null;
-  const ok = timingSafeEqual(Buffer.from(sha256hex(sk), 'hex'), Buffer.from(row.ApiKey_secret_hash, 'hex'));
-  if (!ok || !pk.startsWith(`pk_${row.ApiKey_environment}_`) || !sk.startsWith(`sk_${row.ApiKey_environment}_`)) return null;
-  return { id: row.ApiKey_id, merchantId: row.ApiKey_merchant_id, environment: row.ApiKey_environment };
+  if (!row || row.k_revoked_at !== null) return null;
+  const ok = timingSafeEqual(Buffer.from(sha256hex(sk), 'hex'), Buffer.from(row.k_secret_hash, 'hex'));
+  if (!ok || !pk.startsWith(`pk_${row.k_environment}_`) || !sk.startsWith(`sk_${row.k_environment}_`)) return null;
+  return { id: row.k_id, merchantId: row.k_merchant_id, environment: row.k_environment };
 }
 
 const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
@@ -123,7 +131,13 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 // ---- writes ----
 
-/** Payout create: every row the gateway writes, in one transaction (the gateway: two, plus the key's own commit). */
+/**
+ * Payout create: every row the gateway writes, with its statements and in its order (hot locks
+ * last: the balance row and the event counter are taken by the last statements before COMMIT),
+ * in one transaction. Not done (as the gateway does): the key's in-flight round trip (claimed
+ * then updated; here written `done` at once), the merchant_reference SELECT (the unique index
+ * refuses a duplicate) and the webhook endpoint lookup.
+ */
 async function createPayout(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();
   const id = newId('po', now);
@@ -138,16 +152,17 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
     };
     const json = JSON.stringify(wire);
     await q(conn, 'START TRANSACTION', []);
-    await q(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 'done', 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
-    await q(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
+    await exec(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await exec(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
       body.recipient.type, body.recipient.bank_code, body.recipient.holder_name, body.recipient.account_number.slice(-4), cipher.encrypt(body.recipient.account_number)]);
-    const [bal] = await q(conn, SQL.BALANCE_FOR_UPDATE, [key.merchantId, key.environment, body.currency]);
+    await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payout_intent', id, requestId, 201, now]);
     const amount = BigInt(body.amount);
-    await q(conn, SQL.UPDATE_BALANCE, [(BigInt(bal.b_available) - amount).toString(), bal.b_pending, (BigInt(bal.b_reserved) + amount).toString(), now, bal.b_id]);
     const le = (bucket: string, amt: bigint) => [newId('le', now), key.merchantId, key.environment, body.currency, bucket, amt.toString(), 'payout_reserved', 'payout_intent', id, now];
-    await q(conn, SQL.INSERT_LEDGER_PAIR, [...le('available', -amount), ...le('reserved', amount)]);
+    await exec(conn, SQL.INSERT_LEDGER_PAIR, [...le('available', -amount), ...le('reserved', amount)]);
+    const d = [(-amount).toString(), '0', amount.toString()];
+    const moved = await exec(conn, SQL.MOVE_BALANCE, [...d, now, key.merchantId, key.environment, body.currency, ...d]);
+    if (moved.affectedRows !== 1) throw new Error('insufficient_balance');
     await event(conn, key, 'payout_intent.created', id, json, requestId, now);
-    await q(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payout_intent', id, requestId, 201, now]);
     await q(conn, 'COMMIT', []);
     return wire;
   } catch (err) {
@@ -159,12 +174,21 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
 }
 
 async function event(conn: Q, key: Key, type: string, resourceId: string, data: string, requestId: string, now: number): Promise<void> {
-  await q(conn, SQL.NEXT_SEQ_UPSERT, [key.merchantId, key.environment]);
-  const [seq] = await q(conn, SQL.NEXT_SEQ_READ, [key.merchantId, key.environment]);
-  await q(conn, SQL.INSERT_EVENT, [newId('evt', now), key.merchantId, key.environment, type, resourceId, data, requestId, now, seq.last_seq]);
+  const seq = SQL.seqOf(await exec(conn, SQL.NEXT_SEQ, [key.merchantId, key.environment]));
+  await exec(conn, SQL.INSERT_EVENT, [newId('evt', now), key.merchantId, key.environment, type, resourceId, data, requestId, now, seq]);
 }
 
-/** PromptPay payment create: the final rows (intent with its QR, event, audit, idempotent answer) in one transaction. */
+const SETTLE_MS = Number(process.env.SIMULATED_SETTLE_MS ?? 2000);
+
+/**
+ * PromptPay payment create: the final rows (the intent with its QR modules, audit entry,
+ * idempotent answer, event) in one transaction, after the gateway's two reads (the merchant's
+ * disabled methods: a disabled PromptPay is refused; the merchant, whose name goes into the
+ * QR). The gateway: the intent INSERTed before its provider call and UPDATEd after, in two
+ * transactions. Not done, as for payouts: the key's in-flight round trip, the
+ * merchant_reference SELECT, the webhook endpoint lookup, and the intent's re-read FOR UPDATE
+ * before the second phase.
+ */
 async function createPayment(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();
   const id = newId('pi', now);
@@ -172,27 +196,29 @@ async function createPayment(key: Key, body: any, idemKey: string, fingerprintSo
   try {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
     await q(conn, 'START TRANSACTION', []);
-    // The gateway reads the merchant (its name goes into the QR) on every create; so does the floor.
+    const disabled = await q(conn, SQL.METHOD_SETTINGS_DISABLED, [key.merchantId, key.environment]);
+    if (disabled.some((s) => s.s_payment_method === 'promptpay')) throw new Error('payment_method_unavailable');
     const [merchant] = await q(conn, SQL.MERCHANT_BY_ID, [key.merchantId]);
     const name = String(merchant.m_name);
     const reference = `PI${id.slice(-16).toUpperCase()}`;
-    const expiresAt = iso(now + 15 * 60_000);
+    const expires = now + 15 * 60_000;
     const major = (BigInt(body.amount) / 100n).toString() + '.' + (BigInt(body.amount) % 100n).toString().padStart(2, '0');
     const data = promptPayPayload({ billerId: '010556012345601', reference1: reference, amount: major, merchantName: name.toUpperCase().replace(/[^A-Z0-9 .-]/g, '').slice(0, 25) || 'MERCHANT' });
-    const nextAction = { type: 'display_qr_code', expires_at: expiresAt, display_qr_code: { data, image_url_svg: qrSvgDataUrl(data) } };
+    const modules = qrModules(data);
+    const nextAction = { type: 'display_qr_code', expires_at: iso(expires), display_qr_code: { data, image_url_svg: svgDataUrlFromModules(modules) } };
+    const stored = { type: 'display_qr_code', expires_at: iso(expires), display_qr_code: { data, qr_modules: modules } };
     const wire = {
       object: 'payment_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
       checkout_mode: 'direct', status: 'requires_action', merchant_reference: body.merchant_reference, payment_method: 'promptpay',
       next_action: nextAction, failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    const nextActionJson = JSON.stringify(nextAction);
-    await q(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 'done', 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
-    await q(conn, SQL.INSERT_PAYMENT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_action', now, now, body.merchant_reference,
-      'direct', sha256hex(fingerprintSource), 'promptpay', 'siampay', reference, cipher.encrypt(JSON.stringify(body.customer ?? {})), nextActionJson,
-      randomBytes(32).toString('base64url'), now + 3_600_000]);
+    await exec(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await exec(conn, SQL.INSERT_PAYMENT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_action', now, now, body.merchant_reference,
+      'direct', sha256hex(fingerprintSource), 'promptpay', 'siampay', reference, cipher.encrypt(JSON.stringify(body.customer ?? {})), JSON.stringify(stored),
+      randomBytes(32).toString('base64url'), expires, now + SETTLE_MS, null]);
+    await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payment_intent', id, requestId, 201, now]);
     await event(conn, key, 'payment_intent.created', id, json, requestId, now);
-    await q(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payment_intent', id, requestId, 201, now]);
     await q(conn, 'COMMIT', []);
     return wire;
   } catch (err) {
@@ -264,13 +290,13 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     if (query === GQL_CREATE_PAYOUT) {
       const i = variables.input;
       const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, recipient: { type: 'bank_account', bank_code: i.recipient.bankCode, account_number: i.recipient.accountNumber, holder_name: i.recipient.holderName } };
-      const w = await createPayout(key, body, idem, `graphql ${raw}`, 'graphql createPayoutIntent');
+      const w = await createPayout(key, body, idem, `graphql ${raw}`, 'POST /v1/payout_intents');
       return send(res, 200, `{"data":{"createPayoutIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, failureCode: null, failureMessage: null, createdAt: w.created_at, updatedAt: w.updated_at, recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 } })}}}`);
     }
     if (query === GQL_CREATE_PAYMENT) {
       const i = variables.input;
       const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, customer: i.customer };
-      const w = await createPayment(key, body, idem, `graphql ${raw}`, 'graphql createPaymentIntent');
+      const w = await createPayment(key, body, idem, `graphql ${raw}`, 'POST /v1/payment_intents');
       return send(res, 200, `{"data":{"createPaymentIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, createdAt: w.created_at })}}}`);
     }
     return send(res, 400, '{"errors":[{"message":"the floor answers only the benchmark documents"}]}');

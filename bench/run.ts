@@ -495,9 +495,8 @@ async function subscriptionFanout(db: Db, pool: mysql.Pool, gwUrl: string, loadg
     const now = Date.now();
     const id = `evt_${ulid(now).toLowerCase()}`;
     await conn.query('START TRANSACTION');
-    await conn.query(SQL.NEXT_SEQ_UPSERT, [m.id, 'test']);
-    const [[seq]] = await conn.query(SQL.NEXT_SEQ_READ, [m.id, 'test']) as any;
-    await conn.query(SQL.INSERT_EVENT, [id, m.id, 'test', template?.type ?? 'payout_intent.created', template?.resource_id ?? 'po_0', data, null, now, seq.last_seq]);
+    const [next] = await conn.query(SQL.NEXT_SEQ, [m.id, 'test']) as any;
+    await conn.query(SQL.INSERT_EVENT, [id, m.id, 'test', template?.type ?? 'payout_intent.created', template?.resource_id ?? 'po_0', data, null, now, SQL.seqOf(next)]);
     await conn.query('COMMIT');
     commits.set(id, process.hrtime.bigint());
   };
