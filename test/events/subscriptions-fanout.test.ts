@@ -7,6 +7,7 @@ import { createClient, Client as WsClient } from 'graphql-ws';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, eventually } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
+import { EventService } from '../../src/modules/events/event.service';
 
 let srv: TestServer;
 // No poller and no revocation poll during the measurement: only the commits wake the streams.
@@ -76,4 +77,29 @@ test('statements per wake-up do not grow with the number of subscribers of a sco
   expect(many.perEvent).toBeLessThanOrEqual(one.perEvent + 1);
   for (const got of many.received) expect(got).toEqual(many.ids);
   expect(new Set(many.ids).size).toBe(6);
+});
+
+test('subscribers of the same operation share one execution of the selection set per event', async () => {
+  const c = await srv.merchant();
+  const subs = await open(c, 20);
+  await new Promise((r) => setTimeout(r, 200));
+  // The subscription's field resolver maps the row with EventService.toWire: once per execution.
+  const original = EventService.toWire;
+  let executions = 0;
+  EventService.toWire = (event) => {
+    if (event.merchantId === c.merchantId) executions++;
+    return original(event);
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      expect((await postPromptPay(c, '10000')).status).toBe(201);
+      await eventually(async () => subs.received.every((r) => r.length >= i + 1), 10000, 5);
+    }
+  } finally {
+    EventService.toWire = original;
+    await subs.close();
+  }
+  expect(executions).toBeLessThanOrEqual(3);
+  const first = subs.received[0];
+  for (const got of subs.received) expect(got).toEqual(first);
 });
