@@ -76,6 +76,8 @@ class StreamState {
   readonly queue: EventRecord[] = [];
   /** Fed by the scope's shared reader (else it reads its own history until it reaches the reader). */
   joined = false;
+  /** A shared read saw its key revoked: it gets nothing more (revocation is final) and waits to be closed. */
+  revoked = false;
   error?: unknown;
   constructor(public pos: number, readonly apiKeyId: string | undefined) {}
 }
@@ -141,7 +143,12 @@ class ScopeEntry {
               continue;
             }
             // A read that sees the key revoked hands its streams nothing (nor any later read).
-            if (s.apiKeyId && revoked.has(s.apiKeyId)) continue;
+            // It leaves the reader, so that its position no longer holds the shared read back.
+            if (s.apiKeyId && revoked.has(s.apiKeyId)) {
+              s.revoked = true;
+              s.joined = false;
+              continue;
+            }
             let woke = false;
             for (const row of rows) {
               if (row.seq! <= s.pos) continue;
@@ -236,7 +243,7 @@ export class EventHub {
             if (typeMatches(row.type, types)) yield row;
             continue;
           }
-          if (!state.joined) {
+          if (!state.joined && !state.revoked) {
             if (shared.head === undefined || state.pos >= shared.head) {
               // Caught up with the shared reader: it feeds this stream from now on. One more
               // read covers what was committed since the reader's last one.
