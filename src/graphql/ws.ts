@@ -15,7 +15,10 @@
  */
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
+import {
+  createSourceEventStream, execute, getOperationAST, GraphQLError, parse, specifiedRules, validate,
+  type DocumentNode, type ExecutionArgs, type ExecutionResult,
+} from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
 import { ApiError } from '../domain/errors';
@@ -79,6 +82,53 @@ const isRateLimited = (err: unknown): err is ApiError & { retryAfter: number } =
 /** Close codes (docs/subscriptions.md). 4429: the key's rate limit; the reason says when to retry. */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, rateLimited: 4429 } as const;
 
+/** The text an operation was parsed from, with its variables and name: subscriptions with the same one share results. */
+const operationKeys = new WeakMap<DocumentNode, string>();
+/** Per event row (the object the scope's shared reader hands every stream), per operation key: the executed result. */
+const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+/**
+ * graphql-js `subscribe`, except that the selection set is executed once per event and
+ * distinct operation (same text, variables and operation name), not once per subscriber:
+ * the streams of a scope receive the same row object from the hub (EventHub), so the
+ * subscribers of one document share the result, and only its serialisation per socket
+ * remains. Execution depends on the row alone (the resolver creates its DataLoaders per
+ * event), never on the subscriber; rows read on a stream's own (catch-up) are not shared.
+ */
+async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
+  const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  const key = operationKeys.get(args.document);
+  const run = (payload: unknown) => Promise.resolve(execute({ ...args, rootValue: payload }));
+  const map = (payload: unknown): Promise<ExecutionResult> => {
+    if (key === undefined || typeof payload !== 'object' || payload === null) return run(payload);
+    let byKey = sharedResults.get(payload);
+    if (!byKey) sharedResults.set(payload, (byKey = new Map()));
+    let result = byKey.get(key);
+    if (!result) byKey.set(key, (result = run(payload)));
+    return result;
+  };
+  const mapped: AsyncGenerator<ExecutionResult> = {
+    async next() {
+      const r = await iterator.next();
+      return r.done ? { done: true, value: undefined } : { done: false, value: await map(r.value) };
+    },
+    async return() {
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+    async throw(err?: unknown) {
+      if (iterator.throw) await iterator.throw(err);
+      throw err;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  } as AsyncGenerator<ExecutionResult>;
+  return mapped;
+}
+
 export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
   const schema = buildGraphQLSchema();
   const armor = createArmor();
@@ -111,6 +161,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
+      subscribe: subscribeShared,
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
@@ -172,6 +223,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         if (!operation || operation.operation !== 'subscription') {
           return [new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', { extensions: { code: 'validation_error' } })];
         }
+        operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);
         const requestId = `req_${randomToken(12)}`;
         const contextValue = createContext(app, { ...key, requestId, log: app.log.child({ requestId }) });
         return {

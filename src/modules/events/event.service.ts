@@ -267,6 +267,28 @@ export class EventService {
     });
   }
 
+  /**
+   * `since` for a scope's shared live reader (EventHub): committed events with seq >
+   * `afterSeq`, oldest first, and which of `readerKeyIds` are revoked, in ONE statement
+   * (one snapshot): if it sees an event committed after a key's revocation, it also sees
+   * the revocation, and the hub hands that key's streams nothing. The revoked ids ride on
+   * every row as a scalar subquery column (no rows: nothing to hand out, nothing to check).
+   */
+  async sinceShared(scope: Scope, afterSeq: number, limit: number, readerKeyIds: readonly string[]): Promise<{ rows: EventRecord[]; revoked: Set<string> }> {
+    return this.db.read(async (em) => {
+      const qb = em.createQueryBuilder(EventRecord, 'e')
+        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq });
+      if (readerKeyIds.length > 0) {
+        qb.addSelect((sub) => sub.select('GROUP_CONCAT(k.id)').from(ApiKey, 'k').where('k.id IN (:...readerKeyIds) AND k.revoked_at IS NOT NULL', { readerKeyIds }), 'revoked_keys');
+      }
+      const { entities, raw } = await qb.orderBy('e.seq', 'ASC').limit(limit).getRawAndEntities();
+      const revoked = new Set<string>();
+      const list = (raw[0] as { revoked_keys?: string | null } | undefined)?.revoked_keys;
+      if (list) for (const id of String(list).split(',')) revoked.add(id);
+      return { rows: entities, revoked };
+    });
+  }
+
   /** The newest seq of several scopes at once (one statement; subscriptions' shared poller). */
   async lastSeqs(scopes: Scope[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
