@@ -222,20 +222,8 @@ export class IdempotencyService {
    */
   async acquire(ctx: RequestContext, key: string, fp: string): Promise<{ row: IdempotencyKey } | { replay: Replay }> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const now = new Date();
-      const row: IdempotencyKey = Object.assign(new IdempotencyKey(), {
-        id: newId('idempotencyKey'),
-        apiKeyId: ctx.apiKeyId,
-        idemKey: key,
-        fingerprint: fp,
-        state: 'in_flight' as const,
-        responseStatus: null,
-        responseBody: null,
-        requestId: ctx.requestId,
-        lockedAt: now,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-      });
+      const row = this.newRow(ctx, key, fp);
+      const now = row.createdAt;
       try {
         await this.db.tx((em) => em.insert(IdempotencyKey, row));
         return { row };
