@@ -30,6 +30,15 @@ const OVERSTATED: Record<string, string> = {
   // @apollo/server -> @graphql-tools/utils@12 -> @whatwg-node/promise-helpers@2: uses
   // Promise.withResolvers (Node.js 22) only when it exists, else its own deferred.
   '@whatwg-node/promise-helpers': 'feature-detects Promise.withResolvers and falls back',
+  // Build tools of the dashboard (devDependencies, run by `npm run build`): GraphQL Code
+  // Generator's CLI shows its tasks with listr2, and graphql-config brings schema loaders for
+  // URL, GitHub and Apollo sources (with @whatwg-node/* and sync-fetch) that dashboard/codegen.yml
+  // never uses: it reads the local schema.graphql. The last test runs the generator here.
+  listr2: 'the code generator CLI task list (run with --silent); the generator runs on this Node.js (test below)',
+  'sync-fetch': 'used only by the URL/GitHub/Apollo schema loaders; the dashboard codegen reads a local file',
+  '@whatwg-node/fetch': 'used only by the URL/GitHub/Apollo schema loaders; the dashboard codegen reads a local file',
+  '@whatwg-node/node-fetch': 'used only by the URL/GitHub/Apollo schema loaders; the dashboard codegen reads a local file',
+  '@whatwg-node/disposablestack': 'used only by the URL/GitHub/Apollo schema loaders; the dashboard codegen reads a local file',
 };
 
 interface Installed { name: string; version: string; node: string; where: string }
@@ -126,3 +135,11 @@ test('the packages with an overstated minimum work on this Node.js', async () =>
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   expect(stdout).toMatch(/^ok .*@whatwg-node\/promise-helpers\//);
 });
+
+test('the dashboard code generator (listr2, graphql-config and its loaders) runs on this Node.js', async () => {
+  const bin = path.join(ROOT, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js');
+  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, '--config', 'dashboard/codegen.yml', '--silent'], { cwd: ROOT, timeout: 60000 }, (err, _out, errOut) => resolve({ code: err ? 1 : 0, stderr: errOut }));
+  });
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+}, 90000);
