@@ -141,9 +141,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 async function createPayout(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();
   const id = newId('po', now);
-  const conn = await pool.getConnection();
-  try {
-    const requestId = `req_${randomBytes(12).toString('base64url')}`;
+  return oneTransaction(async (conn, requestId) => {
     const wire = {
       object: 'payout_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
       status: 'requires_approval', merchant_reference: body.merchant_reference,
@@ -151,7 +149,6 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
       failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    await q(conn, 'START TRANSACTION', []);
     await exec(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
     await exec(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
       body.recipient.type, body.recipient.bank_code, body.recipient.holder_name, body.recipient.account_number.slice(-4), cipher.encrypt(body.recipient.account_number)]);
@@ -163,8 +160,18 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
     const moved = await exec(conn, SQL.MOVE_BALANCE, [...d, now, key.merchantId, key.environment, body.currency, ...d]);
     if (moved.affectedRows !== 1) throw new Error('insufficient_balance');
     await event(conn, key, 'payout_intent.created', id, json, requestId, now);
-    await q(conn, 'COMMIT', []);
     return wire;
+  });
+}
+
+/** Runs `fn` in one transaction on a pooled connection (a request id of the gateway's shape), rolled back on any error. */
+async function oneTransaction<T>(fn: (conn: Q, requestId: string) => Promise<T>): Promise<T> {
+  const conn = await pool.getConnection();
+  try {
+    await q(conn, 'START TRANSACTION', []);
+    const result = await fn(conn, `req_${randomBytes(12).toString('base64url')}`);
+    await q(conn, 'COMMIT', []);
+    return result;
   } catch (err) {
     await conn.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -192,10 +199,7 @@ const SETTLE_MS = Number(process.env.SIMULATED_SETTLE_MS ?? 2000);
 async function createPayment(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();
   const id = newId('pi', now);
-  const conn = await pool.getConnection();
-  try {
-    const requestId = `req_${randomBytes(12).toString('base64url')}`;
-    await q(conn, 'START TRANSACTION', []);
+  return oneTransaction(async (conn, requestId) => {
     const disabled = await q(conn, SQL.METHOD_SETTINGS_DISABLED, [key.merchantId, key.environment]);
     if (disabled.some((s) => s.s_payment_method === 'promptpay')) throw new Error('payment_method_unavailable');
     const [merchant] = await q(conn, SQL.MERCHANT_BY_ID, [key.merchantId]);
@@ -219,14 +223,8 @@ async function createPayment(key: Key, body: any, idemKey: string, fingerprintSo
       randomBytes(32).toString('base64url'), expires, now + SETTLE_MS, null]);
     await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payment_intent', id, requestId, 201, now]);
     await event(conn, key, 'payment_intent.created', id, json, requestId, now);
-    await q(conn, 'COMMIT', []);
     return wire;
-  } catch (err) {
-    await conn.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    conn.release();
-  }
+  });
 }
 
 // ---- method discovery: the catalogue answer is a pure function of the query and the disabled methods ----
