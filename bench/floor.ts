@@ -320,3 +320,5 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ port });
 });
 process.on('disconnect', () => process.exit(0));
+// A normal exit on SIGTERM, so that `--cpu-prof` (BENCH_PROFILE=1) writes its profile.
+process.on('SIGTERM', () => process.exit(0));

@@ -21,6 +21,13 @@
  *
  * BENCH_ONLY=list,deep,gql,get,create,ceiling,methods,subscribe runs a subset (groups or
  * scenario names).
+ *
+ * BENCH_PROFILE=1 adds a profiling pass after the measurements: a second gateway and a second
+ * floor under `node --cpu-prof` run each scenario again (warm-up, then one BENCH_SECONDS x
+ * BENCH_ROUNDS window each), and their CPU time within each measured window is aggregated by
+ * package (bench/profile.ts) and divided by the requests served: CPU µs per request, gateway
+ * beside floor (`profile` per scenario in the results, and a table); BENCH_PROFILE_KEEP=1
+ * keeps the .cpuprofile files (for Chrome DevTools or a flame graph).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -48,6 +55,7 @@ const MERCHANTS = Math.max(2, Number(env.BENCH_MERCHANTS ?? 10));
 const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 500);
 const EVENT_RATE = Number(env.BENCH_EVENT_RATE ?? 20);
 const EVENT_SECONDS = Number(env.BENCH_EVENT_SECONDS ?? Math.max(5, SECONDS * ROUNDS));
+const PROFILE = env.BENCH_PROFILE === '1';
 const ONLY = (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.resolve(__dirname, '..');
@@ -138,9 +146,9 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startGateway(db: Db): Promise<{ url: string; proc: ChildProcess }> {
+async function startGateway(db: Db, nodeArgs: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [path.join(DIST, 'src/main.js')], { env: gatewayEnv(db, port), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'src/main.js')], { env: gatewayEnv(db, port), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   let out = '';
   const onData = (b: Buffer) => {
@@ -172,8 +180,8 @@ async function startGateway(db: Db): Promise<{ url: string; proc: ChildProcess }
   }
 }
 
-async function startFloor(db: Db): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = fork(path.join(__dirname, 'floor.js'), [], { env: { ...gatewayEnv(db) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function startFloor(db: Db, nodeArgs: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = fork(path.join(__dirname, 'floor.js'), [], { env: { ...gatewayEnv(db) }, execArgv: nodeArgs, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(proc);
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('message', (m: any) => resolve(m.port));
@@ -434,6 +442,9 @@ async function main(): Promise<void> {
       log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${fs_.rps > 0 ? round2(gs.rps / fs_.rps) : '-'}`);
     }
 
+    // --- where the gateway's CPU goes, per scenario (BENCH_PROFILE=1)
+    if (PROFILE) await profileScenarios(db, selected, results, loadgen, methodsAnswer, window);
+
     // --- subscription fan-out
     let fanout: Record<string, unknown> | undefined;
     if (ONLY.length === 0 || ONLY.includes('subscribe')) fanout = await subscriptionFanout(db, pool, gw.url, loadgen, subscriberMerchant);
@@ -471,6 +482,76 @@ async function main(): Promise<void> {
   } finally {
     await pool.end().catch(() => undefined);
   }
+}
+
+/**
+ * The profiling pass: a fresh gateway and a fresh floor, each under `--cpu-prof` (sampling
+ * every 500 µs); each scenario is warmed up and then run for BENCH_SECONDS x BENCH_ROUNDS on
+ * each. Only the samples of the measured windows (not start-up, not warm-up) count; they are
+ * aggregated by package and divided by the requests served in the window, so the gateway's
+ * and the floor's CPU per request sit side by side (`profile` of the scenario's result).
+ */
+async function profileScenarios(
+  db: Db, selected: Scenario[], results: Record<string, unknown>[], loadgen: LoadGen, methodsAnswer: string,
+  window: (base: string, s: Scenario, seconds: number, counter: (u: string) => Promise<Counters>) => Promise<{ served: number }>,
+): Promise<void> {
+  const { readProfile, summarise } = await import('./profile');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-prof-'));
+  const prof = (side: string) => ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${path.join(dir, side)}`];
+  log(`profiling pass: a gateway and a floor under --cpu-prof (${dir})`);
+  const gw = await startGateway(db, prof('gateway'));
+  const floor = await startFloor(db, prof('floor'));
+  await fetch(`${floor.url}/__set_methods_answer`, { method: 'POST', body: methodsAnswer });
+  const windows: { name: string; side: 'gateway' | 'floor'; fromUs: number; toUs: number; served: number }[] = [];
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  const stop = async (proc: ChildProcess) => {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, sleep(30_000)]);
+  };
+  try {
+    for (const s of selected) {
+      log(`  ${s.name}`);
+      for (const [side, url, counter] of [['gateway', gw.url, gatewayCounters], ['floor', floor.url, floorCounters]] as const) {
+        await window(url, s, Math.max(1, WARMUP), counter);
+        const fromUs = nowUs();
+        const { served } = await window(url, s, SECONDS * ROUNDS, counter);
+        windows.push({ name: s.name, side, fromUs, toUs: nowUs(), served });
+      }
+    }
+  } finally {
+    await Promise.all([stop(gw.proc), stop(floor.proc)]);
+  }
+  const profileOf = (side: string) => {
+    const files = fs.existsSync(path.join(dir, side)) ? fs.readdirSync(path.join(dir, side)).filter((f) => f.endsWith('.cpuprofile')) : [];
+    return files.length ? readProfile(path.join(dir, side, files[0])) : undefined;
+  };
+  const profiles = { gateway: profileOf('gateway'), floor: profileOf('floor') };
+  if (!profiles.gateway || !profiles.floor) { log('  a profiled process wrote no profile'); return; }
+  const perRequest = (us: number, served: number) => Math.round(us / Math.max(1, served));
+  const rows: Record<string, unknown>[] = [];
+  for (const s of selected) {
+    const side = (name: 'gateway' | 'floor') => {
+      const w = windows.find((x) => x.name === s.name && x.side === name)!;
+      const summary = summarise([profiles[name]!], 12, w);
+      return {
+        requests: w.served, cpu_us_per_request: perRequest(summary.sampled_ms * 1000, w.served),
+        top: summary.top.map((t) => ({ package: t.package, percent: t.percent, us_per_request: perRequest(t.ms * 1000, w.served) })),
+      };
+    };
+    const g = side('gateway');
+    const f = side('floor');
+    const result = results.find((r) => r.scenario === s.name);
+    if (result) result.profile = { gateway: g, floor: f };
+    rows.push({
+      scenario: s.name, 'gw µs/req': g.cpu_us_per_request, 'floor µs/req': f.cpu_us_per_request,
+      'gateway top (µs/req)': g.top.slice(0, 5).map((t) => `${t.package.replace('node_modules/', '')} ${t.us_per_request}`).join(', '),
+    });
+  }
+  // eslint-disable-next-line no-console
+  console.table(rows);
+  if (env.BENCH_PROFILE_KEEP === '1') log(`  profiles kept in ${dir}`);
+  else fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /**
