@@ -46,7 +46,13 @@ export function payerValue(payer: PayerData, field: PayerField): string | undefi
   return payer[field];
 }
 
+/** Distinct discovery keys kept (amounts vary freely, so the key space is not bounded by itself). */
+const CHOICES_CACHED = 1_000;
+
 export class MethodRouting {
+  /** eligible()'s answers by key; see there. */
+  private readonly choices = new Map<string, readonly MethodChoice[]>();
+
   constructor(
     private readonly db: Db,
     private readonly settings: Pick<MethodSettings, 'disabledMethods'>,
@@ -81,14 +87,30 @@ export class MethodRouting {
     return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt };
   }
 
-  /** Every eligible (method, bank), in catalogue order, each with the offer routing would use. */
-  async eligible(em: EntityManager, scope: Scope, criteria: EligibilityCriteria): Promise<MethodChoice[]> {
+  /**
+   * Every eligible (method, bank), in catalogue order, each with the offer routing would use.
+   * The answer is a pure function of the environment, the criteria and the disabled methods
+   * (the catalogue and the connectors are fixed for the process), so it is computed once per
+   * such key and kept (read-only; at most CHOICES_CACHED keys, then the cache starts afresh).
+   */
+  async eligible(em: EntityManager, scope: Scope, criteria: EligibilityCriteria): Promise<readonly MethodChoice[]> {
     const disabled = await this.settings.disabledMethods(em, scope);
+    const key = `${scope.environment}|${criteria.amount ?? ''}|${criteria.currency ?? ''}|${criteria.country ?? ''}|${criteria.checkoutMode}|${criteria.provider ?? ''}|${[...disabled].sort().join(',')}`;
+    let choices = this.choices.get(key);
+    if (!choices) {
+      choices = Object.freeze(this.compute(scope.environment, criteria, disabled));
+      if (this.choices.size >= CHOICES_CACHED) this.choices.clear();
+      this.choices.set(key, choices);
+    }
+    return choices;
+  }
+
+  private compute(environment: Scope['environment'], criteria: EligibilityCriteria, disabled: ReadonlySet<string>): MethodChoice[] {
     const groups = new Map<string, { method: PaymentMethodName; bank: string | null; offers: { offer: Offer; connector: PaymentConnector; order: number }[] }>();
     let order = 0;
     for (const provider of PROVIDERS) {
       const connector = this.connectors.get(provider.code);
-      if (!connector || !provider.environments.includes(scope.environment)) continue;
+      if (!connector || !provider.environments.includes(environment)) continue;
       if (criteria.provider !== undefined && criteria.provider !== provider.code) continue;
       for (const offer of provider.offers) {
         order++;

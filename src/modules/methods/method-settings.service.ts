@@ -7,6 +7,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { compiledSelect } from '../../db/compiled-select';
 import type { RequestContext } from '../auth/request-context';
 import type { Done } from '../../domain/operation';
 import { PAYMENT_METHODS, PaymentMethodName } from './catalogue';
@@ -30,9 +31,10 @@ export class MethodSettings {
   constructor(private readonly db: Db) {}
 
   async disabledMethods(em: EntityManager, scope: Scope): Promise<Set<string>> {
-    const rows = await em.createQueryBuilder(PaymentMethodSetting, 's')
-      .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.enabled = 0', { merchantId: scope.merchantId, environment: scope.environment })
-      .getMany();
+    // Read by every discovery and every payment create: the SELECT is built once (compiledSelect).
+    const rows = await compiledSelect(em, 'methodSettings.disabled', { merchantId: scope.merchantId, environment: scope.environment }, () =>
+      em.createQueryBuilder(PaymentMethodSetting, 's')
+        .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.enabled = 0'));
     return new Set(rows.map((r) => r.paymentMethod));
   }
 
