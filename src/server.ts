@@ -1,7 +1,7 @@
 /** Builds the HTTP app: REST routes, Apollo (GraphQL over HTTP), health and OpenAPI. */
 import Fastify, { FastifyInstance, LogController } from 'fastify';
 import type { App } from './app';
-import { randomToken } from './domain/ids';
+import { newRequestId } from './domain/ids';
 import { registerGraphQL } from './graphql/apollo';
 import { registerGraphQLWs } from './graphql/ws';
 import { registerHealthRoutes } from './http/health';
@@ -18,7 +18,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     loggerInstance: app.log,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    genReqId: () => `req_${randomToken(12)}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
     frameworkErrors: frameworkErrorHandler(app),

@@ -106,7 +106,21 @@ export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-/** The id of one HTTP request, sent back as `Request-Id` and logged with everything the request does. */
+/** Request ids' random bytes, drawn 12 x 512 at a time (a `randomBytes` call per request was 3-5% of a REST read's CPU). */
+let requestPool = Buffer.alloc(0);
+let requestPoolAt = 0;
+
+/**
+ * The id of one HTTP request or subscription, sent back as `Request-Id` and logged with
+ * everything the request does: 12 random bytes, base64url. Not a secret (it is echoed and
+ * logged), so its bytes come from a pool.
+ */
 export function newRequestId(): string {
-  return `req_${randomToken(12)}`;
+  if (requestPoolAt + 12 > requestPool.length) {
+    requestPool = randomBytes(12 * 512);
+    requestPoolAt = 0;
+  }
+  const id = requestPool.toString('base64url', requestPoolAt, requestPoolAt + 12);
+  requestPoolAt += 12;
+  return `req_${id}`;
 }

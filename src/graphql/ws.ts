@@ -22,7 +22,7 @@ import {
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
 import { ApiError } from '../domain/errors';
-import { randomToken } from '../domain/ids';
+import { newRequestId } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
 import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
@@ -224,7 +224,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
           return [new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', { extensions: { code: 'validation_error' } })];
         }
         operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);
-        const requestId = `req_${randomToken(12)}`;
+        const requestId = newRequestId();
         const contextValue = createContext(app, { ...key, requestId, log: app.log.child({ requestId }) });
         return {
           schema, document, contextValue,
