@@ -31,6 +31,7 @@
  * which is what an embedded database is for; two gateway processes need MySQL. Being
  * embedded and synchronous it cannot stall by network: no limits apply.
  */
+import { leanMysqlQuery, queriesObserved } from './lean-query';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   DataSource, EntityManager, MigrationExecutor, QueryFailedError, QueryRunner, SelectQueryBuilder, ObjectLiteral,
@@ -392,7 +393,8 @@ export class Db {
     const work = (async () => {
       await within(acquiring, Math.min(s.acquireTimeoutMs, deadline - Date.now()), () => abort('timeout: waiting for a connection'), slow('waiting for a connection'));
       if (aborted) throw aborted;
-      const query = runner.query.bind(runner);
+      // On MySQL, statements skip TypeORM's per-statement promise wrapper (./lean-query.ts).
+      const query = queriesObserved(this.ds) ? runner.query.bind(runner) : leanMysqlQuery(runner);
       runner.query = ((sql: string, parameters?: unknown[], structured?: boolean) =>
         within(query(sql, parameters, structured as never), Math.min(s.queryTimeoutMs, deadline - Date.now()), () => abort('timeout: statement'), slow('statement'))) as QueryRunner['query'];
       return body(runner);
