@@ -123,7 +123,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
-  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }) });
+  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);

@@ -60,6 +60,11 @@ export interface Config {
   db: DbSettings;
   redisUrl?: string;
   nodeEnv: string;
+  /**
+   * Whether a provider call inside a database transaction throws (DB_TX_GUARD=1/0; default:
+   * on, except with NODE_ENV=production, where it would cost every promise a hook).
+   */
+  txGuard: boolean;
   logLevel: string;
   webhookAllowLoopback: boolean;
   /** Delay before simulated providers settle on their own; 0 = never. */
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     db: dbSettings(env),
     redisUrl: env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV ?? 'development',
+    txGuard: env.DB_TX_GUARD ? env.DB_TX_GUARD !== '0' : env.NODE_ENV !== 'production',
     logLevel: env.LOG_LEVEL ?? 'info',
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1',
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),

@@ -7,6 +7,7 @@ import mysql from 'mysql2/promise';
 import { PROVIDER_CALL_LEASE_MS } from '../../src/modules/payments/payment-lifecycle.service';
 import { PaymentIntent } from '../../src/modules/payments/payment.entity';
 import { sleep } from '../../src/db/db';
+import { loadConfig } from '../../src/config';
 import { ref } from '../helpers/client';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
 
@@ -76,6 +77,14 @@ test('a provider call that takes 2 s holds no row lock: other writers of the sam
 test('the provider is never called inside a database transaction', async () => {
   await expect(srv.app.db.tx(() => srv.app.db.outside(async () => 1))).rejects.toThrow(/must not run inside a database transaction/);
   await expect(srv.app.db.outside(async () => 1)).resolves.toBe(1);
+});
+
+test('the transaction guard is on by default and off with NODE_ENV=production unless DB_TX_GUARD=1', () => {
+  expect(loadConfig({}).txGuard).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'test' }).txGuard).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'x' }).txGuard).toBe(false);
+  expect(loadConfig({ NODE_ENV: 'production', DB_TX_GUARD: '1' }).txGuard).toBe(true);
+  expect(loadConfig({ DB_TX_GUARD: '0' }).txGuard).toBe(false);
 });
 
 test('a crash between the phases leaves the recovery point; the scheduler finishes the payment once', async () => {
