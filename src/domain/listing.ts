@@ -232,6 +232,17 @@ export interface ListIndexes {
   list: string;
   /** (merchant_id, environment, status, created_at, id), for lists filtered by status. */
   byStatus?: string;
+  /**
+   * A filter of the caller's own, `${alias}.<column> IN (:...<param>)` as its `where` has it,
+   * answered by `index` (merchant_id, environment, <column>, created_at, id): read as the
+   * statuses are, one branch per value (e.g. event types). Not combined with a status filter.
+   */
+  byValue?: { clause: string; column: string; values: readonly string[]; index: string };
+  /**
+   * Also on SQLite (`INDEXED BY`) for `list`: where the planner's statistics can't tell (one
+   * payment's refunds: a status index that yields the order looked cheaper than the payment's own).
+   */
+  sqliteToo?: boolean;
 }
 
 /** The conventional names: `ix_<table>_list` and `ix_<table>_status_list`. */
@@ -249,11 +260,11 @@ function isMysqlFamily(qb: SelectQueryBuilder<ObjectLiteral>): boolean {
  * (merchant_id, environment) prefix as a `ref` and walks it from the newest row down to the
  * cursor (rows read = depth); forced, the keyset bound is an index range and a page reads
  * limit + 1 rows at any depth. TypeORM's `useIndex` writes USE INDEX, which does not change
- * that choice (ref and range use the same index).
+ * that choice (ref and range use the same index). SQLite (`sqliteToo`): `INDEXED BY index`.
  */
-function forceIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, index: string): void {
+function forceIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, index: string, mysql = true): void {
   const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
-  const hint = `${from} FORCE INDEX (${qb.escape(index)})`;
+  const hint = mysql ? `${from} FORCE INDEX (${qb.escape(index)})` : `${from} INDEXED BY ${qb.escape(index)}`;
   const getQuery = qb.getQuery.bind(qb);
   qb.getQuery = () => {
     const sql = getQuery();
@@ -271,7 +282,12 @@ function forceIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: s
  *   to limit + 1, merged by UNION ALL and ordered again: at most statuses x (limit + 1) rows,
  *   where one IN over the status index would read every matching row below the cursor and sort.
  *   Each branch is the whole query (the caller's own filters included) with one status, so
- *   its LIMIT is taken after every filter.
+ *   its LIMIT is taken after every filter;
+ * - `byValue` (a caller's own IN filter with an index of its own, e.g. event types): the same,
+ *   one value or one branch per value over that index.
+ * `list` need not be the scope's list index: a caller's equality filter with an index
+ * (merchant_id, environment, <column>, created_at, id), or (<column>, created_at, id) for a
+ * column that names one parent record, serves as `list` (audit resource_id, refund payment_intent).
  * Without `indexes` (a caller whose extra filter has a better index of its own), or with a
  * merchant_reference filter (the unique index answers it), the optimizer chooses alone.
  * One SQL statement in every case.
@@ -317,35 +333,40 @@ export function prepareListRows<E extends ObjectLiteral>(
   if (!indexes || params.merchantReference) return qb;
   const mysql = isMysqlFamily(qb);
   const statuses = params.statuses ?? [];
-  if (statuses.length === 0 || !indexes.byStatus) {
-    if (mysql) forceIndex(qb, alias, indexes.list);
+  if (indexes.byValue && statuses.length > 0) throw new Error('listRows: byValue is not combined with a status filter');
+  const split = indexes.byValue
+    ? { clause: indexes.byValue.clause, column: indexes.byValue.column, values: indexes.byValue.values, index: indexes.byValue.index, param: 'listValue' }
+    : indexes.byStatus && statuses.length > 0
+      ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
+      : undefined;
+  if (!split || split.values.length === 0) {
+    if (mysql || indexes.sqliteToo) forceIndex(qb, alias, indexes.list, mysql);
     return qb;
   }
-  const clause = statusClause(alias);
-  const withStatus = (target: SelectQueryBuilder<E>, condition: string) => {
+  const withValue = (target: SelectQueryBuilder<E>, condition: string) => {
     let found = false;
     target.expressionMap.wheres = target.expressionMap.wheres.map((w) => {
-      if (w.condition !== clause) return w;
+      if (w.condition !== split.clause) return w;
       found = true;
       return { ...w, condition };
     });
-    if (!found) throw new Error('listRows: the status filter of applyList is missing');
+    if (!found) throw new Error(`listRows: the ${split.column} filter "${split.clause}" is missing`);
   };
-  if (statuses.length === 1) {
-    withStatus(qb, `${alias}.status = :listStatus0`);
-    qb.setParameter('listStatus0', statuses[0]);
-    if (mysql) forceIndex(qb, alias, indexes.byStatus);
+  if (split.values.length === 1) {
+    withValue(qb, `${alias}.${split.column} = :${split.param}0`);
+    qb.setParameter(`${split.param}0`, split.values[0]);
+    if (mysql) forceIndex(qb, alias, split.index);
     return qb;
   }
-  const branches = statuses.map((status, i) => {
+  const branches = split.values.map((value, i) => {
     const branch = qb.clone();
     // Whole rows (the outer query picks the columns), and ORDER BY on the table's columns: with
     // an explicit selection TypeORM would order by the selection's aliases (`r_id`).
     branch.expressionMap.selects = [{ selection: alias }];
-    withStatus(branch, `${alias}.status = :listStatus${i}`);
-    if (mysql) forceIndex(branch, alias, indexes.byStatus!);
+    withValue(branch, `${alias}.${split.column} = :${split.param}${i}`);
+    if (mysql) forceIndex(branch, alias, split.index);
     const sql = branch.getQuery().replace(/^SELECT [\s\S]*? FROM /, `SELECT ${qb.escape(alias)}.* FROM `);
-    qb.setParameter(`listStatus${i}`, status);
+    qb.setParameter(`${split.param}${i}`, value);
     return `SELECT * FROM (${sql}) ${qb.escape(`${alias}_${i}`)}`;
   });
   qb.expressionMap.mainAlias!.subQuery = `(${branches.join(' UNION ALL ')})`;

@@ -17,6 +17,7 @@ import { startServer, TestServer } from '../helpers/server';
 import { Client } from '../helpers/client';
 import { describeIf, usingMysql } from '../helpers/skip';
 import { encodeCursor } from '../../src/domain/listing';
+import { attemptCursorResource } from '../../src/modules/webhooks/webhook.wire';
 
 const LIMIT = 25;
 const N = 100_000;
@@ -86,7 +87,7 @@ function cursorAt(s: Seeded, depth: number): string {
 }
 
 /** Runs `fn` and returns the SQL (and parameters) of the payout list query it issued. */
-async function captureListSql(fn: () => Promise<void>): Promise<[string, unknown[]]> {
+async function captureListSql(fn: () => Promise<void>, table = 'payout_intents'): Promise<[string, unknown[]]> {
   // Lists run through compiledSelect (SQL built once per shape, then sent by EntityManager.query
   // with the request's values); a query built and run by the query builder is seen too.
   // The one-off build with placeholder values (\u0000 sentinels) is not a query that ran.
@@ -109,7 +110,8 @@ async function captureListSql(fn: () => Promise<void>): Promise<[string, unknown
     QueryBuilder.prototype.getQueryAndParameters = original;
     EntityManager.prototype.query = originalQuery;
   }
-  const lists = seen.filter(([sql]) => /payout_intents/.test(sql) && /ORDER BY/.test(sql));
+  const from = new RegExp(`FROM [\`"]${table}[\`"]`);
+  const lists = seen.filter(([sql]) => from.test(sql) && /ORDER BY/.test(sql));
   expect(lists).toHaveLength(1);
   return lists[0];
 }
@@ -284,4 +286,242 @@ describeIf(run1M, 'the 1,000,000-row case runs on SQLite only with LISTING_EXPLA
     rows.failedCancelledFirstPage = { rowsRead: status.rowsRead, pageMs: await pageMs(s, 0, 'failed,cancelled', 3) };
     figures.oneMillion = rows;
   }, 300_000);
+});
+
+/*
+ * The other lists and their filters, each table seeded once with M rows of one merchant (seq 1
+ * is the oldest; two rows share each created_at, the id breaks the tie; ids grow with seq):
+ * every page at 25,000, 50,000 and 75,000 rows deep (the cursor is the keyset position of the
+ * row that deep in the unfiltered list) reads about the same number of rows, by an index range.
+ * A filter that no index answers (country, operation, a `type` wildcard) reads the rows of the
+ * list index from the cursor until the page is full: a number that depends on how common the
+ * value is, not on the depth. Each page's ids are checked against a plain reference query.
+ */
+const M = 80_000;
+const DEPTHS = [0, 25_000, 50_000, 75_000];
+
+interface Table {
+  table: string;
+  prefix: string;
+  /** Cursor namespace. */
+  resource: string;
+}
+
+/** Dialect helpers for the seeding SQL (`n` is the row's seq). */
+const sqlText = (e: string) => (mysql ? `CAST(${e} AS CHAR)` : `CAST(${e} AS TEXT)`);
+const sqlCat = (...parts: string[]) => (mysql ? `CONCAT(${parts.join(', ')})` : parts.join(' || '));
+const sqlId = (prefix: string) => (mysql ? `CONCAT('${prefix}', LPAD(n, 24, '0'))` : `'${prefix}' || printf('%024d', n)`);
+const sqlTime = () => (mysql ? `${BASE_T} + (n DIV 2) * 1000` : `${BASE_T} + (n / 2) * 1000`);
+const seqId = (prefix: string, seq: number) => `${prefix}${String(seq).padStart(24, '0')}`;
+
+async function bulkInsert(table: string, columns: Record<string, string>, rows = M): Promise<void> {
+  const names = Object.keys(columns).join(', ');
+  const values = Object.values(columns).join(', ');
+  if (mysql) {
+    const runner = srv.app.db.ds.createQueryRunner();
+    await runner.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
+    try {
+      await runner.query(`INSERT INTO ${table} (${names}) SELECT ${values} FROM (SELECT seq AS n FROM seq_1_to_${rows}) s`);
+    } finally {
+      await runner.query('SET SESSION unique_checks = 1, foreign_key_checks = 1');
+      await runner.release();
+    }
+    await srv.app.db.ds.query(`ANALYZE TABLE ${table}`);
+  } else {
+    await srv.app.db.ds.query(`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) INSERT INTO ${table} (${names}) SELECT ${values} FROM s`);
+  }
+}
+
+interface ListCase {
+  name: string;
+  path: string;
+  t: Table;
+  query?: Record<string, string>;
+  /** The reference query's filter (beyond scope and keyset), with its values. */
+  ref?: [string, unknown[]];
+  /** Indexes the plan may use (any of them; MariaDB: every access uses one). */
+  indexes: string[];
+  /** Most rows a page may read (MariaDB), at every depth. */
+  maxRows: number;
+}
+
+describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one merchant`, () => {
+  let c: Client;
+  let endpointId: string;
+  const T = {
+    payments: { table: 'payment_intents', prefix: 'pi_0', resource: 'payment_intent' },
+    topups: { table: 'topup_intents', prefix: 'tu_0', resource: 'topup_intent' },
+    refunds: { table: 'refunds', prefix: 're_0', resource: 'refund' },
+    events: { table: 'events', prefix: 'evt_0', resource: 'event' },
+    audit: { table: 'audit_log', prefix: 'aud_0', resource: 'audit_entry' },
+    attempts: { table: 'webhook_attempts', prefix: 'wa_0', resource: '' },
+  } satisfies Record<string, Table>;
+  /** The payment intent that half of the refunds belong to; the record half of the audit entries are about; the endpoint of half of the attempts. */
+  const refundedPayment = seqId(T.payments.prefix, M);
+  const auditedRecord = 'po_target';
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    c = await srv.merchant(undefined, 'test', { fund: false });
+    const ep = await c.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook' });
+    expect(ep.status).toBe(201);
+    endpointId = ep.body.id;
+    T.attempts.resource = attemptCursorResource(endpointId);
+    const sealed = `v2.k1.${'QUJD'.repeat(20)}`;
+    const m = c.merchantId;
+    const common = (t: Table) => ({ id: sqlId(t.prefix), merchant_id: `'${m}'`, environment: "'test'" });
+    const q = M / 4;
+    // Oldest quarter: failed/cancelled only (payments), expired only (topups); refunds cycle through their states.
+    await bulkInsert('payment_intents', {
+      ...common(T.payments), amount: sqlText('100 + n'), currency: "'THB'", country: "CASE WHEN n % 4 = 0 THEN 'MY' ELSE 'TH' END", checkout_mode: "'direct'",
+      status: `CASE WHEN n <= ${q} THEN CASE WHEN n % 2 = 0 THEN 'failed' ELSE 'cancelled' END ELSE CASE n % 3 WHEN 0 THEN 'requires_action' WHEN 1 THEN 'processing' ELSE 'succeeded' END END`,
+      merchant_reference: sqlCat("'seed-'", sqlText('n')), request_fingerprint: "'f'", payer_encrypted: `'${sealed}'`,
+      checkout_token: sqlCat(`'tok-${m}-'`, sqlText('n')), expires_at: sqlTime(), created_at: sqlTime(), updated_at: sqlTime(), amount_refunded: "'0'",
+    });
+    await bulkInsert('topup_intents', {
+      ...common(T.topups), amount: sqlText('100 + n'), currency: "'THB'", country: "'TH'",
+      status: `CASE WHEN n <= ${q} THEN 'expired' ELSE CASE n % 3 WHEN 0 THEN 'requires_action' WHEN 1 THEN 'failed' ELSE 'succeeded' END END`,
+      merchant_reference: sqlCat("'seed-'", sqlText('n')), expires_at: sqlTime(), created_at: sqlTime(), updated_at: sqlTime(),
+    });
+    // Even seqs: refunds of one payment intent (40,000 of them); odd: of the payment with the same seq.
+    await bulkInsert('refunds', {
+      ...common(T.refunds), payment_intent_id: `CASE WHEN n % 2 = 0 THEN '${refundedPayment}' ELSE ${sqlId(T.payments.prefix)} END`,
+      amount: "'1'", currency: "'THB'", country: "'TH'",
+      status: "CASE n % 3 WHEN 0 THEN 'pending' WHEN 1 THEN 'succeeded' ELSE 'failed' END",
+      merchant_reference: sqlCat("'seed-'", sqlText('n')), provider: "'mock'", settle_at: 'NULL', created_at: sqlTime(), updated_at: sqlTime(),
+    });
+    await bulkInsert('events', {
+      ...common(T.events),
+      type: "CASE n % 4 WHEN 0 THEN 'payout_intent.created' WHEN 1 THEN 'payout_intent.succeeded' WHEN 2 THEN 'payment_intent.created' ELSE 'payment_intent.succeeded' END",
+      resource_id: "'po_x'", data: `'{"object":{"object":"payout_intent","id":"po_x"}}'`, request_id: 'NULL', created_at: sqlTime(), seq: 'NULL',
+    });
+    await bulkInsert('audit_log', {
+      ...common(T.audit), api_key_id: "'key_x'",
+      action: "CASE WHEN n % 4 = 0 THEN 'POST /v1/payout_intents/:id/cancel' ELSE 'POST /v1/payout_intents' END",
+      resource_type: "'payout_intent'", resource_id: `CASE WHEN n % 2 = 0 THEN '${auditedRecord}' ELSE ${sqlCat("'po_'", sqlText('n'))} END`,
+      reason: 'NULL', request_id: 'NULL', created_at: sqlTime(), status_code: '200',
+    });
+    await bulkInsert('webhook_attempts', {
+      ...common(T.attempts), delivery_id: "'wd_x'", endpoint_id: `CASE WHEN n % 2 = 0 THEN '${endpointId}' ELSE 'we_other' END`,
+      event_id: "'evt_x'", attempt_number: '1', status_code: '200', error: 'NULL', duration_ms: '5', created_at: sqlTime(),
+    });
+    if (!mysql) await srv.app.db.ds.query('ANALYZE');
+    figures.seedOtherListsMs = Date.now() - t0;
+  }, 300_000);
+
+  function cursor(t: Table, depth: number): string {
+    const seq = M - depth + 1;
+    return encodeCursor(t.resource, { merchantId: c.merchantId, environment: 'test' }, { t: BASE_T + Math.floor(seq / 2) * 1000, id: seqId(t.prefix, seq) });
+  }
+
+  /** The page's ids by a plain query: scope, the case's filter, the keyset, newest first. */
+  async function reference(k: ListCase, depth: number): Promise<string[]> {
+    const [filter, values] = k.ref ?? ['1 = 1', []];
+    const seq = M - depth + 1;
+    const keyset = depth > 0 ? 'AND (created_at < ? OR (created_at = ? AND id < ?))' : '';
+    const at = BASE_T + Math.floor(seq / 2) * 1000;
+    const rows: { id: string }[] = await srv.app.db.ds.query(
+      `SELECT id FROM ${k.t.table} WHERE merchant_id = ? AND environment = 'test' AND ${filter} ${keyset} ORDER BY created_at DESC, id DESC LIMIT ${LIMIT}`,
+      [c.merchantId, ...values, ...(depth > 0 ? [at, at, seqId(k.t.prefix, seq)] : [])]);
+    return rows.map((r) => r.id);
+  }
+
+  async function pageOf(k: ListCase, depth: number): Promise<[string, unknown[]]> {
+    const qs = new URLSearchParams({ limit: String(LIMIT), ...k.query });
+    if (depth > 0) qs.set('cursor', cursor(k.t, depth));
+    return captureListSql(async () => {
+      const res = await c.get(`${k.path}?${qs}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(LIMIT);
+      expect(res.body.data.map((r: { id: string }) => r.id)).toEqual(await reference(k, depth));
+    }, k.t.table);
+  }
+
+  function expectIndexRange(k: ListCase, p: Plan, first: boolean): void {
+    if (mysql) {
+      for (const line of p.lines) {
+        const [type, key] = line.split(' ');
+        expect(k.indexes).toContain(key);
+        expect(first ? ['ref', 'range'] : ['range']).toContain(type);
+      }
+      expect(p.rowsRead).toBeLessThanOrEqual(k.maxRows);
+    } else {
+      const uses = p.lines.filter((l) => k.indexes.some((ix) => l.includes(`INDEX ${ix} (`)));
+      expect(uses.length).toBeGreaterThan(0);
+      if (!first) for (const l of uses) expect(l).toMatch(/created_at<\?\)$/);
+      // Every access to the table is by one of those indexes, and no sort of the table's rows.
+      // (`SCAN r_0` and its sort are the merge of a UNION ALL branch's limit + 1 rows.)
+      for (const l of p.lines.filter((x) => /^(SEARCH|SCAN) [a-z]\b/.test(x))) expect(k.indexes.some((ix) => l.includes(`INDEX ${ix} (`))).toBe(true);
+      expect(p.lines.some((l) => /RIGHT PART OF ORDER BY|LAST TERM OF ORDER BY/.test(l))).toBe(false);
+    }
+  }
+
+  const cases = (): ListCase[] => [
+    { name: 'payment_intents', path: '/v1/payment_intents', t: T.payments, indexes: ['ix_payment_intents_list'], maxRows: LIMIT + 2 },
+    { name: 'payment_intents status=failed', path: '/v1/payment_intents', t: T.payments, query: { status: 'failed' }, ref: ["status = 'failed'", []], indexes: ['ix_payment_intents_status_list'], maxRows: LIMIT + 2 },
+    { name: 'payment_intents status=succeeded,failed,cancelled', path: '/v1/payment_intents', t: T.payments, query: { status: 'succeeded,failed,cancelled' }, ref: ["status IN ('succeeded', 'failed', 'cancelled')", []], indexes: ['ix_payment_intents_status_list'], maxRows: 3 * (LIMIT + 2) },
+    // A quarter of the rows: about 4 x (limit + 1) rows of the list index, at any depth.
+    { name: 'payment_intents country=MY', path: '/v1/payment_intents', t: T.payments, query: { country: 'MY' }, ref: ["country = 'MY'", []], indexes: ['ix_payment_intents_list'], maxRows: 4 * (LIMIT + 2) },
+    { name: 'payment_intents currency=THB status=cancelled', path: '/v1/payment_intents', t: T.payments, query: { currency: 'THB', status: 'cancelled' }, ref: ["currency = 'THB' AND status = 'cancelled'", []], indexes: ['ix_payment_intents_status_list'], maxRows: LIMIT + 2 },
+    { name: 'topup_intents', path: '/v1/topup_intents', t: T.topups, indexes: ['ix_topup_intents_list'], maxRows: LIMIT + 2 },
+    { name: 'topup_intents status=succeeded,expired', path: '/v1/topup_intents', t: T.topups, query: { status: 'succeeded,expired' }, ref: ["status IN ('succeeded', 'expired')", []], indexes: ['ix_topup_intents_status_list'], maxRows: 2 * (LIMIT + 2) },
+    { name: 'refunds', path: '/v1/refunds', t: T.refunds, indexes: ['ix_refunds_list'], maxRows: LIMIT + 2 },
+    { name: 'refunds status=pending,failed', path: '/v1/refunds', t: T.refunds, query: { status: 'pending,failed' }, ref: ["status IN ('pending', 'failed')", []], indexes: ['ix_refunds_status_list'], maxRows: 2 * (LIMIT + 2) },
+    { name: 'refunds payment_intent', path: '/v1/refunds', t: T.refunds, query: { payment_intent: refundedPayment }, ref: ['payment_intent_id = ?', [refundedPayment]], indexes: ['ix_refunds_payment'], maxRows: LIMIT + 2 },
+    { name: 'refunds payment_intent status=failed', path: '/v1/refunds', t: T.refunds, query: { payment_intent: refundedPayment, status: 'failed' }, ref: ["payment_intent_id = ? AND status = 'failed'", [refundedPayment]], indexes: ['ix_refunds_payment'], maxRows: 3 * (LIMIT + 2) },
+    { name: 'events', path: '/v1/events', t: T.events, indexes: ['ix_events_list'], maxRows: LIMIT + 2 },
+    { name: 'events type=payout_intent.succeeded', path: '/v1/events', t: T.events, query: { type: 'payout_intent.succeeded' }, ref: ["type = 'payout_intent.succeeded'", []], indexes: ['ix_events_type_list'], maxRows: LIMIT + 2 },
+    { name: 'events type=payout_intent.created,payment_intent.created', path: '/v1/events', t: T.events, query: { type: 'payout_intent.created,payment_intent.created' }, ref: ["type IN ('payout_intent.created', 'payment_intent.created')", []], indexes: ['ix_events_type_list'], maxRows: 2 * (LIMIT + 2) },
+    // Half of the rows: about 2 x (limit + 1) rows of the list index, at any depth.
+    { name: 'events type=payout_intent.*', path: '/v1/events', t: T.events, query: { type: 'payout_intent.*' }, ref: ["type LIKE 'payout_intent.%'", []], indexes: ['ix_events_list'], maxRows: 2 * (LIMIT + 2) },
+    { name: 'audit_log', path: '/v1/audit_log', t: T.audit, indexes: ['ix_audit_log_list'], maxRows: LIMIT + 2 },
+    { name: 'audit_log resource_id', path: '/v1/audit_log', t: T.audit, query: { resource_id: auditedRecord }, ref: ['resource_id = ?', [auditedRecord]], indexes: ['ix_audit_log_resource_list'], maxRows: LIMIT + 2 },
+    // A quarter of the rows.
+    { name: 'audit_log operation', path: '/v1/audit_log', t: T.audit, query: { operation: 'POST /v1/payout_intents/:id/cancel' }, ref: ["action = 'POST /v1/payout_intents/:id/cancel'", []], indexes: ['ix_audit_log_list'], maxRows: 4 * (LIMIT + 2) },
+    { name: 'webhook attempts', path: `/v1/webhook_endpoints/${endpointId}/attempts`, t: T.attempts, ref: ['endpoint_id = ?', [endpointId]], indexes: ['ix_webhook_attempts_endpoint'], maxRows: LIMIT + 2 },
+  ];
+
+  test('every list and filter: each page at 25,000, 50,000 and 75,000 rows deep reads about the same rows by an index range, with the same answer as a plain query', async () => {
+    const rows: Record<string, unknown> = {};
+    const failures: string[] = [];
+    for (const k of cases()) {
+      const read: Record<number, unknown> = {};
+      for (const depth of DEPTHS) {
+        let p: Plan | undefined;
+        try {
+          p = await plan(await pageOf(k, depth));
+          read[depth] = mysql ? p.rowsRead : p.lines.join(' | ');
+          expectIndexRange(k, p, depth === 0);
+        } catch (e) {
+          failures.push(`${k.name} @${depth}: ${p?.lines.join(' | ')} rows=${p?.rowsRead}\n${(e as Error).message.split('\n').slice(0, 4).join(' ')}`);
+        }
+      }
+      rows[k.name] = read;
+    }
+    figures.otherLists = rows;
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  test('GraphQL connections send the same SQL as their REST lists', async () => {
+    const after = cursor(T.events, 50_000);
+    const rest = await captureListSql(async () => {
+      expect((await c.get(`/v1/events?limit=${LIMIT}&type=payout_intent.succeeded,payment_intent.created&cursor=${after}`)).status).toBe(200);
+    }, 'events');
+    const gql = await captureListSql(async () => {
+      const res = await c.gql(`query($after: String) { events(first: ${LIMIT}, after: $after, filter: { type: ["payout_intent.succeeded", "payment_intent.created"] }) { edges { node { id } } } }`, { after });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.events.edges).toHaveLength(LIMIT);
+    }, 'events');
+    expect(gql).toEqual(rest);
+    const refundsAfter = cursor(T.refunds, 50_000);
+    const restRefunds = await captureListSql(async () => {
+      expect((await c.get(`/v1/refunds?limit=${LIMIT}&payment_intent=${refundedPayment}&cursor=${refundsAfter}`)).status).toBe(200);
+    }, 'refunds');
+    const gqlRefunds = await captureListSql(async () => {
+      const res = await c.gql(`query($after: String, $pi: ID) { refunds(first: ${LIMIT}, after: $after, filter: { paymentIntent: $pi }) { edges { node { id } } } }`, { after: refundsAfter, pi: refundedPayment });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.refunds.edges).toHaveLength(LIMIT);
+    }, 'refunds');
+    expect(gqlRefunds).toEqual(restRefunds);
+  });
 });

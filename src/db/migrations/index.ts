@@ -12,6 +12,7 @@ import { Refunds1733500000000 } from './1733500000000-Refunds';
 import { WebhookEndpointManagement1733600000000 } from './1733600000000-WebhookEndpointManagement';
 import { StatusListIndexes1733700000000 } from './1733700000000-StatusListIndexes';
 import { QrModules1733800000000 } from './1733800000000-QrModules';
+import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIndexes';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   WebhookEndpointManagement1733600000000,
   StatusListIndexes1733700000000,
   QrModules1733800000000,
+  KeysetFilterIndexes1734000000000,
 ];

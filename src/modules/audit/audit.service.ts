@@ -76,8 +76,9 @@ export class AuditService {
       const qb = applyList(em.createQueryBuilder(AuditEntry, 'a'), 'a', scope, params);
       if (params.extra.resource_id) qb.andWhere('a.resource_id = :rid', { rid: params.extra.resource_id });
       if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
-      // One record's entries: ix_audit_log_resource answers it; otherwise the list index.
-      return params.extra.resource_id ? qb.getMany() : listRows(qb, 'a', params, listIndexesOf('audit_log', false));
+      // One record's entries: a range of ix_audit_log_resource_list (merchant_id, environment,
+      // resource_id, created_at, id) from the cursor down; otherwise the list index.
+      return listRows(qb, 'a', params, params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false));
     });
     return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);
   }

@@ -219,6 +219,13 @@ export class EventService {
       if (types) {
         const exact = types.filter((t) => !t.endsWith('.*'));
         const prefixes = types.filter((t) => t.endsWith('.*')).map((t) => t.slice(0, -1));
+        if (prefixes.length === 0) {
+          // Exact types: a range of ix_events_type_list (merchant_id, environment, type, created_at, id)
+          // per type from the cursor down, limit + 1 entries each at any depth (listRows).
+          const clause = 'e.type IN (:...exactTypes)';
+          qb.andWhere(clause, { exactTypes: exact });
+          return listRows(qb, 'e', params, { list: 'ix_events_list', byValue: { clause, column: 'type', values: exact, index: 'ix_events_type_list' } });
+        }
         const clauses: string[] = [];
         const args: Record<string, unknown> = {};
         if (exact.length) {
@@ -230,8 +237,9 @@ export class EventService {
           args[`typePrefix${i}`] = `${p}%`;
         });
         qb.andWhere(`(${clauses.join(' OR ')})`, args);
-        // Filtered by type: the optimizer chooses between ix_events_type and the list index.
-        return qb.getMany();
+        // A wildcard: the list index from the cursor down until the page is full, rows read in
+        // proportion to how rare the matching types are, not to the depth (an index on type would
+        // read every matching event below the cursor, and sort them).
       }
       return listRows(qb, 'e', params, listIndexesOf('events', false));
     });

@@ -196,9 +196,12 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
     const rows = await this.deps.db.read((em) => {
       const qb = applyList(em.createQueryBuilder(Refund, 'r'), 'r', scope, params);
       if (params.extra.payment_intent) {
-        // One payment's refunds: ix_refunds_payment answers it; the optimizer picks it alone.
+        // One payment's refunds: a range of ix_refunds_payment (payment_intent_id, created_at, id)
+        // from the cursor down (a status filter is checked on its rows). Unforced, MariaDB read it
+        // as a `ref` from the newest refund down to the cursor (rows read = depth), and SQLite
+        // preferred the status index when a status was given.
         qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
-        return qb.getMany();
+        return listRows(qb, 'r', params, { list: 'ix_refunds_payment', sqliteToo: true });
       }
       return listRows(qb, 'r', params, listIndexesOf('refunds', true));
     });
