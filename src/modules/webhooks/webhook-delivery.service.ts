@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -63,12 +64,12 @@ export class WebhookDeliveryService {
     const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(draft.type, e.enabledEvents));
     if (matching.length === 0) return undefined;
     return async (event) => {
-      await em.insert(WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
+      await insertRows(em, WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
         id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
         endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
         nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
         createdAt: event.createdAt, updatedAt: event.createdAt,
-      })) as never);
+      })));
     };
   }
 
