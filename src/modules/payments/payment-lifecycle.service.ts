@@ -16,6 +16,7 @@ import { formatAmount } from '../../domain/money';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
 import { updateWhere } from '../../db/compiled-write';
+import { compiledSelect } from '../../db/compiled-select';
 import { Merchant } from '../auth/merchant.entity';
 import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
 import type { PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
@@ -272,7 +273,7 @@ export class PaymentLifecycle {
   }
 
   async merchantName(em: EntityManager, merchantId: string): Promise<string> {
-    const m = await em.createQueryBuilder(Merchant, 'm').where('m.id = :id', { id: merchantId }).getOne();
+    const [m] = await compiledSelect(em, 'merchant.byId', { id: merchantId }, () => em.createQueryBuilder(Merchant, 'm').where('m.id = :id'));
     return m?.name ?? 'Merchant';
   }
 

@@ -25,6 +25,7 @@ import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
 import { insertRows } from '../../db/compiled-write';
+import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -60,7 +61,9 @@ export class WebhookDeliveryService {
    * written once the event row is. No matching endpoint: nothing to run afterwards.
    */
   async planFanOut(em: EntityManager, draft: { merchantId: string; environment: string; type: string }): Promise<((event: EventRecord) => Promise<void>) | undefined> {
-    const endpoints = await em.find(WebhookEndpoint, { where: { merchantId: draft.merchantId, environment: draft.environment as WebhookEndpoint['environment'], status: 'enabled' } });
+    // Built once (compiledSelect): this read runs with every event.
+    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId: draft.merchantId, environment: draft.environment, status: 'enabled' },
+      () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'));
     const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(draft.type, e.enabledEvents));
     if (matching.length === 0) return undefined;
     return async (event) => {
