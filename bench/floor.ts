@@ -135,8 +135,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
  * Payout create: every row the gateway writes, with its statements and in its order (hot locks
  * last: the balance row and the event counter are taken by the last statements before COMMIT),
  * in one transaction. Not done (as the gateway does): the key's in-flight round trip (claimed
- * then updated; here written `done` at once), the merchant_reference SELECT (the unique index
- * refuses a duplicate) and the webhook endpoint lookup.
+ * then updated; here written `done` at once) and the webhook endpoint lookup. Like the gateway
+ * (since issue 11's writes work), no merchant_reference SELECT: the unique index refuses a duplicate.
  */
 async function createPayout(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();
@@ -192,9 +192,9 @@ const SETTLE_MS = Number(process.env.SIMULATED_SETTLE_MS ?? 2000);
  * idempotent answer, event) in one transaction, after the gateway's two reads (the merchant's
  * disabled methods: a disabled PromptPay is refused; the merchant, whose name goes into the
  * QR). The gateway: the intent INSERTed before its provider call and UPDATEd after, in two
- * transactions. Not done, as for payouts: the key's in-flight round trip, the
- * merchant_reference SELECT, the webhook endpoint lookup, and the intent's re-read FOR UPDATE
- * before the second phase.
+ * transactions. Not done, as for payouts: the key's in-flight round trip and the webhook
+ * endpoint lookup. The gateway's second phase UPDATEs the intent on a condition (still as the
+ * first phase committed it) without reading it again.
  */
 async function createPayment(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();

@@ -41,9 +41,16 @@ async function main(): Promise<void> {
         const auths = clients.slice(0, n).map((c) => c.authorization!);
         await load(srv.url, route, auths.slice(0, 1)).catch(() => undefined); // warm-up is short: see LOAD_SECONDS
         const before = srv.app.db.queryCount;
+        const cpu = process.cpuUsage();
         const r = await load(srv.url, route, auths);
+        const used = process.cpuUsage(cpu);
         const statements = (srv.app.db.queryCount - before) / Math.max(1, r.requests);
-        rows.push({ route, merchants: n, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, statements_per_request: statements.toFixed(2), non2xx: r.non2xx, errors: r.errors });
+        // The gateway's own CPU per request (user + system): steadier than req/s on a shared machine.
+        const cpuMs = (used.user + used.system) / 1000 / Math.max(1, r.requests);
+        rows.push({
+          route, merchants: n, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, statements_per_request: statements.toFixed(2),
+          cpu_ms_per_request: cpuMs.toFixed(2), non2xx: r.non2xx, errors: r.errors,
+        });
       }
     }
     console.table(rows);

@@ -76,11 +76,15 @@ export async function compiledSelect<E extends ObjectLiteral>(
   name: string,
   values: SelectValues,
   build: (em: EntityManager) => SelectQueryBuilder<E>,
+  options: { shareLock?: boolean } = {},
 ): Promise<E[]> {
-  const key = `${em.connection.options.type}:${shapeOf(name, values)}`;
+  const key = `${em.connection.options.type}:${shapeOf(name, values)}${options.shareLock ? ':share' : ''}`;
   let entry = compiled.get(key);
   if (!entry) {
     entry = compile(build(em) as SelectQueryBuilder<ObjectLiteral>, values);
+    // A shared row lock on MySQL/MariaDB (TypeORM's pessimistic_read writes FOR SHARE, which
+    // MariaDB does not parse; LOCK IN SHARE MODE is understood by both). SQLite has no row locks.
+    if (options.shareLock && em.connection.options.type === 'mysql') entry = { ...entry, sql: `${entry.sql} LOCK IN SHARE MODE` };
     if (compiled.size >= MAX_SHAPES) compiled.clear();
     compiled.set(key, entry);
   }

@@ -7,6 +7,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../domain/ids';
+import { insertRows } from '../../db/compiled-write';
 import { applyList, listIndexesOf, listRows, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -59,11 +60,11 @@ export class AuditService {
     const resourceType = stringField(facts.body, 'object');
     // Records carry `id`; a method setting is named by its payment_method.
     const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
-    await em.insert(AuditEntry, Object.assign(new AuditEntry(), {
+    await insertRows(em, AuditEntry, [Object.assign(new AuditEntry(), {
       id: newId('auditEntry', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment, apiKeyId: ctx.apiKeyId,
       operation: facts.operation.slice(0, 128), resourceType: resourceType?.slice(0, 64) ?? null, resourceId: resourceId?.slice(0, 40) ?? null,
       reason: stringField(facts.input, 'reason'), requestId: ctx.requestId?.slice(0, 64) ?? null, statusCode: facts.status, createdAt: now,
-    }));
+    })]);
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

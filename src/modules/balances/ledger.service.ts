@@ -11,6 +11,7 @@ import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 
@@ -94,14 +95,14 @@ export class LedgerService {
       // The entries first (they take no hot lock), then one conditional UPDATE that both
       // checks and moves the buckets: the balance row is locked for that statement and the
       // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT.
-      if (entries.length > 0) await em.getRepository(LedgerEntry).insert(entries as never);
+      await insertRows(em, LedgerEntry, entries);
       if (await this.moveInPlace(em, scope, currency, movements, now)) return;
       // No row yet, or a bucket would go negative: the locking path below finds out which.
       await this.lockAndMove(em, scope, currency, movements, source, now);
       return;
     }
     await this.lockAndMove(em, scope, currency, movements, source, now);
-    if (entries.length > 0) await em.getRepository(LedgerEntry).insert(entries as never);
+    await insertRows(em, LedgerEntry, entries);
   }
 
   /** MySQL: moves the buckets in one statement if the row exists and none would go negative; false otherwise (nothing changed). */

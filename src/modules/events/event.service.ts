@@ -16,6 +16,7 @@ import { applyList, encodeCursor, listIndexesOf, listRows, ListParams, listQuery
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
 import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
 import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
@@ -142,7 +143,7 @@ export class EventService {
         createdAt: now,
         seq,
       });
-      await em.getRepository(EventRecord).insert(event as never);
+      await insertRows(em, EventRecord, [event]);
       for (const finish of finishers) await finish(event);
       const qr = em.queryRunner;
       if (qr) {

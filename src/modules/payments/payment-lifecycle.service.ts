@@ -15,6 +15,8 @@ import type { FieldCipher } from '../../domain/crypto';
 import { formatAmount } from '../../domain/money';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
+import { updateWhere } from '../../db/compiled-write';
+import { compiledSelect } from '../../db/compiled-select';
 import { Merchant } from '../auth/merchant.entity';
 import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
 import type { PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
@@ -88,24 +90,22 @@ export class PaymentLifecycle {
    * records `event` (`created` for a direct create, `requires_action` for a method the
    * payer chose), then moves on at once for a method that does not wait for the payer.
    */
-  async finishStart(em: EntityManager, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date()): Promise<PaymentIntentWire> {
-    const p = await this.store.lock(em, actor, id);
-    if (p.providerCall !== 'start') return paymentToWire(p);
-    if (p.status !== 'requires_action') {
-      // Cancelled or expired while the provider answered: the answer is moot.
-      await this.store.patch(em, actor, p, { providerCall: null }, now);
-      return paymentToWire(p);
+  async finishStart(
+    em: EntityManager, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
+  ): Promise<PaymentIntentWire> {
+    let p: PaymentIntent;
+    if (known && await this.answerUnchanged(em, actor, known, start, now)) {
+      p = known;
+    } else {
+      p = await this.store.lock(em, actor, id);
+      if (p.providerCall !== 'start') return paymentToWire(p);
+      if (p.status !== 'requires_action') {
+        // Cancelled or expired while the provider answered: the answer is moot.
+        await this.store.patch(em, actor, p, { providerCall: null }, now);
+        return paymentToWire(p);
+      }
+      await this.store.patch(em, actor, p, this.answerOf(p, start, now), now);
     }
-    const byProvider = METHODS[p.paymentMethod as PaymentMethodName].completedBy === 'provider';
-    await this.store.patch(em, actor, p, {
-      providerCall: null,
-      paymentReference: start.reference,
-      nextAction: start.nextAction,
-      expiresAt: start.expiresAt,
-      settleAt: start.initial.status === 'requires_action' && byProvider ? this.settleAt(now) : null,
-      plannedFailureCode: start.settlement.status === 'failed' ? start.settlement.failureCode : null,
-      plannedFailureMessage: start.settlement.status === 'failed' ? start.settlement.failureMessage : null,
-    }, now);
     await this.engine.record(em, actor, p, event, now);
     if (start.initial.status === 'succeeded') {
       return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: this.receiptOf(p, now) }, now);
@@ -114,6 +114,38 @@ export class PaymentLifecycle {
       return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
     }
     return paymentToWire(p);
+  }
+
+  /** The row changes that record the provider's answer to a start. */
+  private answerOf(p: PaymentIntent, start: StartResult, now: Date): PaymentChanges {
+    const byProvider = METHODS[p.paymentMethod as PaymentMethodName].completedBy === 'provider';
+    return {
+      providerCall: null,
+      paymentReference: start.reference,
+      nextAction: start.nextAction,
+      expiresAt: start.expiresAt,
+      settleAt: start.initial.status === 'requires_action' && byProvider ? this.settleAt(now) : null,
+      plannedFailureCode: start.settlement.status === 'failed' ? start.settlement.failureCode : null,
+      plannedFailureMessage: start.settlement.status === 'failed' ? start.settlement.failureMessage : null,
+    };
+  }
+
+  /**
+   * Records the answer on `known` (the row as phase 1 committed it) with one conditional
+   * UPDATE, without reading the row again: it applies only if the row is still exactly that
+   * (waiting for this start, requires_action, and not changed since: every write of a payment
+   * sets updated_at), and then takes the same row lock the locking read would have. False
+   * when anything moved the row meanwhile (nothing changed): the caller reads it under lock.
+   */
+  private async answerUnchanged(em: EntityManager, scope: Scope, known: PaymentIntent, start: StartResult, now: Date): Promise<boolean> {
+    if (known.providerCall !== 'start' || known.status !== 'requires_action') return false;
+    const changes = { ...this.answerOf(known, start, now), updatedAt: now };
+    const affected = await updateWhere(em, PaymentIntent, 'answer-unchanged', changes,
+      "id = ? AND merchant_id = ? AND environment = ? AND status = 'requires_action' AND provider_call = 'start' AND updated_at = ?",
+      [known.id, scope.merchantId, scope.environment, known.updatedAt.getTime()]);
+    if (affected !== 1) return false;
+    Object.assign(known, changes);
+    return true;
   }
 
   /** Scheduler: finishes every provider start whose process died between the phases. */
@@ -241,7 +273,7 @@ export class PaymentLifecycle {
   }
 
   async merchantName(em: EntityManager, merchantId: string): Promise<string> {
-    const m = await em.createQueryBuilder(Merchant, 'm').where('m.id = :id', { id: merchantId }).getOne();
+    const [m] = await compiledSelect(em, 'merchant.byId', { id: merchantId }, () => em.createQueryBuilder(Merchant, 'm').where('m.id = :id'));
     return m?.name ?? 'Merchant';
   }
 

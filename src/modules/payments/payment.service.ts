@@ -13,6 +13,7 @@ import { newId, randomToken } from '../../domain/ids';
 import { Done, external, Step } from '../../domain/operation';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
 import type { SettleOutcome } from '../methods/connector';
 import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
@@ -40,9 +41,10 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
   async create(em: EntityManager, ctx: Actor, input: CreatePaymentInput, baseUrl: string): Promise<Step<PaymentIntentWire>> {
     const { lifecycle } = this.deps;
     const fp = paymentFingerprint(input);
-    const existing = await this.store.findByReference(em, ctx, input.merchant_reference);
-    if (existing) return repeat(existing, fp, input.merchant_reference);
-
+    // The merchant_reference is not looked up first: the INSERT meets a taken one on the
+    // unique index (uq_payment_intents_reference), which fails that statement alone, and the
+    // original is read then. A refusal of the routing below is checked against the reference
+    // first, so a repeat still answers with its intent as before.
     const now = new Date();
     const id = newId('paymentIntent', now.getTime());
     const token = randomToken(32);
@@ -50,19 +52,13 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     const criteria = { amount: input.amount, currency: input.currency, country: input.country, checkoutMode: input.checkout_mode };
 
     let changes: PaymentChanges;
-    if (input.checkout_mode === 'hosted') {
-      const choices = await this.deps.methods.eligible(em, ctx, criteria);
-      if (choices.length === 0) {
-        throw new ApiError('payment_method_unavailable', `No payment method is available for ${input.amount} ${input.currency} in ${input.country} in hosted checkout, so there is nothing to offer the payer.`);
-      }
-      const expiresAt = new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS);
-      changes = { nextAction: { type: 'redirect_to_url', url: checkoutUrl, expires_at: expiresAt.toISOString() }, expiresAt };
-    } else {
-      const choice = await this.deps.methods.route(em, ctx, criteria, {
-        method: input.payment_method ?? undefined, bank: input.payment_method_options.bank, payer: payerOf(input.customer, input.payment_method_options),
-      });
-      // Until the provider answers, the intent waits no longer than a hosted page would.
-      changes = { ...lifecycle.beginStart(choice), expiresAt: new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS) };
+    try {
+      changes = await this.route(em, ctx, input, criteria, checkoutUrl, now);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      const existing = await this.store.findByReference(em, ctx, input.merchant_reference);
+      if (existing) return repeat(existing, fp, input.merchant_reference);
+      throw err;
     }
 
     const p = Object.assign(new PaymentIntent(), {
@@ -102,10 +98,10 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     });
     try {
       if (p.providerCall === null) return { outcome: 'created', value: await lifecycle.engine.create(em, ctx, p, now) };
-      await em.insert(PaymentIntent, p as never);
+      await insertRows(em, PaymentIntent, [p]);
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
-      // A concurrent request with the same merchant_reference committed first.
+      // The merchant_reference is taken (earlier, or by a concurrent request that committed first).
       const original = await this.store.findByReference(em, ctx, input.merchant_reference, true);
       if (!original) throw err;
       return repeat(original, fp, input.merchant_reference);
@@ -114,8 +110,28 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     return external(
       () => lifecycle.callStart(p, merchantName, now, checkoutUrl),
       // The create's one instant: created_at = updated_at, and the provider's deadlines count from it.
-      async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now) }),
+      // `p` is the row phase 1 committed: phase 2 updates it without reading it again if it is still so.
+      async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now, p) }),
     );
+  }
+
+  /** The row changes of a new intent's checkout: the hosted page, or the routed method (its provider started between two phases). */
+  private async route(
+    em: EntityManager, ctx: Actor, input: CreatePaymentInput, criteria: Parameters<MethodRouting['route']>[2], checkoutUrl: string, now: Date,
+  ): Promise<PaymentChanges> {
+    if (input.checkout_mode === 'hosted') {
+      const choices = await this.deps.methods.eligible(em, ctx, criteria);
+      if (choices.length === 0) {
+        throw new ApiError('payment_method_unavailable', `No payment method is available for ${input.amount} ${input.currency} in ${input.country} in hosted checkout, so there is nothing to offer the payer.`);
+      }
+      const expiresAt = new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS);
+      return { nextAction: { type: 'redirect_to_url', url: checkoutUrl, expires_at: expiresAt.toISOString() }, expiresAt };
+    }
+    const choice = await this.deps.methods.route(em, ctx, criteria, {
+      method: input.payment_method ?? undefined, bank: input.payment_method_options.bank, payer: payerOf(input.customer, input.payment_method_options),
+    });
+    // Until the provider answers, the intent waits no longer than a hosted page would.
+    return { ...this.deps.lifecycle.beginStart(choice), expiresAt: new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS) };
   }
 
   async cancel(em: EntityManager, ctx: Actor, id: string, reason: string | null): Promise<Done<PaymentIntentWire>> {

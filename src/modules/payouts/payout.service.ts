@@ -101,10 +101,13 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     this.lifecycle = new Lifecycle(deps.lifecycle, payoutStates, store, payoutToWire);
   }
 
-  /** A payout waiting at the approval gate, its amount held; a repeated merchant_reference returns the original. */
+  /**
+   * A payout waiting at the approval gate, its amount held; a repeated merchant_reference
+   * returns the original. The reference is not looked up first: the INSERT meets it on the
+   * unique index (uq_payout_intents_reference), which fails that statement alone, and the
+   * original is then read (the one extra statement is paid by a repeat, not by every create).
+   */
   async create(em: EntityManager, ctx: Actor, input: CreatePayoutInput): Promise<Done<PayoutIntentWire>> {
-    const existing = await this.store.findByReference(em, ctx, input.merchant_reference);
-    if (existing) return { outcome: 'existing', value: payoutToWire(existing) };
     const now = new Date();
     const p = Object.assign(new PayoutIntent(), {
       id: newId('payoutIntent', now.getTime()),
@@ -131,7 +134,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       return { outcome: 'created', value: await this.lifecycle.create(em, ctx, p, now) };
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
-      // A concurrent request with the same merchant_reference committed first: return its payout.
+      // The merchant_reference is taken (earlier, or by a concurrent request that committed first): return that payout.
       const original = await this.store.findByReference(em, ctx, input.merchant_reference, true);
       if (!original) throw err;
       return { outcome: 'existing', value: payoutToWire(original) };

@@ -72,10 +72,14 @@ export class IntentStore<E extends IntentRow, W> {
     return row;
   }
 
-  /** `locking` reads the latest committed row (needed after losing a unique-index race on MySQL). */
-  findByReference(em: EntityManager, scope: Scope, reference: string, locking = false): Promise<E | null> {
-    const qb = this.scoped(em, scope).andWhere('r.merchant_reference = :reference', { reference });
-    return (locking ? this.db.forUpdate(qb) : qb).getOne();
+  /**
+   * `locking` reads the latest committed row under a shared lock (needed after an INSERT
+   * met the reference on the unique index: the transaction's snapshot may predate that row).
+   */
+  async findByReference(em: EntityManager, scope: Scope, reference: string, locking = false): Promise<E | null> {
+    const [row] = await compiledSelect(em, `${this.idKind}.byReference`, { merchantId: scope.merchantId, environment: scope.environment, reference },
+      () => this.scoped(em, scope).andWhere('r.merchant_reference = :reference', { reference }), { shareLock: locking });
+    return row ?? null;
   }
 
   /** Applies `changes` only if the record is still in `from`; throws invalid_state otherwise. */

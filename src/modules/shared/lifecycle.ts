@@ -9,6 +9,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../../domain/scope';
 import { late } from '../../db/late';
+import { insertRows } from '../../db/compiled-write';
 import type { StateMachine } from '../../domain/state-machine';
 import type { LedgerService, LedgerSource } from '../balances/ledger.service';
 import type { EventService } from '../events/event.service';
@@ -35,7 +36,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
 
   /** Inserts a new record in the table's entry state, with its ledger effect and `created` event. */
   async create(em: EntityManager, actor: Actor, row: E, now: Date): Promise<W> {
-    await em.insert(this.store.entity, row as never);
+    await insertRows(em, this.store.entity, [row]);
     const { ledger } = this.machine.entry;
     if (ledger) await late(em, () => this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now));
     return this.record(em, actor, row, 'created', now);

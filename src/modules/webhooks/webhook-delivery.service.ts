@@ -24,6 +24,8 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
+import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -59,16 +61,18 @@ export class WebhookDeliveryService {
    * written once the event row is. No matching endpoint: nothing to run afterwards.
    */
   async planFanOut(em: EntityManager, draft: { merchantId: string; environment: string; type: string }): Promise<((event: EventRecord) => Promise<void>) | undefined> {
-    const endpoints = await em.find(WebhookEndpoint, { where: { merchantId: draft.merchantId, environment: draft.environment as WebhookEndpoint['environment'], status: 'enabled' } });
+    // Built once (compiledSelect): this read runs with every event.
+    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId: draft.merchantId, environment: draft.environment, status: 'enabled' },
+      () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'));
     const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(draft.type, e.enabledEvents));
     if (matching.length === 0) return undefined;
     return async (event) => {
-      await em.insert(WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
+      await insertRows(em, WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
         id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
         endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
         nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
         createdAt: event.createdAt, updatedAt: event.createdAt,
-      })) as never);
+      })));
     };
   }
 

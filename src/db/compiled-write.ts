@@ -1,0 +1,123 @@
+/**
+ * Hot writes (the rows of a create or a transition) without TypeORM's query building on
+ * every request: the INSERT of an entity's rows is built once per (table, number of rows)
+ * and later requests send their values through the same query runner, so statements are
+ * still counted and logged. The SQL is the one TypeORM's InsertQueryBuilder writes
+ * (`INSERT INTO \`t\`(\`a\`, \`b\`) VALUES (?, ?)`, every column in metadata order), and the
+ * values are what it would bind (`driver.preparePersistentValue`: the column's transformer,
+ * then the driver's conversion); a null is a bound NULL, as there. What it skips per request:
+ * the builder's expression walks, the subscribers' beforeInsert/afterInsert broadcast (no
+ * subscriber here listens to inserts; entities have no listeners) and the reload of default
+ * or generated columns (these rows set every column themselves; for a table with such a
+ * column TypeORM would SELECT the rows back or add RETURNING).
+ *
+ * A row with an undefined value (a column left to its DEFAULT) goes through `em.insert` as
+ * before. test/db/compiled-write.test.ts checks the SQL and values against the builder's.
+ *
+ * `updateWhere` is the same for a conditional UPDATE of a few columns: built once per (table,
+ * changed columns, condition) and run with the affected-row count returned.
+ */
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+
+interface InsertShape {
+  sql: string;
+  columns: ColumnMetadata[];
+}
+
+interface UpdateShape {
+  sql: string;
+  columns: ColumnMetadata[];
+}
+
+const inserts = new Map<string, InsertShape>();
+const updates = new Map<string, UpdateShape>();
+/** Shapes are a handful per table; the bound only guards against a caller that makes keys unbounded. */
+const MAX_SHAPES = 2_000;
+
+function plainColumns(em: EntityManager, target: EntityTarget<ObjectLiteral>): { table: string; columns: ColumnMetadata[] } {
+  const metadata = em.connection.getMetadata(target);
+  const columns = metadata.columns.filter((c) => c.isInsert);
+  for (const c of columns) {
+    if (c.isGenerated || c.isVersion || c.isDiscriminator || c.relationMetadata || c.embeddedMetadata || c.isVirtual) {
+      throw new Error(`compiled writes: ${metadata.tableName}.${c.databaseName} is not a plain column`);
+    }
+  }
+  return { table: em.connection.driver.escape(metadata.tablePath), columns };
+}
+
+function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, count: number): InsertShape {
+  const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${count}`;
+  let shape = inserts.get(key);
+  if (!shape) {
+    const { table, columns } = plainColumns(em, target);
+    const driver = em.connection.driver;
+    const one = `(${columns.map(() => '?').join(', ')})`;
+    shape = {
+      sql: `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${new Array<string>(count).fill(one).join(', ')}`,
+      columns,
+    };
+    if (inserts.size >= MAX_SHAPES) inserts.clear();
+    inserts.set(key, shape);
+  }
+  return shape;
+}
+
+/** The SQL and values `insertRows` sends (tests compare them with the query builder's). */
+export function insertStatement(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[]): [string, unknown[]] | undefined {
+  const shape = insertShape(em, target, rows.length);
+  const driver = em.connection.driver;
+  const values: unknown[] = [];
+  for (const row of rows) {
+    for (const c of shape.columns) {
+      const v: unknown = c.getEntityValue(row);
+      if (v === undefined) return undefined;
+      values.push(driver.preparePersistentValue(v, c));
+    }
+  }
+  return [shape.sql, values];
+}
+
+/** INSERTs `rows` (entities of `target` with every column set) in one statement in `em`'s unit of work. */
+export async function insertRows(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[]): Promise<void> {
+  if (rows.length === 0) return;
+  const statement = insertStatement(em, target, rows);
+  if (!statement) {
+    await em.insert(target, rows as never);
+    return;
+  }
+  await em.query(statement[0], statement[1]);
+}
+
+/**
+ * `UPDATE <table> SET <changes> WHERE <where>` (`where` in column names with `?`, its values
+ * in `whereValues`); the number of rows it changed. `name` identifies the condition.
+ */
+export async function updateWhere(
+  em: EntityManager, target: EntityTarget<ObjectLiteral>, name: string, changes: ObjectLiteral, where: string, whereValues: unknown[],
+): Promise<number> {
+  const properties = Object.keys(changes);
+  const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${name}:${properties.join(',')}`;
+  let shape = updates.get(key);
+  if (!shape) {
+    const metadata = em.connection.getMetadata(target);
+    const driver = em.connection.driver;
+    const columns = properties.map((p) => {
+      const c = metadata.findColumnWithPropertyPath(p);
+      if (!c || !c.isUpdate) throw new Error(`compiled writes: ${metadata.tableName} has no updatable column for ${p}`);
+      return c;
+    });
+    shape = {
+      sql: `UPDATE ${driver.escape(metadata.tablePath)} SET ${columns.map((c) => `${driver.escape(c.databaseName)} = ?`).join(', ')} WHERE ${where}`,
+      columns,
+    };
+    if (updates.size >= MAX_SHAPES) updates.clear();
+    updates.set(key, shape);
+  }
+  const driver = em.connection.driver;
+  const values = shape.columns.map((c) => driver.preparePersistentValue(changes[c.propertyName], c));
+  const runner = em.queryRunner;
+  if (!runner) throw new Error('compiled writes: updateWhere needs a unit of work');
+  const result = await runner.query(shape.sql, [...values, ...whereValues], true) as { affected?: number };
+  return result.affected ?? 0;
+}
