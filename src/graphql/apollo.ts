@@ -4,7 +4,7 @@
  * A document that does not parse or validate is HTTP 400 with `extensions.code`
  * `validation_error` (errors.ts maps Apollo's own codes).
  */
-import { ApolloServer, ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, ApolloServerOptions, ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled,
   ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled,
@@ -20,6 +20,7 @@ import { createContext, GqlContext } from './context';
 import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
 import { jitGateway } from './executor';
+import { memoiseApolloRequestWork } from './apollo-memo';
 import { buildGraphQLSchema } from './schema';
 
 export const ARMOR_LIMITS = {
@@ -30,31 +31,26 @@ export const ARMOR_LIMITS = {
   maxTokens: { n: 2000 },
 } as const;
 
-/** `Idempotent-Replayed: true` on a GraphQL response whose mutation was answered from the store, as on REST. */
-const replayHeaderPlugin: ApolloServerPlugin<GqlContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ contextValue, response }) {
-        if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
-      },
-    };
+/**
+ * The response head of a GraphQL answer, as on REST, in one `willSendResponse`:
+ *  - `Idempotent-Replayed: true` when a mutation was answered from the store;
+ *  - HTTP 503 with Retry-After when the request met a database outage (`extensions.code`
+ *    `service_unavailable`): the client retries the whole request later.
+ * One plugin whose listener is a single shared object (it keeps no per-request state):
+ * Apollo calls every listener of every plugin at each stage of every request.
+ */
+const responseHeadListener: GraphQLRequestListener<GqlContext> = {
+  async willSendResponse({ contextValue, response }) {
+    if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
+    const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+    if (!errors?.some((e) => e.extensions?.code === 'service_unavailable')) return;
+    response.http.status = 503;
+    response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
   },
 };
-
-/**
- * A request that met a database outage (`extensions.code` `service_unavailable`) is HTTP 503
- * with Retry-After, as on REST: the client retries the whole request later.
- */
-const unavailablePlugin: ApolloServerPlugin<GqlContext> = {
+const responseHeadPlugin: ApolloServerPlugin<GqlContext> = {
   async requestDidStart() {
-    return {
-      async willSendResponse({ response }) {
-        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-        if (!errors?.some((e) => e.extensions?.code === 'service_unavailable')) return;
-        response.http.status = 503;
-        response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
-      },
-    };
+    return responseHeadListener;
   },
 };
 
@@ -107,9 +103,10 @@ const DEFAULT_PLUGINS_OFF = [
 export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
   const schema = buildGraphQLSchema();
+  memoiseApolloRequestWork();
   return {
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
-    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, replayHeaderPlugin, unavailablePlugin],
+    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, responseHeadPlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),

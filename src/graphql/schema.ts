@@ -25,10 +25,19 @@ export function buildGraphQLSchema(): GraphQLSchema {
 }
 
 const propertyReaders = new Map<string, GraphQLFieldResolver<Record<string, unknown>, unknown>>();
+const propertyOfReader = new WeakMap<GraphQLFieldResolver<Record<string, unknown>, unknown>, string>();
 function propertyReader(name: string): GraphQLFieldResolver<Record<string, unknown>, unknown> {
   let read = propertyReaders.get(name);
-  if (!read) propertyReaders.set(name, (read = (source) => source[name]));
+  if (!read) {
+    propertyReaders.set(name, (read = (source) => source[name]));
+    propertyOfReader.set(read, name);
+  }
   return read;
+}
+
+/** The property a field's resolver reads, when that resolver is one of the one-line readers below; else undefined. */
+export function propertyReadBy(resolve: unknown): string | undefined {
+  return typeof resolve === 'function' ? propertyOfReader.get(resolve as GraphQLFieldResolver<Record<string, unknown>, unknown>) : undefined;
 }
 
 /**
@@ -39,18 +48,27 @@ function propertyReader(name: string): GraphQLFieldResolver<Record<string, unkno
  * graphql-jit inlines), else a one-line property read (`merchantReference` reads
  * `merchant_reference`). Fields with a `@FieldResolver`, arguments, middlewares or roles keep
  * type-graphql's resolver. The SDL is unchanged: only `resolve` functions are replaced.
+ * A type's fields include those it inherits from abstract classes (`IntentFields`: id,
+ * amount, ..., createdAt of every intent type), which are not types of their own.
  */
 function plainPropertyFields(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
   const fieldResolverOf = new Set(storage.fieldResolvers.map((r) => `${r.getObjectType?.()?.name ?? ''}.${r.methodName}`));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const metaOf = new Map<Function, (typeof storage.objectTypes)[number]>(storage.objectTypes.map((m) => [m.target, m]));
   for (const meta of storage.objectTypes) {
     const type = schema.getType(meta.name);
     if (!isObjectType(type)) continue;
     const fields = type.getFields();
-    for (const field of meta.fields ?? []) {
+    // Own fields first, then each ancestor's (an own field of the same property overrides).
+    const declared = [...(meta.fields ?? [])];
+    for (let parent = Object.getPrototypeOf(meta.target); parent && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
+      for (const field of metaOf.get(parent)?.fields ?? []) if (!declared.some((d) => d.name === field.name)) declared.push(field);
+    }
+    for (const field of declared) {
       const gqlField = fields[field.schemaName];
       if (!gqlField || !gqlField.resolve) continue;
-      if (fieldResolverOf.has(`${meta.target.name}.${field.name}`) || fieldResolverOf.has(`${field.target.name}.${field.name}`)) continue;
+      if ([field.name, field.schemaName].some((n) => fieldResolverOf.has(`${meta.target.name}.${n}`) || fieldResolverOf.has(`${field.target.name}.${n}`))) continue;
       if ((field.params?.length ?? 0) > 0 || (field.middlewares?.length ?? 0) > 0 || field.roles !== undefined) continue;
       gqlField.resolve = field.name === field.schemaName ? undefined : propertyReader(field.name);
     }
