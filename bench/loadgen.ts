@@ -38,6 +38,8 @@ export interface HttpResult {
   errors: number;
   /** Request count per status code class. */
   statusCodes: Record<string, number>;
+  /** Up to 5 answers that were not 2xx: status and the start of the body. */
+  refusals?: string[];
 }
 
 export interface SubscribeJob {
@@ -57,6 +59,7 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
     if (fresh) h['idempotency-key'] = randomBytes(12).toString('hex');
     return h;
   };
+  const refusals: string[] = [];
   const result = await autocannon({
     url: job.url,
     connections: job.connections,
@@ -69,6 +72,10 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
         headers: headers(),
         body: job.body === undefined ? undefined : fresh ? job.body.split(FRESH).join(randomBytes(8).toString('hex')) : job.body,
       }),
+      // The first few answers that were not 2xx, with their bodies, so a refusal can be explained.
+      onResponse: (status: number, body: string) => {
+        if ((status < 200 || status > 299) && refusals.length < 5) refusals.push(`${status} ${String(body).slice(0, 300)}`);
+      },
     }],
   } as autocannon.Options);
   const statusCodes: Record<string, number> = {};
@@ -76,6 +83,7 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
   return {
     rps: result.requests.total / job.seconds, p50: result.latency.p50, p99: result.latency.p99,
     requests: result.requests.total, sent: (result.requests as any).sent ?? result.requests.total, non2xx: result.non2xx, errors: result.errors, statusCodes,
+    ...(refusals.length ? { refusals } : {}),
   };
 }
 

@@ -437,6 +437,8 @@ async function main(): Promise<void> {
       const fs_ = summarise(f);
       const warnings = warningsSince(warningsBefore);
       results.push({ scenario: s.name, group: s.group, note: s.note, gateway: gs, floor: fs_, ratio: fs_.rps > 0 ? round2(gs.rps / fs_.rps) : null, gateway_warnings: warnings });
+      const refusals = [...g, ...f].flatMap((r) => r.refusals ?? []);
+      if (refusals.length) log(`  answers that were not 2xx (first of them): ${refusals.slice(0, 3).join(' | ')}`);
       if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${v}`).join(', ')}`);
       if (gs.rps === 0 || fs_.rps === 0) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
       log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${fs_.rps > 0 ? round2(gs.rps / fs_.rps) : '-'}`);
