@@ -13,6 +13,7 @@
  */
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { RawSqlResultsToEntityTransformer } from 'typeorm/query-builder/transformer/RawSqlResultsToEntityTransformer';
+import { BoundedMemo } from '../domain/bounded-memo';
 
 type Value = string | number | bigint | boolean | null;
 export type SelectValues = Record<string, Value | readonly Value[]>;
@@ -25,9 +26,9 @@ interface Compiled {
 }
 
 const SENTINEL = '\u0000cs:';
-const compiled = new Map<string, Compiled>();
 /** Shapes are few (a handful per list); the bound only guards against a bug that makes keys unbounded. */
 const MAX_SHAPES = 2_000;
+const compiled = new BoundedMemo<Compiled>(MAX_SHAPES);
 
 /** The cache key: the caller's name for the query plus the length of every array value. */
 function shapeOf(name: string, values: SelectValues): string {
@@ -79,15 +80,12 @@ export async function compiledSelect<E extends ObjectLiteral>(
   options: { shareLock?: boolean } = {},
 ): Promise<E[]> {
   const key = `${em.connection.options.type}:${shapeOf(name, values)}${options.shareLock ? ':share' : ''}`;
-  let entry = compiled.get(key);
-  if (!entry) {
-    entry = compile(build(em) as SelectQueryBuilder<ObjectLiteral>, values);
+  const entry = compiled.get(key, () => {
+    const built = compile(build(em) as SelectQueryBuilder<ObjectLiteral>, values);
     // A shared row lock on MySQL/MariaDB (TypeORM's pessimistic_read writes FOR SHARE, which
     // MariaDB does not parse; LOCK IN SHARE MODE is understood by both). SQLite has no row locks.
-    if (options.shareLock && em.connection.options.type === 'mysql') entry = { ...entry, sql: `${entry.sql} LOCK IN SHARE MODE` };
-    if (compiled.size >= MAX_SHAPES) compiled.clear();
-    compiled.set(key, entry);
-  }
+    return options.shareLock && em.connection.options.type === 'mysql' ? { ...built, sql: `${built.sql} LOCK IN SHARE MODE` } : built;
+  });
   const params = entry.order.map(([n, i]) => {
     const v = values[n];
     const one = i === undefined ? v : (v as readonly Value[])[i];

@@ -19,21 +19,18 @@
  */
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { BoundedMemo } from '../domain/bounded-memo';
 
-interface InsertShape {
+/** A statement built once: its SQL and the columns whose values fill its first `?`s, in order. */
+interface Shape {
   sql: string;
   columns: ColumnMetadata[];
 }
 
-interface UpdateShape {
-  sql: string;
-  columns: ColumnMetadata[];
-}
-
-const inserts = new Map<string, InsertShape>();
-const updates = new Map<string, UpdateShape>();
 /** Shapes are a handful per table; the bound only guards against a caller that makes keys unbounded. */
 const MAX_SHAPES = 2_000;
+const inserts = new BoundedMemo<Shape>(MAX_SHAPES);
+const updates = new BoundedMemo<Shape>(MAX_SHAPES);
 
 function plainColumns(em: EntityManager, target: EntityTarget<ObjectLiteral>): { table: string; columns: ColumnMetadata[] } {
   const metadata = em.connection.getMetadata(target);
@@ -46,21 +43,17 @@ function plainColumns(em: EntityManager, target: EntityTarget<ObjectLiteral>): {
   return { table: em.connection.driver.escape(metadata.tablePath), columns };
 }
 
-function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, count: number): InsertShape {
+function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, count: number): Shape {
   const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${count}`;
-  let shape = inserts.get(key);
-  if (!shape) {
+  return inserts.get(key, () => {
     const { table, columns } = plainColumns(em, target);
     const driver = em.connection.driver;
     const one = `(${columns.map(() => '?').join(', ')})`;
-    shape = {
+    return {
       sql: `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${new Array<string>(count).fill(one).join(', ')}`,
       columns,
     };
-    if (inserts.size >= MAX_SHAPES) inserts.clear();
-    inserts.set(key, shape);
-  }
-  return shape;
+  });
 }
 
 /** The SQL and values `insertRows` sends (tests compare them with the query builder's). */
@@ -98,8 +91,7 @@ export async function updateWhere(
 ): Promise<number> {
   const properties = Object.keys(changes);
   const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${name}:${properties.join(',')}`;
-  let shape = updates.get(key);
-  if (!shape) {
+  const shape = updates.get(key, () => {
     const metadata = em.connection.getMetadata(target);
     const driver = em.connection.driver;
     const columns = properties.map((p) => {
@@ -107,13 +99,11 @@ export async function updateWhere(
       if (!c || !c.isUpdate) throw new Error(`compiled writes: ${metadata.tableName} has no updatable column for ${p}`);
       return c;
     });
-    shape = {
+    return {
       sql: `UPDATE ${driver.escape(metadata.tablePath)} SET ${columns.map((c) => `${driver.escape(c.databaseName)} = ?`).join(', ')} WHERE ${where}`,
       columns,
     };
-    if (updates.size >= MAX_SHAPES) updates.clear();
-    updates.set(key, shape);
-  }
+  });
   const driver = em.connection.driver;
   const values = shape.columns.map((c) => driver.preparePersistentValue(changes[c.propertyName], c));
   const runner = em.queryRunner;

@@ -31,7 +31,6 @@
  * which is what an embedded database is for; two gateway processes need MySQL. Being
  * embedded and synchronous it cannot stall by network: no limits apply.
  */
-import { leanMysqlQuery, queriesObserved } from './lean-query';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   DataSource, EntityManager, MigrationExecutor, QueryFailedError, QueryRunner, SelectQueryBuilder, ObjectLiteral,
@@ -39,6 +38,7 @@ import {
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { DEFAULT_DB_SETTINGS, type DbSettings } from '../config';
 import { ApiError } from '../domain/errors';
+import { leanMysqlQuery, queriesObserved } from './lean-query';
 import { CountingLogger } from './query-counter';
 
 /** ER_LOCK_DEADLOCK is also how Galera reports a certification conflict or a brute-force abort. */

@@ -19,6 +19,7 @@
  * Installed once, by `apolloOptions()`.
  */
 import { createRequire } from 'node:module';
+import { BoundedMemo } from '../domain/bounded-memo';
 
 export const MEMO_SIZE = 256;
 
@@ -31,21 +32,6 @@ interface NegotiatorLike {
 type MediaType = (this: NegotiatorLike, available?: string[]) => string | undefined;
 type Parse = (input: string) => object | null;
 
-/** A bounded memo: a Map cleared when it reaches `MEMO_SIZE` entries. */
-function memo<V>(): { get(key: string, compute: () => V): V } {
-  const map = new Map<string, V>();
-  return {
-    get(key, compute) {
-      const known = map.get(key);
-      if (known !== undefined || map.has(key)) return known as V;
-      const value = compute();
-      if (map.size >= MEMO_SIZE) map.clear();
-      map.set(key, value);
-      return value;
-    },
-  };
-}
-
 /** Installs both memos (once) and returns the patched objects (tests). */
 export function memoiseApolloRequestWork(): { negotiator: { mediaType: MediaType }; mimeType: { parse: Parse } } {
   const apolloRequire = createRequire(require.resolve('@apollo/server'));
@@ -53,7 +39,7 @@ export function memoiseApolloRequestWork(): { negotiator: { mediaType: MediaType
   const negotiator = (apolloRequire('negotiator') as { prototype: { mediaType: Marked<MediaType> } }).prototype;
   if (!negotiator.mediaType[MEMOISED]) {
     const original = negotiator.mediaType;
-    const answers = memo<string | undefined>();
+    const answers = new BoundedMemo<string | undefined>(MEMO_SIZE);
     const mediaType: Marked<MediaType> = function mediaType(this: NegotiatorLike, available?: string[]) {
       const accept = this.request.headers.accept;
       if (!Array.isArray(available) || (accept !== undefined && typeof accept !== 'string')) return original.call(this, available);
@@ -69,7 +55,7 @@ export function memoiseApolloRequestWork(): { negotiator: { mediaType: MediaType
   const mimeType = apolloRequire('whatwg-mimetype') as { parse: Marked<Parse> };
   if (!mimeType.parse[MEMOISED]) {
     const original = mimeType.parse.bind(mimeType);
-    const parsed = memo<object | null>();
+    const parsed = new BoundedMemo<object | null>(MEMO_SIZE);
     const parse: Marked<Parse> = (input: string) => {
       if (typeof input !== 'string') return original(input);
       return parsed.get(input, () => {

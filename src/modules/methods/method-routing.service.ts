@@ -10,6 +10,7 @@
  * stay inside this module.
  */
 import type { EntityManager } from 'typeorm';
+import { BoundedMemo } from '../../domain/bounded-memo';
 import { ApiError } from '../../domain/errors';
 import type { Page } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
@@ -51,7 +52,7 @@ const CHOICES_CACHED = 1_000;
 
 export class MethodRouting {
   /** eligible()'s answers by key; see there. */
-  private readonly choices = new Map<string, readonly MethodChoice[]>();
+  private readonly choices = new BoundedMemo<readonly MethodChoice[]>(CHOICES_CACHED);
 
   constructor(
     private readonly db: Db,
@@ -96,13 +97,7 @@ export class MethodRouting {
   async eligible(em: EntityManager, scope: Scope, criteria: EligibilityCriteria): Promise<readonly MethodChoice[]> {
     const disabled = await this.settings.disabledMethods(em, scope);
     const key = `${scope.environment}|${criteria.amount ?? ''}|${criteria.currency ?? ''}|${criteria.country ?? ''}|${criteria.checkoutMode}|${criteria.provider ?? ''}|${[...disabled].sort().join(',')}`;
-    let choices = this.choices.get(key);
-    if (!choices) {
-      choices = Object.freeze(this.compute(scope.environment, criteria, disabled));
-      if (this.choices.size >= CHOICES_CACHED) this.choices.clear();
-      this.choices.set(key, choices);
-    }
-    return choices;
+    return this.choices.get(key, () => Object.freeze(this.compute(scope.environment, criteria, disabled)));
   }
 
   private compute(environment: Scope['environment'], criteria: EligibilityCriteria, disabled: ReadonlySet<string>): MethodChoice[] {
