@@ -224,16 +224,18 @@ function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
-interface Counters { statements: number; requests: number }
+/** `roundTrips`: queries sent (the floor sends one statement per query: its statements). */
+interface Counters { statements: number; roundTrips?: number; requests: number }
 
 /** The gateway's own counts: SQL statements sent (database_statements_total) and requests answered (http_requests_total, /metrics itself excluded). */
 async function gatewayCounters(url: string): Promise<Counters> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const m = /^database_statements_total(?:\{[^}]*\})? (\S+)$/m.exec(text);
   if (!m) throw new Error('/metrics has no database_statements_total');
+  const trips = /^database_round_trips_total(?:\{[^}]*\})? (\S+)$/m.exec(text);
   let requests = 0;
   for (const line of text.matchAll(/^http_requests_total\{([^}]*)\} (\S+)$/gm)) if (!line[1].includes('route="/metrics"')) requests += Number(line[2]);
-  return { statements: Number(m[1]), requests };
+  return { statements: Number(m[1]), roundTrips: trips ? Number(trips[1]) : undefined, requests };
 }
 async function floorCounters(url: string): Promise<Counters> {
   return (await (await fetch(`${url}/__stats`)).json()) as Counters;
@@ -276,7 +278,7 @@ interface Scenario {
   note?: string;
 }
 
-interface Side { rps: number; p50_ms: number; p99_ms: number; statements_per_request: number | null; non2xx: number; errors: number; rounds: HttpResult[] }
+interface Side { rps: number; p50_ms: number; p99_ms: number; statements_per_request: number | null; round_trips_per_request: number | null; non2xx: number; errors: number; rounds: HttpResult[] }
 
 const basic = (auth: string) => `Basic ${Buffer.from(auth).toString('base64')}`;
 
@@ -409,15 +411,21 @@ async function main(): Promise<void> {
       const before = await settledCounters(base, counter);
       const r = await loadgen.run<HttpResult>({ kind: 'http', url: base, method: s.method, path: s.path, body: s.body, auths: s.auths, connections: CONNECTIONS, seconds } satisfies HttpJob);
       const after = await settledCounters(base, counter);
-      return { ...r, statements: after.statements - before.statements, served: after.requests - before.requests };
+      const roundTrips = (after.roundTrips ?? after.statements) - (before.roundTrips ?? before.statements);
+      return { ...r, statements: after.statements - before.statements, roundTrips, served: after.requests - before.requests };
     };
-    type Round = HttpResult & { statements: number; served: number };
+    type Round = HttpResult & { statements: number; roundTrips: number; served: number };
+    const perSent = (rounds: Round[], count: (r: Round) => number) => {
+      const sent = rounds.reduce((a, r) => a + r.sent, 0);
+      return sent < 10 ? null : round2(rounds.reduce((a, r) => a + count(r), 0) / sent);
+    };
     const summarise = (rounds: Round[]): Side => ({
       rps: Math.round(rounds.reduce((a, r) => a + r.rps, 0) / rounds.length),
       p50_ms: median(rounds.map((r) => r.p50)), p99_ms: median(rounds.map((r) => r.p99)),
       // Divided by the requests sent: those in flight when a window closes are finished by the
       // server (their statements are counted) but answered to nobody. Too few make it meaningless.
-      statements_per_request: rounds.reduce((a, r) => a + r.sent, 0) < 10 ? null : round2(rounds.reduce((a, r) => a + r.statements, 0) / rounds.reduce((a, r) => a + r.sent, 0)),
+      statements_per_request: perSent(rounds, (r) => r.statements),
+      round_trips_per_request: perSent(rounds, (r) => r.roundTrips),
       non2xx: rounds.reduce((a, r) => a + r.non2xx, 0), errors: rounds.reduce((a, r) => a + r.errors, 0), rounds,
     });
     for (const s of selected) {
@@ -441,7 +449,7 @@ async function main(): Promise<void> {
       if (refusals.length) log(`  answers that were not 2xx (first of them): ${refusals.slice(0, 3).join(' | ')}`);
       if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${v}`).join(', ')}`);
       if (gs.rps === 0 || fs_.rps === 0) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
-      log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${fs_.rps > 0 ? round2(gs.rps / fs_.rps) : '-'}`);
+      log(`  gateway ${gs.rps} req/s p50 ${gs.p50_ms} ms p99 ${gs.p99_ms} ms ${gs.statements_per_request} stmt/req (${gs.round_trips_per_request} round trips)${gs.non2xx ? ` NON-2XX ${gs.non2xx}` : ''}${gs.errors ? ` ERRORS ${gs.errors}` : ''} | floor ${fs_.rps} req/s p50 ${fs_.p50_ms} ms ${fs_.statements_per_request} stmt/req${fs_.non2xx ? ` NON-2XX ${fs_.non2xx}` : ''}${fs_.errors ? ` ERRORS ${fs_.errors}` : ''} | ratio ${fs_.rps > 0 ? round2(gs.rps / fs_.rps) : '-'}`);
     }
 
     // --- where the gateway's CPU goes, per scenario (BENCH_PROFILE=1)
@@ -456,7 +464,7 @@ async function main(): Promise<void> {
     const table = results.map((r: any) => ({
       scenario: r.scenario, 'gw req/s': r.gateway.rps, 'floor req/s': r.floor.rps, ratio: r.ratio,
       'gw p50/p99 ms': `${r.gateway.p50_ms}/${r.gateway.p99_ms}`, 'floor p50/p99 ms': `${r.floor.p50_ms}/${r.floor.p99_ms}`,
-      'gw stmt/req': r.gateway.statements_per_request, 'floor stmt/req': r.floor.statements_per_request,
+      'gw stmt/req': r.gateway.statements_per_request, 'gw round trips/req': r.gateway.round_trips_per_request, 'floor stmt/req': r.floor.statements_per_request,
       'non-2xx gw/floor': `${r.gateway.non2xx}/${r.floor.non2xx}`, 'errors gw/floor': `${r.gateway.errors}/${r.floor.errors}`,
     }));
     // eslint-disable-next-line no-console

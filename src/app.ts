@@ -7,7 +7,8 @@ import pino, { Logger } from 'pino';
 import type { Config } from './config';
 import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
-import { refuseLossyCharset } from './db/charset';
+import { isMariaDb, refuseLossyCharset } from './db/charset';
+import { enableGuards } from './db/late';
 import { CountingLogger } from './db/query-counter';
 import { REDACTED_PATHS, serializeError } from './db/safe-log';
 import { provideMigrationCipher } from './db/migrations/cipher';
@@ -123,6 +124,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
+  if (ds.options.type === 'mysql') enableGuards(ds, await isMariaDb(ds));
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
@@ -142,7 +144,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     retryScheduleMs: config.webhookRetryScheduleMs, leaseMarginMs: config.webhookLeaseMarginMs,
   });
   // Every event writes its webhook deliveries inside the event's own transaction.
-  events.afterRecord.push((em, draft) => webhookDelivery.planFanOut(em, draft));
+  events.afterRecord.push((em, event) => webhookDelivery.planFanOut(em, event));
   const ledger = new LedgerService(db);
   const lifecycle = { ledger, events };
   const topups = new TopupService({ db, lifecycle });

@@ -27,10 +27,15 @@ const EXACT_NAMES = new Set(['public_key', 'idem_key', 'merchant_reference', 'ch
 /** Whether a column holds an identifier that must match byte for byte. */
 export const EXACT_COLUMN = (column: string): boolean => column === 'id' || column.endsWith('_id') || EXACT_NAMES.has(column);
 
+/** Whether the server is MariaDB (MySQL otherwise). */
+export async function isMariaDb(db: { query(sql: string): Promise<unknown> }): Promise<boolean> {
+  const [{ v }] = (await db.query('SELECT VERSION() AS v')) as { v: string }[];
+  return /mariadb/i.test(v);
+}
+
 /** The binary NO PAD collation of utf8mb4 (MariaDB and MySQL 8 name it differently). */
 export async function binaryNoPadCollation(qr: QueryRunner): Promise<string> {
-  const [{ v }] = (await qr.query('SELECT VERSION() AS v')) as { v: string }[];
-  return /mariadb/i.test(v) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
+  return (await isMariaDb(qr)) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
 }
 
 interface ColumnInfo { table: string; column: string; charset: string; collation: string; type: string; nullable: boolean }

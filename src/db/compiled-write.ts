@@ -20,6 +20,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { BoundedMemo } from '../domain/bounded-memo';
+import type { Statement } from './late';
 
 /** A statement built once: its SQL and the columns whose values fill its first `?`s, in order. */
 interface Shape {
@@ -43,12 +44,23 @@ function plainColumns(em: EntityManager, target: EntityTarget<ObjectLiteral>): {
   return { table: em.connection.driver.escape(metadata.tablePath), columns };
 }
 
-function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, count: number): Shape {
-  const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${count}`;
+/**
+ * A column whose value the database computes in the INSERT itself: `sql` is a scalar SQL
+ * expression with its own `?`s, bound to `values` (e.g. the event's `seq`, read from the
+ * counter row the same round trip just moved; src/db/late.ts).
+ */
+export interface Computed {
+  property: string;
+  sql: string;
+  values: unknown[];
+}
+
+function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, count: number, computed?: Computed): Shape {
+  const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${count}${computed ? `:${computed.property}=${computed.sql}` : ''}`;
   return inserts.get(key, () => {
     const { table, columns } = plainColumns(em, target);
     const driver = em.connection.driver;
-    const one = `(${columns.map(() => '?').join(', ')})`;
+    const one = `(${columns.map((c) => (c.propertyName === computed?.property ? `(${computed.sql})` : '?')).join(', ')})`;
     return {
       sql: `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${new Array<string>(count).fill(one).join(', ')}`,
       columns,
@@ -57,18 +69,29 @@ function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, cou
 }
 
 /** The SQL and values `insertRows` sends (tests compare them with the query builder's). */
-export function insertStatement(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[]): [string, unknown[]] | undefined {
-  const shape = insertShape(em, target, rows.length);
+export function insertStatement(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[], computed?: Computed): [string, unknown[]] | undefined {
+  const shape = insertShape(em, target, rows.length, computed);
   const driver = em.connection.driver;
   const values: unknown[] = [];
   for (const row of rows) {
     for (const c of shape.columns) {
+      if (c.propertyName === computed?.property) {
+        values.push(...computed.values);
+        continue;
+      }
       const v: unknown = c.getEntityValue(row);
       if (v === undefined) return undefined;
       values.push(driver.preparePersistentValue(v, c));
     }
   }
   return [shape.sql, values];
+}
+
+/** `insertStatement` for rows that set every column (late work: src/db/late.ts). */
+export function insertOf(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[], computed?: Computed): Statement {
+  const statement = insertStatement(em, target, rows, computed);
+  if (!statement) throw new Error(`compiled writes: a row of ${em.connection.getMetadata(target).tableName} leaves a column unset`);
+  return { sql: statement[0], params: statement[1] };
 }
 
 /** INSERTs `rows` (entities of `target` with every column set) in one statement in `em`'s unit of work. */

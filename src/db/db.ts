@@ -234,8 +234,15 @@ export class Db {
     if (this.kind === 'mysql' && ds.isInitialized) this.probeConnection = this.openProbeConnection();
   }
 
+  /** SQL statements sent so far. */
   get queryCount(): number {
     return (this.ds.logger as unknown as CountingLogger).count ?? 0;
+  }
+
+  /** Queries sent so far (round trips): statements that went in another's query (src/db/late.ts) count once. */
+  get roundTripCount(): number {
+    const logger = this.ds.logger as unknown as CountingLogger;
+    return (logger.count ?? 0) - (logger.riding ?? 0);
   }
 
   /** False while the database is known to be out (MySQL); units then fail at once with 503. */

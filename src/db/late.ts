@@ -1,38 +1,170 @@
 /**
- * Hot locks last. A merchant's writes all meet on two rows: its event counter
- * (`event_sequences`) and, when money moves, its balance. Whatever locks them holds the lock
- * until COMMIT, so every statement a transaction runs after taking them lengthens the time
- * the merchant's other writes wait. A unit of work that opens a late queue (`openLate`; the
- * atomic phases of src/ops/phases.ts do) has the work that takes those locks (ledger
- * effects, events) queued by `late` and run by `runLate` at its very end, after its own
- * rows, the audit entry and the idempotency answer are written: the locks are then held for
- * the last few statements and the COMMIT only. Without a queue, `late` runs the work at once.
+ * Hot locks last, in one round trip. A merchant's writes all meet on two rows: its event
+ * counter (`event_sequences`) and, when money moves, its balance. Whatever locks them holds
+ * the lock until COMMIT, so every round trip a transaction makes after taking them lengthens
+ * the time the merchant's other writes wait (and under load a round trip is mostly the wait
+ * for the event loop's turn, not the database). A unit of work that opens a late queue
+ * (`openLate`; the atomic phases of src/ops/phases.ts do) has the work that takes those
+ * locks (ledger effects, events) queued by `late` and run by `runLate` at its very end,
+ * after its own rows, the audit entry and the idempotency answer are written.
  *
- * The queued work still runs in the same transaction: a refusal it raises (e.g.
- * insufficient_balance) rolls back everything, exactly as before.
+ * Late work is a `LateBatch` where it can be: its statements, and what follows from their
+ * results (`after`). `runLate` sends the statements of consecutive batches together: on
+ * MySQL/MariaDB as ONE multi-statement query (one round trip; the server runs them in order
+ * and stops at the first error), on SQLite one by one. The hot locks are then held for that
+ * round trip and the COMMIT. Each statement still counts (and logs) as one.
+ * `after` runs once all of them answered; what it raises (e.g. insufficient_balance) rolls
+ * back everything, the statements sent after its own included, exactly as before. Work that
+ * must read before it writes stays a function, run in its turn.
+ *
+ * Without a queue, `late` runs the work at once.
  */
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryResult } from 'typeorm';
+import { commitWithLast } from './lean-query';
+import { logRidingQuery } from './query-counter';
 
-const queues = new WeakMap<EntityManager, (() => Promise<unknown>)[]>();
+/** One SQL statement with its values. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Statements sent together with other late work, and what to do with their results (in order). */
+export interface LateBatch<R = unknown> {
+  statements: Statement[];
+  after(results: unknown[]): R | Promise<R>;
+  /**
+   * Called when the query that carried the statements failed (it may have failed on another
+   * work's statement): may raise the refusal its own statements meant (the unit then rolls
+   * back). Whatever it does, the query's error is raised afterwards.
+   */
+  recover?(err: unknown): Promise<void>;
+  /** `after` may still refuse (throw): a COMMIT cannot go with these statements. */
+  decidesAfter?: boolean;
+}
+
+export type LateWork = LateBatch | (() => Promise<unknown>);
+
+const queues = new WeakMap<EntityManager, LateWork[]>();
+
+let guards = 0;
+const guarding = new WeakSet<DataSource>();
+
+/** MariaDB runs an IF outside a stored program, so late work can guard its UPDATEs (`exactlyOneRow`); src/app.ts asks once. */
+export function enableGuards(ds: DataSource, on = true): void {
+  if (on) guarding.add(ds);
+  else guarding.delete(ds);
+}
+
+/**
+ * `before`, then `update`, which must match exactly one row, else `missed()` says what that
+ * meant (it throws: the unit of work rolls back). On MariaDB a guard follows the UPDATE and
+ * raises an error when it matched no row: the error stops the query there, so no statement
+ * after it runs, a COMMIT sent with them included. Elsewhere `after` checks the row count,
+ * and the COMMIT waits for it.
+ */
+export function exactlyOneRow(em: EntityManager, update: Statement, missed: () => Promise<void>, before: Statement[] = []): LateBatch<void> {
+  if (!guarding.has(em.connection)) {
+    return {
+      statements: [...before, update],
+      decidesAfter: true,
+      after: async (results) => {
+        if ((results[results.length - 1] as { affectedRows?: number }).affectedRows !== 1) await missed();
+      },
+    };
+  }
+  const tag = `late guard ${++guards}`;
+  return {
+    statements: [...before, update, { sql: 'IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE \'45000\' SET MESSAGE_TEXT = ?; END IF', params: [tag] }],
+    after: () => undefined,
+    recover: async (err) => {
+      if ((err as { driverError?: { sqlMessage?: unknown } }).driverError?.sqlMessage === tag) await missed();
+    },
+  };
+}
 
 export function openLate(em: EntityManager): void {
   queues.set(em, []);
 }
 
-/** Runs `fn` at the end of `em`'s unit of work if it has a late queue, now otherwise. */
-export async function late(em: EntityManager, fn: () => Promise<unknown>): Promise<void> {
+/** Runs `work` at the end of `em`'s unit of work if it has a late queue, now otherwise. */
+export async function late(em: EntityManager, work: LateWork): Promise<void> {
   const queue = queues.get(em);
-  if (queue) queue.push(fn);
-  else await fn();
+  if (queue) queue.push(work);
+  else await runNow(em, work);
 }
 
-/** Runs the queued work in order (work may queue more); the queue is closed afterwards. */
-export async function runLate(em: EntityManager): Promise<void> {
+/** Runs `work` now (a batch: its statements in one round trip); its result. */
+export async function runNow<R>(em: EntityManager, work: LateBatch<R> | (() => Promise<R>)): Promise<R> {
+  if (typeof work === 'function') return work();
+  return (await sendBatches(em, [work], false))[0] as R;
+}
+
+/**
+ * Runs the queued work in order (work may queue more); the queue is closed afterwards.
+ * `commit`: the unit of work ends here, so where the query runner allows it (MySQL), the
+ * transaction's COMMIT goes with the last statements (src/db/lean-query.ts).
+ */
+export async function runLate(em: EntityManager, { commit = false } = {}): Promise<void> {
   const queue = queues.get(em);
   if (!queue) return;
   try {
-    for (let fn = queue.shift(); fn; fn = queue.shift()) await fn();
+    while (queue.length > 0) {
+      const first = queue.shift()!;
+      if (typeof first === 'function') {
+        await first();
+        continue;
+      }
+      const batches = [first];
+      while (queue.length > 0 && typeof queue[0] !== 'function') batches.push(queue.shift() as LateBatch);
+      await sendBatches(em, batches, commit && queue.length === 0);
+    }
   } finally {
     queues.delete(em);
   }
+}
+
+/** Sends the batches' statements in one query (and COMMIT after them if `commit` and possible); their `after`s' results. */
+async function sendBatches(em: EntityManager, batches: LateBatch[], commit: boolean): Promise<unknown[]> {
+  const statements = batches.flatMap((b) => b.statements);
+  const commitment = commit && em.connection.options.type === 'mysql' && !batches.some((b) => b.decidesAfter) ? commitWithLast(em.queryRunner) : undefined;
+  let results: unknown[];
+  try {
+    results = await send(em, commitment ? [...statements, { sql: 'COMMIT', params: [] }] : statements);
+  } catch (err) {
+    for (const b of batches) await b.recover?.(err);
+    throw err;
+  }
+  commitment?.committed();
+  const answers: unknown[] = [];
+  let at = 0;
+  for (const b of batches) {
+    answers.push(await b.after(results.slice(at, at + b.statements.length)));
+    at += b.statements.length;
+  }
+  return answers;
+}
+
+/**
+ * The statements' results, in order. MySQL: one query (the pool runs with
+ * `multipleStatements`; every value is still bound by the driver, never spliced in by hand).
+ * The query runner logs a query once: the others of a multi-statement query are counted here.
+ */
+async function send(em: EntityManager, statements: Statement[]): Promise<unknown[]> {
+  if (em.connection.options.type !== 'mysql') {
+    // SQLite: a write answers with its row count, as mysql2's result does; a read (RETURNING) with its rows.
+    const runner = em.queryRunner;
+    if (!runner) throw new Error('late work runs in a unit of work');
+    const results: unknown[] = [];
+    for (const s of statements) {
+      const r = (await runner.query(s.sql, s.params, true)) as QueryResult;
+      results.push(r.affected !== undefined ? { affectedRows: r.affected } : r.records);
+    }
+    return results;
+  }
+  if (statements.length === 1) return [await em.query(statements[0].sql, statements[0].params)];
+  if (statements.length === 0) return [];
+  const raw = await em.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));
+  for (let i = 1; i < statements.length; i++) logRidingQuery(em.connection.logger, statements[i].sql, statements[i].params, em.queryRunner);
+  return raw as unknown[];
 }

@@ -11,9 +11,18 @@
  * mapping reads), and the structured result when asked. It is used only while no entity
  * subscriber listens to queries (the event service's subscriber listens to commits and
  * rollbacks only); otherwise TypeORM's own method stays.
+ *
+ * Fewer round trips for a transaction (issue 11): its opening (`START TRANSACTION`, and
+ * `SET TRANSACTION ISOLATION LEVEL` before it) is held back and sent in front of the
+ * transaction's first statement, in the same query; a transaction that sends nothing sends
+ * neither it nor its COMMIT/ROLLBACK. Its COMMIT may go out with the transaction's last
+ * statements (`commitWithLast`, src/db/late.ts); TypeORM's own COMMIT that follows is then
+ * answered here without a round trip (its commit broadcast runs as usual), and any other
+ * statement after it is a bug, refused. Each statement still counts (and logs) as one.
  */
 import { QueryFailedError, QueryResult, type DataSource, type QueryRunner } from 'typeorm';
 import { QueryRunnerAlreadyReleasedError } from 'typeorm/error/QueryRunnerAlreadyReleasedError';
+import { logRidingQuery } from './query-counter';
 
 interface CallbackConnection {
   query(sql: string, values: unknown[] | undefined, cb: (err: Error | null, rows: unknown) => void): unknown;
@@ -24,18 +33,64 @@ export function queriesObserved(ds: DataSource): boolean {
   return ds.subscribers.some((s) => typeof s.beforeQuery === 'function' || typeof s.afterQuery === 'function');
 }
 
+/** What a runner's lean query holds between two statements. */
+interface Folding {
+  /** The transaction's opening, not sent yet (it goes in front of the next statement). */
+  held: string[];
+  /** The transaction's COMMIT went with its last statements. */
+  committed: boolean;
+}
+
+const foldings = new WeakMap<QueryRunner, Folding>();
+
+const OPENING = /^(START TRANSACTION|SET TRANSACTION ISOLATION LEVEL [A-Z ]+)$/;
+
+/**
+ * Whether `runner`'s next query may carry the transaction's COMMIT at its end (the lean query
+ * runs it, in a transaction); `committed` then says it went out and succeeded.
+ */
+export function commitWithLast(runner: QueryRunner | undefined): { committed(): void } | undefined {
+  const folding = runner && foldings.get(runner);
+  if (!folding || !runner.isTransactionActive) return undefined;
+  return { committed: () => (folding.committed = true) };
+}
+
 export function leanMysqlQuery(runner: QueryRunner): QueryRunner['query'] {
   const ds = runner.connection;
   const slowAfterMs = ds.options.maxQueryExecutionTime;
-  return (async (sql: string, parameters?: unknown[], structured = false) => {
+  const folding: Folding = { held: [], committed: false };
+  foldings.set(runner, folding);
+  const nothing = (structured: boolean) => (structured ? new QueryResult() : undefined);
+  return (async (sql: string, parameters?: unknown[], structured: boolean = false) => {
     if (runner.isReleased) throw new QueryRunnerAlreadyReleasedError();
+    if (OPENING.test(sql)) {
+      folding.held.push(sql);
+      return nothing(structured);
+    }
+    if (sql === 'COMMIT' || sql === 'ROLLBACK') {
+      if (folding.committed || folding.held.length > 0) {
+        // COMMIT: it went with the last statements. Either: the transaction never reached the server.
+        folding.committed = false;
+        folding.held = [];
+        return nothing(structured);
+      }
+    } else if (folding.committed) {
+      throw new Error(`a statement after its transaction's COMMIT was sent: ${sql.slice(0, 40)}`);
+    }
     const conn = (await runner.connect()) as CallbackConnection;
+    const opening = folding.held;
+    folding.held = [];
+    for (const held of opening) logRidingQuery(ds.logger, held, [], runner);
     ds.logger.logQuery(sql, parameters, runner);
     const started = Date.now();
     try {
-      const raw = await new Promise<unknown>((resolve, reject) => {
-        conn.query(sql, parameters, (err, rows) => (err ? reject(err) : resolve(rows)));
+      const sent = opening.length > 0 ? `${opening.join(';\n')};\n${sql}` : sql;
+      const all = await new Promise<unknown>((resolve, reject) => {
+        conn.query(sent, parameters, (err, rows) => (err ? reject(err) : resolve(rows)));
       });
+      // Behind the opening's answers: the statement's own, or a multi-statement query's list of them.
+      const rest = opening.length > 0 ? (all as unknown[]).slice(opening.length) : undefined;
+      const raw = rest === undefined ? all : rest.length === 1 ? rest[0] : rest;
       const ms = Date.now() - started;
       if (slowAfterMs && ms > slowAfterMs) ds.logger.logQuerySlow(ms, sql, parameters, runner);
       if (!structured) return raw;

@@ -4,12 +4,14 @@
  * verb and tables (safe-log.ts), never by its text or parameters; the duration of a slow
  * one is `durationMs` (pino's own `time` is the line's timestamp).
  */
-import type { Logger as OrmLogger } from 'typeorm';
+import type { Logger as OrmLogger, QueryRunner } from 'typeorm';
 import type { Logger } from 'pino';
 import { describeStatement, serializeError } from './safe-log';
 
 export class CountingLogger implements OrmLogger {
   count = 0;
+  /** Statements that went in another statement's query (src/db/late.ts, lean-query.ts): `count - riding` queries were sent. */
+  riding = 0;
 
   constructor(private readonly out?: Logger) {}
 
@@ -30,4 +32,10 @@ export class CountingLogger implements OrmLogger {
   log(level: 'log' | 'info' | 'warn', message: unknown): void {
     if (level === 'warn') this.out?.warn({ message: typeof message === 'string' ? message : String(message) }, 'typeorm');
   }
+}
+
+/** Logs (and counts) a statement sent in the same query as another one: one more statement, no more round trip. */
+export function logRidingQuery(logger: OrmLogger, sql: string, parameters: unknown[] | undefined, runner: QueryRunner | undefined): void {
+  if (logger instanceof CountingLogger) logger.riding++;
+  logger.logQuery(sql, parameters, runner);
 }

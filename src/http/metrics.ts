@@ -40,6 +40,10 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
       name: 'database_statements_total', help: 'SQL statements sent by this process', registers: [registry],
       collect() { this.reset(); this.inc(db.queryCount); },
     });
+    new Counter({
+      name: 'database_round_trips_total', help: 'Queries sent by this process (several statements may go in one query)', registers: [registry],
+      collect() { this.reset(); this.inc(db.roundTripCount); },
+    });
   }
   fastify.addHook('onResponse', async (request, reply) => {
     const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };

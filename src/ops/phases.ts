@@ -3,7 +3,8 @@
  * provider call runs outside any transaction (`Db.outside`). `onDone` runs in the last
  * phase's transaction, so what it writes commits with the final change. The work that
  * takes a merchant's hot locks (ledger effects, events; src/db/late.ts) runs last in each
- * phase, after `onDone`, so those locks are held only for the end of the transaction.
+ * phase, after `onDone`, so those locks are held only for the end of the transaction: on
+ * MySQL its last round trip, which also carries the COMMIT.
  * `afterFirst` runs once the first phase committed without being the last (its writes, an
  * idempotency key held in flight among them, are then durable).
  */
@@ -22,7 +23,7 @@ export async function runPhases<T>(
     openLate(em);
     const step = await fn(em);
     if (onDone && isDone(step)) await onDone(em, step);
-    await runLate(em);
+    await runLate(em, { commit: true });
     return step;
   });
   let step = await phase(first);

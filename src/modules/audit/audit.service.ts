@@ -7,7 +7,8 @@
  */
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../domain/ids';
-import { insertRows } from '../../db/compiled-write';
+import { insertOf } from '../../db/compiled-write';
+import { late } from '../../db/late';
 import { applyList, listIndexesOf, listRows, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -60,11 +61,13 @@ export class AuditService {
     const resourceType = stringField(facts.body, 'object');
     // Records carry `id`; a method setting is named by its payment_method.
     const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
-    await insertRows(em, AuditEntry, [Object.assign(new AuditEntry(), {
+    // Nothing waits for its answer: sent with the unit's last statements (src/db/late.ts).
+    const entry = Object.assign(new AuditEntry(), {
       id: newId('auditEntry', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment, apiKeyId: ctx.apiKeyId,
       operation: facts.operation.slice(0, 128), resourceType: resourceType?.slice(0, 64) ?? null, resourceId: resourceId?.slice(0, 40) ?? null,
       reason: stringField(facts.input, 'reason'), requestId: ctx.requestId?.slice(0, 64) ?? null, statusCode: facts.status, createdAt: now,
-    })]);
+    });
+    await late(em, { statements: [insertOf(em, AuditEntry, [entry])], after: () => undefined });
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

@@ -11,7 +11,8 @@ import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
-import { insertRows } from '../../db/compiled-write';
+import { insertOf, insertRows } from '../../db/compiled-write';
+import { exactlyOneRow, runNow, type LateWork, type Statement } from '../../db/late';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 
@@ -69,8 +70,8 @@ export class LedgerService {
   constructor(private readonly db: Db) {}
 
   /** Applies a transition's ledger effect (a named movement of `amount`) for the record `source`. */
-  effect(em: EntityManager, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): Promise<void> {
-    return this.post(em, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
+  effect(em: EntityManager, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): LateWork {
+    return this.postWork(em, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
   }
 
   /**
@@ -78,7 +79,12 @@ export class LedgerService {
    * currency without a balance row counts as all zero: a debit is refused without creating
    * one, and a credit creates it (see `createBalance`).
    */
-  async post(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<void> {
+  post(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<void> {
+    return runNow(em, this.postWork(em, scope, currency, movements, source, now)).then(() => undefined);
+  }
+
+  /** `post` as late work (src/db/late.ts): on MySQL two statements sent with the other late work. */
+  private postWork(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): LateWork {
     const entries = movements.map((m) => Object.assign(new LedgerEntry(), {
       id: newId('ledgerEntry', now.getTime()),
       merchantId: scope.merchantId,
@@ -94,30 +100,29 @@ export class LedgerService {
     if (this.db.kind === 'mysql') {
       // The entries first (they take no hot lock), then one conditional UPDATE that both
       // checks and moves the buckets: the balance row is locked for that statement and the
-      // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT.
-      await insertRows(em, LedgerEntry, entries);
-      if (await this.moveInPlace(em, scope, currency, movements, now)) return;
-      // No row yet, or a bucket would go negative: the locking path below finds out which.
-      await this.lockAndMove(em, scope, currency, movements, source, now);
-      return;
+      // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT. It is late
+      // work sent with the unit's last statements and its COMMIT, guarded (src/db/late.ts).
+      // No row yet, or a bucket would go negative: the locking path finds out which (and refuses).
+      return exactlyOneRow(em, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(em, scope, currency, movements, source, now), [insertOf(em, LedgerEntry, entries)]);
     }
-    await this.lockAndMove(em, scope, currency, movements, source, now);
-    await insertRows(em, LedgerEntry, entries);
+    return async () => {
+      await this.lockAndMove(em, scope, currency, movements, source, now);
+      await insertRows(em, LedgerEntry, entries);
+    };
   }
 
-  /** MySQL: moves the buckets in one statement if the row exists and none would go negative; false otherwise (nothing changed). */
-  private async moveInPlace(em: EntityManager, scope: Scope, currency: string, movements: Movement[], now: Date): Promise<boolean> {
+  /** MySQL: moves the buckets in one statement if the row exists and none would go negative (one row changed); nothing otherwise. */
+  private moveInPlace(scope: Scope, currency: string, movements: Movement[], now: Date): Statement {
     const delta: Record<Bucket, bigint> = { available: 0n, pending: 0n, reserved: 0n };
     for (const m of movements) delta[m.bucket] += m.amount;
     // CAST: a string parameter in arithmetic would otherwise be a DOUBLE (53 bits).
     const d = (b: Bucket) => delta[b].toString();
-    const result: { affectedRows?: number } = await em.query(
-      'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? '
-      + 'WHERE merchant_id = ? AND environment = ? AND currency = ? '
-      + 'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0',
-      [d('available'), d('pending'), d('reserved'), now.getTime(), scope.merchantId, scope.environment, currency, d('available'), d('pending'), d('reserved')],
-    );
-    return (result.affectedRows ?? 0) === 1;
+    return {
+      sql: 'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? '
+        + 'WHERE merchant_id = ? AND environment = ? AND currency = ? '
+        + 'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0',
+      params: [d('available'), d('pending'), d('reserved'), now.getTime(), scope.merchantId, scope.environment, currency, d('available'), d('pending'), d('reserved')],
+    };
   }
 
   /** The locking path: reads the balance under a row lock, refuses an overdraft, writes it back (or creates the row). */

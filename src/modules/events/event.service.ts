@@ -16,7 +16,8 @@ import { applyList, encodeCursor, listIndexesOf, listRows, ListParams, listQuery
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
-import { insertRows } from '../../db/compiled-write';
+import { insertOf } from '../../db/compiled-write';
+import { runNow, type LateBatch, type Statement } from '../../db/late';
 import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
 import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
@@ -63,11 +64,11 @@ export function typeMatches(type: string, patterns: readonly string[] | undefine
 
 /**
  * Hook run inside the event's transaction (webhook fan-out writes its delivery rows here).
- * It is called before the scope's counter is taken, with what is known of the event then,
- * and returns what to run once the event row is written (or nothing): its reads then happen
- * before the counter row is locked, not while it is held.
+ * It is called before the scope's counter is taken, with the event row (all but its `seq`),
+ * and returns the statements to send after the event row's, in the same round trip: its
+ * reads then happen before the counter row is locked, not while it is held.
  */
-export type AfterRecordHook = (em: EntityManager, draft: { merchantId: string; environment: string; type: string }) => Promise<((event: EventRecord) => Promise<void>) | undefined>;
+export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<Statement[]>;
 
 export class EventService {
   /** Run in the event's transaction, after the row is written. */
@@ -113,45 +114,47 @@ export class EventService {
 
   /** Records `<record.object>.<suffix>` with a snapshot of the record, in `em`'s transaction. */
   async record(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
-    return (await this.prepare(em, scope, suffix, record, requestId, now))();
+    return runNow(em, await this.prepare(em, scope, suffix, record, requestId, now));
   }
 
   /**
-   * `record` in two steps: the hooks' reads now, and a function that takes the scope's next
-   * number and writes the event (and what the hooks write) — the part that holds the
-   * counter row until commit, which a caller runs as late as it can (src/db/late.ts).
+   * `record` in two steps: the hooks' reads now, and the late work (src/db/late.ts) that
+   * takes the scope's next number and writes the event and what the hooks write: the part
+   * that holds the counter row until commit, which a caller runs as late as it can. Its
+   * statements need no answer from each other (the event row reads its `seq` from the
+   * counter row in the INSERT itself), so they go in the same round trip.
    */
-  async prepare(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<() => Promise<EventRecord>> {
+  async prepare(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<LateBatch<EventRecord>> {
     const type = `${record.object}.${suffix}`;
-    const finishers: ((event: EventRecord) => Promise<void>)[] = [];
-    for (const hook of this.afterRecord) {
-      const finish = await hook(em, { merchantId: scope.merchantId, environment: scope.environment, type });
-      if (finish) finishers.push(finish);
-    }
-    return async () => {
-      // From here the counter row stays locked until the transaction ends: nothing but this
-      // event's own writes follows it.
-      const seq = await this.nextSeq(em, scope);
-      const event = Object.assign(new EventRecord(), {
-        id: newId('event', now.getTime()),
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        type,
-        resourceId: record.id,
-        data: record as unknown as Record<string, unknown>,
-        requestId,
-        createdAt: now,
-        seq,
-      });
-      await insertRows(em, EventRecord, [event]);
-      for (const finish of finishers) await finish(event);
-      const qr = em.queryRunner;
-      if (qr) {
-        const list = this.pending.get(qr) ?? [];
-        list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
-        this.pending.set(qr, list);
-      }
-      return event;
+    const event = Object.assign(new EventRecord(), {
+      id: newId('event', now.getTime()),
+      merchantId: scope.merchantId,
+      environment: scope.environment,
+      type,
+      resourceId: record.id,
+      data: record as unknown as Record<string, unknown>,
+      requestId,
+      createdAt: now,
+      seq: null as number | null,
+    });
+    const statements = [this.nextSeq(em, scope), insertOf(em, EventRecord, [event], {
+      property: 'seq', sql: 'SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?', values: [scope.merchantId, scope.environment],
+    })];
+    for (const hook of this.afterRecord) statements.push(...await hook(em, event));
+    return {
+      // From the first statement on the counter row stays locked until the transaction ends.
+      statements,
+      after: ([counted]) => {
+        const seq = this.counted(em, counted);
+        event.seq = seq;
+        const qr = em.queryRunner;
+        if (qr) {
+          const list = this.pending.get(qr) ?? [];
+          list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
+          this.pending.set(qr, list);
+        }
+        return event;
+      },
     };
   }
 
@@ -161,20 +164,20 @@ export class EventService {
    * LAST_INSERT_ID(expr) (the OK packet's insert id); a first insert sets no insert id (the
    * table has no AUTO_INCREMENT column), which reads 0 and means 1. SQLite: RETURNING.
    */
-  private async nextSeq(em: EntityManager, scope: Scope): Promise<number> {
+  private nextSeq(em: EntityManager, scope: Scope): Statement {
+    const sql = em.connection.options.type === 'mysql'
+      ? 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)'
+      : 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq';
+    return { sql, params: [scope.merchantId, scope.environment] };
+  }
+
+  /** The number `nextSeq`'s statement answered. */
+  private counted(em: EntityManager, result: unknown): number {
     if (em.connection.options.type === 'mysql') {
-      const result: { insertId?: number | string } = await em.query(
-        'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)',
-        [scope.merchantId, scope.environment],
-      );
-      const id = Number(result.insertId ?? 0);
+      const id = Number((result as { insertId?: number | string }).insertId ?? 0);
       return id > 0 ? id : 1;
     }
-    const rows: { last_seq: string | number }[] = await em.query(
-      'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq',
-      [scope.merchantId, scope.environment],
-    );
-    return Number(rows[0].last_seq);
+    return Number((result as { last_seq: string | number }[])[0].last_seq);
   }
 
   // ---- reads ----

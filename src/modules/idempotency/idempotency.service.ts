@@ -47,6 +47,7 @@ import type { FieldCipher } from '../../domain/crypto';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
+import { exactlyOneRow, late } from '../../db/late';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
 
@@ -298,14 +299,14 @@ export class IdempotencyService {
    */
   async complete(em: EntityManager, row: IdempotencyKey, status: number, body: string): Promise<void> {
     if (this.db.kind === 'mysql') {
-      // Plain SQL on the hot path (no query building): one statement per request.
-      const done: { affectedRows?: number } = await em.query(
-        "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
-        [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
-      );
-      if (done.affectedRows !== 1) {
+      // Plain SQL on the hot path (no query building), sent with the unit's last statements
+      // (src/db/late.ts), guarded: a lease lost to a retry stops the query before its COMMIT.
+      await late(em, exactlyOneRow(em, {
+        sql: "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
+        params: [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
+      }, async () => {
         throw new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.');
-      }
+      }));
       return;
     }
     const result = await em.createQueryBuilder().update(IdempotencyKey)

@@ -38,7 +38,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async create(em: EntityManager, actor: Actor, row: E, now: Date): Promise<W> {
     await insertRows(em, this.store.entity, [row]);
     const { ledger } = this.machine.entry;
-    if (ledger) await late(em, () => this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now));
+    if (ledger) await late(em, this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now));
     return this.record(em, actor, row, 'created', now);
   }
 
@@ -46,7 +46,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async apply(em: EntityManager, actor: Actor, row: E, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
     const t = this.machine.check(name, row.status as S);
     await this.store.transition(em, actor, row, t.to, changes, now);
-    if (t.ledger) await late(em, () => this.deps.ledger.effect(em, actor, row.currency, row.amount, t.ledger!, this.source(row), now));
+    if (t.ledger) await late(em, this.deps.ledger.effect(em, actor, row.currency, row.amount, t.ledger, this.source(row), now));
     return this.record(em, actor, row, t.event ?? t.to, now);
   }
 

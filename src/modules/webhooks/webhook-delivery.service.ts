@@ -24,7 +24,8 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
-import { insertRows } from '../../db/compiled-write';
+import { insertOf } from '../../db/compiled-write';
+import type { Statement } from '../../db/late';
 import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';
@@ -50,30 +51,23 @@ export class WebhookDeliveryService {
 
   // ---- fan-out (inside the event's transaction) ----
 
-  async fanOut(em: EntityManager, event: EventRecord): Promise<void> {
-    const finish = await this.planFanOut(em, event);
-    if (finish) await finish(event);
-  }
-
   /**
-   * The fan-out in two steps (EventService.afterRecord): the matching endpoints are read
-   * before the event takes its scope's counter; the delivery rows (one statement) are
-   * written once the event row is. No matching endpoint: nothing to run afterwards.
+   * The fan-out (EventService.afterRecord): the matching endpoints are read before the event
+   * takes its scope's counter; the delivery rows (one statement) are sent with the event row.
+   * No matching endpoint: no statement.
    */
-  async planFanOut(em: EntityManager, draft: { merchantId: string; environment: string; type: string }): Promise<((event: EventRecord) => Promise<void>) | undefined> {
+  async planFanOut(em: EntityManager, event: EventRecord): Promise<Statement[]> {
     // Built once (compiledSelect): this read runs with every event.
-    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId: draft.merchantId, environment: draft.environment, status: 'enabled' },
+    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId: event.merchantId, environment: event.environment, status: 'enabled' },
       () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'));
-    const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(draft.type, e.enabledEvents));
-    if (matching.length === 0) return undefined;
-    return async (event) => {
-      await insertRows(em, WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
-        id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
-        endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
-        nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
-        createdAt: event.createdAt, updatedAt: event.createdAt,
-      })));
-    };
+    const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(event.type, e.enabledEvents));
+    if (matching.length === 0) return [];
+    return [insertOf(em, WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
+      id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
+      endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
+      nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
+      createdAt: event.createdAt, updatedAt: event.createdAt,
+    })))];
   }
 
   // ---- claim ----
