@@ -6,13 +6,15 @@
  * for the event loop's turn, not the database). A unit of work that opens a late queue
  * (`openLate`; the atomic phases of src/ops/phases.ts do) has the work that takes those
  * locks (ledger effects, events) queued by `late` and run by `runLate` at its very end,
- * after its own rows, the audit entry and the idempotency answer are written.
+ * after its own rows; the audit entry and the idempotency answer, whose answers nothing
+ * waits for, are queued behind them.
  *
  * Late work is a `LateBatch` where it can be: its statements, and what follows from their
  * results (`after`). `runLate` sends the statements of consecutive batches together: on
  * MySQL/MariaDB as ONE multi-statement query (one round trip; the server runs them in order
- * and stops at the first error), on SQLite one by one. The hot locks are then held for that
- * round trip and the COMMIT. Each statement still counts (and logs) as one.
+ * and stops at the first error), on SQLite one by one; at the end of a phase the COMMIT goes
+ * in the same query where nothing can refuse afterwards (`exactlyOneRow`'s guard). The hot
+ * locks are then held for that one round trip. Each statement still counts (and logs) as one.
  * `after` runs once all of them answered; what it raises (e.g. insufficient_balance) rolls
  * back everything, the statements sent after its own included, exactly as before. Work that
  * must read before it writes stays a function, run in its turn.

@@ -83,7 +83,7 @@ export class LedgerService {
     return runNow(em, this.postWork(em, scope, currency, movements, source, now)).then(() => undefined);
   }
 
-  /** `post` as late work (src/db/late.ts): on MySQL two statements sent with the other late work. */
+  /** `post` as late work (src/db/late.ts): on MySQL the entries' INSERT and the guarded balance UPDATE, sent with the unit's other late work. */
   private postWork(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): LateWork {
     const entries = movements.map((m) => Object.assign(new LedgerEntry(), {
       id: newId('ledgerEntry', now.getTime()),
