@@ -12,9 +12,10 @@
  * Late work is a `LateBatch` where it can be: its statements, and what follows from their
  * results (`after`). `runLate` sends the statements of consecutive batches together: on
  * MySQL/MariaDB as ONE multi-statement query (one round trip; the server runs them in order
- * and stops at the first error), on SQLite one by one; at the end of a phase the COMMIT goes
- * in the same query where nothing can refuse afterwards (`exactlyOneRow`'s guard). The hot
- * locks are then held for that one round trip. Each statement still counts (and logs) as one.
+ * and stops at the first error), on SQLite and on a Galera node one by one (a brute-force
+ * abort there does not stop a multi-statement query: src/db/mysql-session.ts); at the end of
+ * a phase the COMMIT goes in the same query where nothing can refuse afterwards
+ * (`exactlyOneRow`'s guard). The hot locks are then held for that one round trip. Each statement still counts (and logs) as one.
  * `after` runs once all of them answered; what it raises (e.g. insufficient_balance) rolls
  * back everything, the statements sent after its own included, exactly as before. Work that
  * must read before it writes stays a function, run in its turn.
@@ -24,6 +25,7 @@
 import type { DataSource, EntityManager, QueryResult } from 'typeorm';
 import { commitWithLast } from './lean-query';
 import { logRidingQuery } from './query-counter';
+import { multiStatementSafe } from './mysql-session';
 
 /** One SQL statement with its values. */
 export interface Statement {
@@ -129,7 +131,7 @@ export async function runLate(em: EntityManager, { commit = false } = {}): Promi
 /** Sends the batches' statements in one query (and COMMIT after them if `commit` and possible); their `after`s' results. */
 async function sendBatches(em: EntityManager, batches: LateBatch[], commit: boolean): Promise<unknown[]> {
   const statements = batches.flatMap((b) => b.statements);
-  const commitment = commit && em.connection.options.type === 'mysql' && !batches.some((b) => b.decidesAfter) ? commitWithLast(em.queryRunner) : undefined;
+  const commitment = commit && together(em) && !batches.some((b) => b.decidesAfter) ? commitWithLast(em.queryRunner) : undefined;
   let results: unknown[];
   try {
     results = await send(em, commitment ? [...statements, { sql: 'COMMIT', params: [] }] : statements);
@@ -145,6 +147,11 @@ async function sendBatches(em: EntityManager, batches: LateBatch[], commit: bool
     at += b.statements.length;
   }
   return answers;
+}
+
+/** MySQL/MariaDB, and this connection's server may run several statements in one query. */
+function together(em: EntityManager): boolean {
+  return em.connection.options.type === 'mysql' && multiStatementSafe((em.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection);
 }
 
 /**
@@ -164,7 +171,12 @@ async function send(em: EntityManager, statements: Statement[]): Promise<unknown
     }
     return results;
   }
-  if (statements.length === 1) return [await em.query(statements[0].sql, statements[0].params)];
+  if (statements.length === 1 || !together(em)) {
+    // One statement, or a Galera node (src/db/mysql-session.ts `multiStatementSafe`): one query each.
+    const results: unknown[] = [];
+    for (const s of statements) results.push(await em.query(s.sql, s.params));
+    return results;
+  }
   if (statements.length === 0) return [];
   const raw = await em.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));
   for (let i = 1; i < statements.length; i++) logRidingQuery(em.connection.logger, statements[i].sql, statements[i].params, em.queryRunner);
