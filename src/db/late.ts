@@ -15,10 +15,11 @@
  * and stops at the first error), on SQLite and on a Galera node one by one (a brute-force
  * abort there does not stop a multi-statement query: src/db/mysql-session.ts); at the end of
  * a phase the COMMIT goes in the same query where nothing can refuse afterwards
- * (`exactlyOneRow`'s guard). The hot locks are then held for that one round trip. Each statement still counts (and logs) as one.
- * `after` runs once all of them answered; what it raises (e.g. insufficient_balance) rolls
- * back everything, the statements sent after its own included, exactly as before. Work that
- * must read before it writes stays a function, run in its turn.
+ * (`exactlyOneRow`'s guard). The hot locks are then held for that one round trip. Each
+ * statement still counts (and logs) as one. `after` runs once all of them answered; what it
+ * raises (e.g. insufficient_balance) rolls back everything, the statements sent after its own
+ * included, exactly as before. Work that must read before it writes stays a function, run in
+ * its turn.
  *
  * Without a queue, `late` runs the work at once.
  */
@@ -171,13 +172,12 @@ async function send(em: EntityManager, statements: Statement[]): Promise<unknown
     }
     return results;
   }
-  if (statements.length === 1 || !together(em)) {
+  if (statements.length <= 1 || !together(em)) {
     // One statement, or a Galera node (src/db/mysql-session.ts `multiStatementSafe`): one query each.
     const results: unknown[] = [];
     for (const s of statements) results.push(await em.query(s.sql, s.params));
     return results;
   }
-  if (statements.length === 0) return [];
   const raw = await em.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));
   for (let i = 1; i < statements.length; i++) logRidingQuery(em.connection.logger, statements[i].sql, statements[i].params, em.queryRunner);
   return raw as unknown[];
