@@ -150,6 +150,15 @@ async function sendBatches(em: EntityManager, batches: LateBatch[], commit: bool
   return answers;
 }
 
+/** One statement's answer as mysql2 gives it: SQLite's write answers with its row count, a read (RETURNING) with its rows. */
+async function sendOne(em: EntityManager, s: Statement): Promise<unknown> {
+  if (em.connection.options.type === 'mysql') return em.query(s.sql, s.params);
+  const runner = em.queryRunner;
+  if (!runner) throw new Error('late work runs in a unit of work');
+  const r = (await runner.query(s.sql, s.params, true)) as QueryResult;
+  return r.affected !== undefined ? { affectedRows: r.affected } : r.records;
+}
+
 /** MySQL/MariaDB, and this connection's server may run several statements in one query. */
 function together(em: EntityManager): boolean {
   return em.connection.options.type === 'mysql' && multiStatementSafe((em.queryRunner as { databaseConnection?: unknown } | undefined)?.databaseConnection);
@@ -161,21 +170,10 @@ function together(em: EntityManager): boolean {
  * The query runner logs a query once: the others of a multi-statement query are counted here.
  */
 async function send(em: EntityManager, statements: Statement[]): Promise<unknown[]> {
-  if (em.connection.options.type !== 'mysql') {
-    // SQLite: a write answers with its row count, as mysql2's result does; a read (RETURNING) with its rows.
-    const runner = em.queryRunner;
-    if (!runner) throw new Error('late work runs in a unit of work');
-    const results: unknown[] = [];
-    for (const s of statements) {
-      const r = (await runner.query(s.sql, s.params, true)) as QueryResult;
-      results.push(r.affected !== undefined ? { affectedRows: r.affected } : r.records);
-    }
-    return results;
-  }
   if (statements.length <= 1 || !together(em)) {
-    // One statement, or a Galera node (src/db/mysql-session.ts `multiStatementSafe`): one query each.
+    // One query each: SQLite, a Galera node (src/db/mysql-session.ts `multiStatementSafe`), or one statement.
     const results: unknown[] = [];
-    for (const s of statements) results.push(await em.query(s.sql, s.params));
+    for (const s of statements) results.push(await sendOne(em, s));
     return results;
   }
   const raw = await em.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));

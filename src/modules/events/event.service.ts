@@ -71,7 +71,7 @@ export function typeMatches(type: string, patterns: readonly string[] | undefine
 export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<Statement[]>;
 
 export class EventService {
-  /** Run in the event's transaction, after the row is written. */
+  /** Run in the event's transaction before its counter is taken; their statements follow the event row's. */
   readonly afterRecord: AfterRecordHook[] = [];
   private readonly committedListeners: ((events: CommittedEvent[]) => void)[] = [];
   private readonly pending = new WeakMap<QueryRunner, CommittedEvent[]>();

@@ -48,6 +48,7 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
 import { exactlyOneRow, late } from '../../db/late';
+import { isMariaDb } from '../../db/charset';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
 
@@ -129,10 +130,7 @@ export class IdempotencyService {
   /** Whether keys are claimed inside the first phase's transaction (MariaDB; asked once). */
   claimsInline(): Promise<boolean> {
     if (this.db.kind !== 'mysql') return Promise.resolve(false);
-    this.inline ??= this.db.read(async (em) => {
-      const [{ v }] = (await em.query('SELECT VERSION() AS v')) as { v: string }[];
-      return /mariadb/i.test(v);
-    }).catch((err: unknown) => {
+    this.inline ??= this.db.read((em) => isMariaDb(em)).catch((err: unknown) => {
       this.inline = undefined;
       throw err;
     });

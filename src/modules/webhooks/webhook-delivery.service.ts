@@ -2,10 +2,11 @@
  * Webhook delivery (Standard Webhooks): fan-out of events to deliveries, claim and retry of
  * delivery attempts. The HTTP call itself is WebhookSender's.
  *
- * Fan-out: `fanOut` runs inside every event's transaction (EventService.afterRecord, wired in
- * app.ts) and writes one delivery row per matching enabled endpoint, so a committed event
- * always has its deliveries and a rolled-back one never does; a process killed right after
- * the commit leaves `pending` rows that any process delivers after restart.
+ * Fan-out: `planFanOut` runs inside every event's transaction (EventService.afterRecord, wired
+ * in app.ts) and has one delivery row per matching enabled endpoint written with the event
+ * row, so a committed event always has its deliveries and a rolled-back one never does; a
+ * process killed right after the commit leaves `pending` rows that any process delivers after
+ * restart.
  *
  * Delivery: `deliverDue` (a scheduler job, in every service process by default) claims an
  * attempt with one conditional UPDATE (`attempt_count = n` and due/expired lease ->
