@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { isoInstant } from '../domain/instant';
 
 /** What `Date.prototype.toISOString()` prints for years 0000-9999: serialized unchanged. */
 const CANONICAL_INSTANT = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
@@ -8,7 +9,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
   description: 'ISO 8601 date-time. Outputs are UTC with millisecond precision; inputs must carry an offset (Z or +hh:mm).',
   serialize(value) {
-    if (value instanceof Date) return value.toISOString();
+    if (value instanceof Date) return isoInstant(value);
     // The wire records already hold `toISOString()` output: passed through as is, not re-parsed.
     if (typeof value === 'string') return CANONICAL_INSTANT.test(value) ? value : new Date(value).toISOString();
     throw new GraphQLError('DateTime cannot represent this value');

@@ -15,6 +15,7 @@ import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { AuditEntry } from './audit.entity';
 import { AUDIT_LIST } from './audit.schemas';
+import { isoInstant } from '../../domain/instant';
 
 export interface AuditEntryWire {
   object: 'audit_entry';
@@ -34,7 +35,7 @@ export function auditToWire(a: AuditEntry): AuditEntryWire {
   return {
     object: 'audit_entry', id: a.id, environment: a.environment, api_key_id: a.apiKeyId, operation: a.operation,
     resource_type: a.resourceType, resource_id: a.resourceId, reason: a.reason, request_id: a.requestId,
-    status_code: a.statusCode, created_at: a.createdAt.toISOString(),
+    status_code: a.statusCode, created_at: isoInstant(a.createdAt),
   };
 }
 

@@ -15,6 +15,7 @@ import { insertOf, insertRows } from '../../db/compiled-write';
 import { exactlyOneRow, runNow, type LateWork, type Statement } from '../../db/late';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
+import { isoInstant } from '../../domain/instant';
 
 
 export interface LedgerSource {
@@ -51,7 +52,7 @@ export function balanceToWire(b: Balance): BalanceWire {
     available: formatAmount(b.available),
     pending: formatAmount(b.pending),
     reserved: formatAmount(b.reserved),
-    updated_at: b.updatedAt.toISOString(),
+    updated_at: isoInstant(b.updatedAt),
   };
 }
 

@@ -21,6 +21,7 @@ import { runNow, type LateBatch, type Statement } from '../../db/late';
 import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
 import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
+import { isoInstant } from '../../domain/instant';
 
 /** Any record as its REST route returns it. */
 export interface WireRecord {
@@ -319,7 +320,7 @@ export class EventService {
       id: event.id,
       type: event.type,
       environment: event.environment,
-      created_at: event.createdAt.toISOString(),
+      created_at: isoInstant(event.createdAt),
       data: { object: event.data },
     };
   }

@@ -3,6 +3,7 @@ import { BANKS, METHODS, PayerField, PaymentMethodName } from './catalogue';
 import type { PaymentMethodSetting } from './method-setting.entity';
 import type { MethodChoice } from './method-routing.service';
 import type { NextActionType } from './next-action';
+import { isoInstant } from '../../domain/instant';
 
 export interface PaymentMethodOptionWire {
   object: 'payment_method_option';
@@ -47,6 +48,6 @@ export function settingToWire(method: PaymentMethodName, row: PaymentMethodSetti
     payment_method: method,
     display_name: METHODS[method].displayName,
     enabled: row ? row.enabled : true,
-    updated_at: row ? row.updatedAt.toISOString() : null,
+    updated_at: row ? isoInstant(row.updatedAt) : null,
   };
 }

@@ -5,6 +5,7 @@ import type { NextAction } from '../methods/next-action';
 import type { CustomerData, PaymentIntent, ReceiptData } from './payment.entity';
 import type { PaymentMethodOptions } from './payment.input';
 import { PAYMENT_STATUSES, PaymentStatus } from './payment.states';
+import { isoInstant } from '../../domain/instant';
 
 export interface PaymentIntentWire {
   object: 'payment_intent';
@@ -65,8 +66,8 @@ export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
     processing_reason: p.status === 'processing' ? p.processingReason : null,
     receipt: p.status === 'succeeded' ? p.receipt : null,
     amount_refunded: formatAmount(p.amountRefunded),
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
+    created_at: isoInstant(p.createdAt),
+    updated_at: isoInstant(p.updatedAt),
   };
 }
 

@@ -17,6 +17,7 @@ import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
+import { isoInstant } from '../../domain/instant';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
 
@@ -66,8 +67,8 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     },
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
+    created_at: isoInstant(p.createdAt),
+    updated_at: isoInstant(p.updatedAt),
   };
 }
 

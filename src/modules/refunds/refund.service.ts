@@ -30,6 +30,7 @@ import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { Refund } from './refund.entity';
 import { REFUND_LIST, type CreateRefundBody } from './refund.schemas';
 import { RefundStatus, refundStates } from './refund.states';
+import { isoInstant } from '../../domain/instant';
 
 type RefundTransition = keyof typeof refundStates.transitions;
 
@@ -70,8 +71,8 @@ export function refundToWire(r: Refund): RefundWire {
     merchant_reference: r.merchantReference,
     failure_code: r.failureCode,
     failure_message: r.failureMessage,
-    created_at: r.createdAt.toISOString(),
-    updated_at: r.updatedAt.toISOString(),
+    created_at: isoInstant(r.createdAt),
+    updated_at: isoInstant(r.updatedAt),
   };
 }
 

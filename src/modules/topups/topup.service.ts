@@ -20,6 +20,7 @@ import type { NextAction } from '../methods/next-action';
 import { TopupIntent } from './topup.entity';
 import type { CreateTopupIntentBody } from './topup.schemas';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
+import { isoInstant } from '../../domain/instant';
 export interface TopupIntentWire {
   object: 'topup_intent';
   id: string;
@@ -64,8 +65,8 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
     next_action: t.status === 'requires_action' ? t.nextAction : null,
     failure_code: t.failureCode,
     failure_message: t.failureMessage,
-    created_at: t.createdAt.toISOString(),
-    updated_at: t.updatedAt.toISOString(),
+    created_at: isoInstant(t.createdAt),
+    updated_at: isoInstant(t.updatedAt),
   };
 }
 

@@ -2,6 +2,7 @@
 import { splitEventTypes } from '../events/event.schemas';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 import { ATTEMPT_LIST, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody } from './webhook.schemas';
+import { isoInstant } from '../../domain/instant';
 
 export interface WebhookEndpointWire {
   object: 'webhook_endpoint';
@@ -47,7 +48,7 @@ export interface WebhookDeliveryWire {
 }
 
 export function deliveryToWire(d: WebhookDelivery): WebhookDeliveryWire {
-  return { object: 'webhook_delivery', id: d.id, webhook_endpoint: d.endpointId, event: d.eventId, status: 'pending', created_at: d.createdAt.toISOString() };
+  return { object: 'webhook_delivery', id: d.id, webhook_endpoint: d.endpointId, event: d.eventId, status: 'pending', created_at: isoInstant(d.createdAt) };
 }
 
 export const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
@@ -56,14 +57,14 @@ export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
   return {
     object: 'webhook_endpoint', id: e.id, url: e.url, environment: e.environment, enabled_events: e.enabledEvents,
     status: e.status === 'disabled' ? 'disabled' : 'enabled', disabled_reason: e.disabledReason,
-    created_at: e.createdAt.toISOString(), updated_at: e.updatedAt.toISOString(),
+    created_at: isoInstant(e.createdAt), updated_at: isoInstant(e.updatedAt),
   };
 }
 
 export function attemptToWire(a: WebhookAttempt): WebhookAttemptWire {
   return {
     object: 'webhook_attempt', id: a.id, webhook_endpoint: a.endpointId, event: a.eventId, attempt_number: a.attemptNumber,
-    status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, created_at: a.createdAt.toISOString(),
+    status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, created_at: isoInstant(a.createdAt),
   };
 }
 
