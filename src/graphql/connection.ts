@@ -50,8 +50,9 @@ export function Connection<T extends object>(name: string, NodeType: ClassType<T
 export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
   const last = page.data.length - 1;
   return {
-    // An edge's cursor is encoded only if the query selects it.
-    edges: page.data.map((node, i) => ({ get cursor() { return page.cursorAt(i); }, node })),
+    // Edges are built only if the query selects them (most select `nodes`), and an edge's
+    // cursor is encoded only if the query selects it.
+    get edges() { return page.data.map((node, i) => ({ get cursor() { return page.cursorAt(i); }, node })); },
     nodes: page.data,
     pageInfo: {
       hasNextPage: page.hasMore,
