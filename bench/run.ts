@@ -13,7 +13,7 @@
  *     another, and the load generator (bench/loadgen.ts, autocannon) as a third.
  *  4. Per read scenario, the floor's answer is compared byte for byte with the gateway's;
  *     a mismatch stops the run before anything is measured.
- *  5. Per scenario, BENCH_ROUNDS (3) rounds of a BENCH_SECONDS (3) window on the gateway, then
+ *  5. Per scenario, BENCH_ROUNDS (3) rounds of a BENCH_SECONDS (5) window on the gateway, then
  *     one on the floor, with BENCH_CONNECTIONS (20) connections, after a warm-up window each.
  *  6. Subscription fan-out: BENCH_SUBSCRIBERS (500) graphql-ws subscribers on the gateway
  *     while a writer commits events at BENCH_EVENT_RATE (20/s) from another process.
@@ -45,7 +45,7 @@ import {
 import type { HttpJob, HttpResult } from './loadgen';
 
 const env = process.env;
-const SECONDS = Number(env.BENCH_SECONDS ?? 3);
+const SECONDS = Number(env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 20);
 const WARMUP = Number(env.BENCH_WARMUP ?? 1);
