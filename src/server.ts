@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
 import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
+import { lazyChildLogger } from './http/lazy-logger';
 import { RateLimiter } from './http/rate-limit';
 import { MODULES } from './modules';
 
@@ -17,6 +18,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const fastify: FastifyInstance = Fastify({
     loggerInstance: app.log,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     genReqId: newRequestId,
     requestIdHeader: false,

@@ -88,6 +88,8 @@ test('the log names each failure (type, code, stack) ...', () => {
     expect(f.err.code ?? f.err.errno).toBeDefined();
     expect(Object.keys(f.err).filter((k) => !['type', 'message', 'stack', 'code', 'errno', 'sqlState'].includes(k))).toEqual([]);
   }
+  // A REST failure is logged through the request's own (lazily made) child logger: its reqId binding is the request id.
+  for (const f of failures.filter((l) => l.msg === 'unhandled error')) expect(f.reqId).toEqual(f.requestId);
   // The refused request is there too, its error without the request's bytes.
   const refused = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'client error');
   expect(refused?.err).toEqual(expect.objectContaining({ code: expect.stringMatching(/^HPE_/) }));
