@@ -50,9 +50,19 @@ export function payerValue(payer: PayerData, field: PayerField): string | undefi
 /** Distinct discovery keys kept (amounts vary freely, so the key space is not bounded by itself). */
 const CHOICES_CACHED = 1_000;
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export class MethodRouting {
   /** eligible()'s answers by key; see there. */
   private readonly choices = new BoundedMemo<readonly MethodChoice[]>(CHOICES_CACHED);
+  /** The wire records of each kept answer, made once (frozen; JSON.stringify and GraphQL only read them). */
+  private readonly wires = new WeakMap<readonly MethodChoice[], readonly PaymentMethodOptionWire[]>();
 
   constructor(
     private readonly db: Db,
@@ -63,10 +73,18 @@ export class MethodRouting {
   // ---- discovery ----
 
   /** The whole discovery result (REST GET /v1/payment_method_options: one page, no paging parameters). */
-  async discover(scope: Scope, query: Record<string, unknown>): Promise<PaymentMethodOptionWire[]> {
+  async discover(scope: Scope, query: Record<string, unknown>): Promise<readonly PaymentMethodOptionWire[]> {
     const criteria = parseDiscoveryQuery(query);
-    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
-    return choices.map(choiceToWire);
+    return this.wireOf(await this.db.read((em) => this.eligible(em, scope, criteria)));
+  }
+
+  private wireOf(choices: readonly MethodChoice[]): readonly PaymentMethodOptionWire[] {
+    let wire = this.wires.get(choices);
+    if (!wire) {
+      wire = Object.freeze(choices.map((c) => deepFreeze(choiceToWire(c))));
+      this.wires.set(choices, wire);
+    }
+    return wire;
   }
 
   /**
@@ -81,8 +99,8 @@ export class MethodRouting {
   ): Promise<Page<PaymentMethodOptionWire>> {
     const criteria = parseDiscoveryQuery(query);
     const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
-    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
-    const data = choices.slice(start, start + first).map(choiceToWire);
+    const choices = this.wireOf(await this.db.read((em) => this.eligible(em, scope, criteria)));
+    const data = choices.slice(start, start + first);
     const cursorAt = (i: number) => discoveryCursor(start + i);
     const hasMore = start + first < choices.length;
     return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt };
