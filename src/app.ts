@@ -124,7 +124,9 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
-  if (ds.options.type === 'mysql') enableGuards(ds, await isMariaDb(ds));
+  // MariaDB (not MySQL 8): late work guards its UPDATEs with IF, and idempotency keys are claimed inline.
+  const mariaDb = ds.options.type === 'mysql' && (await isMariaDb(ds));
+  if (ds.options.type === 'mysql') enableGuards(ds, mariaDb);
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
@@ -132,7 +134,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
   auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
   const audit = new AuditService(db);
-  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher);
+  const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher, mariaDb);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
   events.attach(ds);

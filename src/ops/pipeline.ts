@@ -57,7 +57,7 @@ export class OperationPipeline {
     }
 
     const fp = parseError ? fingerprint(op.label, { invalid: raw ?? null }) : fingerprint(op.label, input);
-    if (await this.idempotency.claimsInline()) {
+    if (this.idempotency.claimsInline) {
       const claimed = await this.runClaimingInline(op, ctx, input as I, args, key, fp, parseError);
       if (claimed) return claimed;
       // The key already has a committed row: replay, 409, or take an expired key over, as below.

@@ -48,7 +48,6 @@ import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
 import { exactlyOneRow, late } from '../../db/late';
-import { isMariaDb } from '../../db/charset';
 import { IdempotencyKey } from './idempotency-key.entity';
 import type { RequestContext } from '../auth/request-context';
 
@@ -106,12 +105,13 @@ export class IdempotencyService {
   /** Releases that could not run (the database was out): row id -> the lease (locked_at ms) it must still hold. */
   private readonly pendingReleases = new Map<string, number>();
   private flushing?: Promise<number>;
-  private inline?: Promise<boolean>;
 
   constructor(
     private readonly db: Db,
     private readonly lockTimeoutMs: number,
     private readonly cipher: FieldCipher,
+    /** Whether keys are claimed inside the first phase's transaction: on MariaDB (src/app.ts asks the server once, at start). */
+    readonly claimsInline = false,
   ) {
     db.onAvailable(() => void this.flushReleases().catch(() => undefined));
   }
@@ -125,16 +125,6 @@ export class IdempotencyService {
   private open(stored: string | null): string {
     if (stored === null) return 'null';
     return SEALED.test(stored) ? this.cipher.decrypt(stored) : stored;
-  }
-
-  /** Whether keys are claimed inside the first phase's transaction (MariaDB; asked once). */
-  claimsInline(): Promise<boolean> {
-    if (this.db.kind !== 'mysql') return Promise.resolve(false);
-    this.inline ??= this.db.read((em) => isMariaDb(em)).catch((err: unknown) => {
-      this.inline = undefined;
-      throw err;
-    });
-    return this.inline;
   }
 
   /** A new key row for this request (`in_flight`, leased from now). */
