@@ -99,10 +99,10 @@ export class MethodRouting {
   ): Promise<Page<PaymentMethodOptionWire>> {
     const criteria = parseDiscoveryQuery(query);
     const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
-    const choices = this.wireOf(await this.db.read((em) => this.eligible(em, scope, criteria)));
-    const data = choices.slice(start, start + first);
+    const all = this.wireOf(await this.db.read((em) => this.eligible(em, scope, criteria)));
+    const data = all.slice(start, start + first);
     const cursorAt = (i: number) => discoveryCursor(start + i);
-    const hasMore = start + first < choices.length;
+    const hasMore = start + first < all.length;
     return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt };
   }
 
