@@ -3,14 +3,15 @@
  * matched `PO_...` and `po_... ` to `po_...`; now every lookup by id - each REST
  * `/v1/.../{id}` route (reads, operations, test helpers), GraphQL queries and mutations,
  * an event id as list cursor and as subscription `after` - answers any other spelling of
- * an id as unknown, and on MariaDB every id column compares with a binary NO PAD collation.
+ * an id as unknown, and on MariaDB and MySQL 8 every id column compares with a binary NO PAD
+ * collation (utf8mb4_nopad_bin, utf8mb4_0900_bin).
  */
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import mysql from 'mysql2/promise';
 import { startServer, TestServer } from '../helpers/server';
-import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
+import { exactIdCollation, NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
 
@@ -139,7 +140,7 @@ test('an event id as list cursor or as subscription `after` is exact too (400 va
   expect(replay.data.events.id > ids.evt).toBe(true);
 }, 60000);
 
-testIf(usingMysql(), NEEDS_MYSQL)('on MariaDB every id and id-reference column compares with the binary NO PAD collation', async () => {
+testIf(usingMysql(), NEEDS_MYSQL)('on MariaDB and MySQL every id and id-reference column compares with the binary NO PAD collation', async () => {
   const url = new URL(srv.database.env.DATABASE_URL);
   const c = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
   try {
@@ -149,7 +150,7 @@ testIf(usingMysql(), NEEDS_MYSQL)('on MariaDB every id and id-reference column c
         ORDER BY 1`,
     ) as [{ c: string }[], unknown];
     expect(rows.length).toBeGreaterThanOrEqual(35);
-    expect(rows.map((r) => r.c).filter((c) => !c.endsWith(' utf8mb4_nopad_bin'))).toEqual([]);
+    expect(rows.map((r) => r.c).filter((c) => !c.endsWith(` ${exactIdCollation()}`))).toEqual([]);
     // And the database compares them so: no row for another case or trailing spaces.
     const [hits] = await c.query('SELECT id FROM payout_intents WHERE id IN (?, ?, ?)', [ids.po.toUpperCase(), `${ids.po} `, `PO_${ids.po.slice(3)}`]) as [unknown[], unknown];
     expect(hits).toEqual([]);
