@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
 import { isMariaDb, refuseLossyCharset } from './db/charset';
-import { enableGuards } from './db/late';
+import { enableGuards, guardProcedureWorks } from './db/late';
 import { CountingLogger } from './db/query-counter';
 import { REDACTED_PATHS, serializeError } from './db/safe-log';
 import { provideMigrationCipher } from './db/migrations/cipher';
@@ -124,9 +124,15 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
-  // MariaDB (not MySQL 8): late work guards its UPDATEs with IF, and idempotency keys are claimed inline.
+  // Late work guards its UPDATEs with an IF on MariaDB, with the guard procedure on MySQL 8 (if
+  // this user may CALL it; else the row count is read before the COMMIT); idempotency keys are
+  // claimed inline on MariaDB only (SET STATEMENT).
   const mariaDb = ds.options.type === 'mysql' && (await isMariaDb(ds));
-  if (ds.options.type === 'mysql') enableGuards(ds, mariaDb);
+  if (ds.options.type === 'mysql') {
+    const form = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
+    if (!mariaDb && !form) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions.md, "MySQL 8, measured"); each write checks its row count before COMMIT, one round trip more');
+    enableGuards(ds, form);
+  }
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;

@@ -53,23 +53,53 @@ export type LateWork = LateBatch | (() => Promise<unknown>);
 const queues = new WeakMap<EntityManager, LateWork[]>();
 
 let guards = 0;
-const guarding = new WeakSet<DataSource>();
 
-/** MariaDB runs an IF outside a stored program, so late work can guard its UPDATEs (`exactlyOneRow`); src/app.ts asks once. */
-export function enableGuards(ds: DataSource, on = true): void {
-  if (on) guarding.add(ds);
+/**
+ * How late work guards its UPDATEs (`exactlyOneRow`): an IF after the UPDATE (MariaDB runs one
+ * outside a stored program), a CALL of the guard procedure (MySQL 8: migration
+ * 1734100000000-LateGuardProcedure), or none (the row count is read before the COMMIT is sent).
+ */
+export type GuardForm = 'if' | 'call';
+const guarding = new WeakMap<DataSource, GuardForm>();
+
+/** The procedure that raises SQLSTATE 45000 with its tag when the row count it is given is not 1. */
+export const GUARD_PROCEDURE = 'gateway_expect_one_row';
+
+/** Sets how `ds`'s late work guards its UPDATEs (false: no guard); src/app.ts decides once, at start. */
+export function enableGuards(ds: DataSource, form: GuardForm | false): void {
+  if (form) guarding.set(ds, form);
   else guarding.delete(ds);
 }
 
+/** How `ds`'s late work guards its UPDATEs (false: it reads the row count before the COMMIT). */
+export const guardForm = (ds: DataSource): GuardForm | false => guarding.get(ds) ?? false;
+
+/** Whether `ds` can CALL the guard procedure (MySQL: created by the migration, and executable by this user). */
+export async function guardProcedureWorks(ds: DataSource): Promise<boolean> {
+  try {
+    await ds.query(`CALL ${GUARD_PROCEDURE}(1, 'probe')`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const GUARD_SQL: Record<GuardForm, string> = {
+  if: 'IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE \'45000\' SET MESSAGE_TEXT = ?; END IF',
+  call: `CALL ${GUARD_PROCEDURE}(ROW_COUNT(), ?)`,
+};
+
 /**
  * `before`, then `update`, which must match exactly one row, else `missed()` says what that
- * meant (it throws: the unit of work rolls back). On MariaDB a guard follows the UPDATE and
- * raises an error when it matched no row: the error stops the query there, so no statement
- * after it runs, a COMMIT sent with them included. Elsewhere `after` checks the row count,
- * and the COMMIT waits for it.
+ * meant (it throws: the unit of work rolls back). On MariaDB and MySQL 8 a guard follows the
+ * UPDATE (an IF; a CALL of the guard procedure) and raises an error when it matched no row:
+ * the error stops the query there, so no statement after it runs, a COMMIT sent with them
+ * included. Elsewhere (SQLite; MySQL without the procedure) `after` checks the row count, and
+ * the COMMIT waits for it.
  */
 export function exactlyOneRow(em: EntityManager, update: Statement, missed: () => Promise<void>, before: Statement[] = []): LateBatch<void> {
-  if (!guarding.has(em.connection)) {
+  const form = guarding.get(em.connection);
+  if (!form) {
     return {
       statements: [...before, update],
       decidesAfter: true,
@@ -80,7 +110,7 @@ export function exactlyOneRow(em: EntityManager, update: Statement, missed: () =
   }
   const tag = `late guard ${++guards}`;
   return {
-    statements: [...before, update, { sql: 'IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE \'45000\' SET MESSAGE_TEXT = ?; END IF', params: [tag] }],
+    statements: [...before, update, { sql: GUARD_SQL[form], params: [tag] }],
     after: () => undefined,
     recover: async (err) => {
       if ((err as { driverError?: { sqlMessage?: unknown } }).driverError?.sqlMessage === tag) await missed();

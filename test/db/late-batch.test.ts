@@ -1,7 +1,8 @@
 /**
  * The late batch (src/db/late.ts): a unit of work's last statements go in one query, with its
  * COMMIT where nothing after them can still refuse. What must hold whatever the engine and
- * the guard mode (MariaDB's IF guard, or the row count checked afterwards as on MySQL 8):
+ * the guard mode (MariaDB's IF guard, MySQL 8's CALL of the guard procedure, or the row count
+ * checked afterwards as where neither can be used):
  *  - an UPDATE that must match one row and matches none refuses the unit, and nothing of it
  *    commits (not the statements sent before it in the same query, nor those after it);
  *  - a batch that passes commits everything, in as many round trips as claimed;
@@ -10,19 +11,21 @@
  */
 import type { EntityManager } from 'typeorm';
 import { startServer, TestServer } from '../helpers/server';
-import { mysqlServer, usingMysql } from '../helpers/skip';
-import { enableGuards, exactlyOneRow, late, openLate, runLate } from '../../src/db/late';
+import { mysqlServer, testIf, usingMysql } from '../helpers/skip';
+import { enableGuards, exactlyOneRow, GUARD_PROCEDURE, guardForm, GuardForm, guardProcedureWorks, late, openLate, runLate } from '../../src/db/late';
 
 let srv: TestServer;
+let formAtStart: GuardForm | false;
 
 beforeAll(async () => {
   srv = await startServer({ scheduler: false });
+  formAtStart = guardForm(srv.app.db.ds);
   await srv.app.db.ds.query('CREATE TABLE late_probe (id VARCHAR(40) PRIMARY KEY, n INT NOT NULL)');
   await srv.app.db.ds.query("INSERT INTO late_probe (id, n) VALUES ('counter', 0)");
 });
 
 afterAll(async () => {
-  if (usingMysql()) enableGuards(srv.app.db.ds, mysqlServer() === 'MariaDB');
+  if (usingMysql()) enableGuards(srv.app.db.ds, mysqlServer() === 'MariaDB' ? 'if' : 'call');
   await srv?.close();
 });
 
@@ -45,11 +48,11 @@ function unit(id: string, target: string, after?: (em: EntityManager) => Promise
 const rows = async (prefix: string) => (await srv.app.db.ds.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${prefix}%`]) as { id: string }[]).map((r) => r.id);
 const counter = async () => Number(((await srv.app.db.ds.query("SELECT n FROM late_probe WHERE id = 'counter'")) as { n: number }[])[0].n);
 
-// MariaDB runs both modes (the second as MySQL 8 would); MySQL 8 has no IF outside a stored program.
-const modes: [string, boolean][] = {
-  MariaDB: [['MariaDB guard', true], ['row count checked afterwards (as on MySQL 8)', false]] as [string, boolean][],
-  MySQL: [['row count checked afterwards (MySQL 8)', false]] as [string, boolean][],
-  SQLite: [['SQLite', false]] as [string, boolean][],
+// Each server runs its guard and the mode without one (as where the guard cannot be used).
+const modes: [string, GuardForm | false][] = {
+  MariaDB: [['MariaDB guard (IF)', 'if'], ['row count checked afterwards', false]] as [string, GuardForm | false][],
+  MySQL: [['MySQL 8 guard (CALL of the guard procedure)', 'call'], ['row count checked afterwards (MySQL 8 without the procedure)', false]] as [string, GuardForm | false][],
+  SQLite: [['SQLite', false]] as [string, GuardForm | false][],
 }[mysqlServer() ?? 'SQLite'];
 
 describe.each(modes)('%s', (_name, guards) => {
@@ -88,5 +91,27 @@ describe.each(modes)('%s', (_name, guards) => {
       await attempt;
       expect(await rows(stray)).toEqual([`${stray}-a`, `${stray}-b`, `${stray}-c`]);
     }
+  });
+});
+
+describe('which guard a server gets', () => {
+  test('at start: the IF on MariaDB, the procedure on MySQL 8, none on SQLite', () => {
+    expect(formAtStart).toBe({ MariaDB: 'if', MySQL: 'call', SQLite: false }[mysqlServer() ?? 'SQLite']);
+  });
+
+  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')('MySQL 8: the migration made the procedure; without it (no CREATE ROUTINE) the start-up probe says so', async () => {
+    const [routine] = await srv.app.db.ds.query('SELECT ROUTINE_TYPE AS t, SECURITY_TYPE AS s FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = ?', [GUARD_PROCEDURE]);
+    expect(routine).toEqual({ t: 'PROCEDURE', s: 'INVOKER' });
+    expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
+    await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(0, 'late guard test')`)).rejects.toThrow('late guard test');
+    await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(2, 'late guard test')`)).rejects.toThrow('late guard test');
+    const [{ sql }] = await srv.app.db.ds.query(`SHOW CREATE PROCEDURE ${GUARD_PROCEDURE}`).then((rows: Record<string, string>[]) => rows.map((r) => ({ sql: r['Create Procedure'] })));
+    await srv.app.db.ds.query(`DROP PROCEDURE ${GUARD_PROCEDURE}`);
+    try {
+      expect(await guardProcedureWorks(srv.app.db.ds)).toBe(false);
+    } finally {
+      await srv.app.db.ds.query(sql);
+    }
+    expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { WebhookEndpointManagement1733600000000 } from './1733600000000-WebhookE
 import { StatusListIndexes1733700000000 } from './1733700000000-StatusListIndexes';
 import { QrModules1733800000000 } from './1733800000000-QrModules';
 import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIndexes';
+import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   StatusListIndexes1733700000000,
   QrModules1733800000000,
   KeysetFilterIndexes1734000000000,
+  LateGuardProcedure1734100000000,
 ];
