@@ -32,6 +32,8 @@ const pool = mysql.createPool({
   supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false,
 });
 const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
+/** The key's INSERT: with MariaDB's zero lock wait as the gateway sends it there; plain on MySQL 8 (no SET STATEMENT), as the gateway sends it there. */
+let insertIdempotency = SQL.INSERT_IDEMPOTENCY;
 
 let statements = 0;
 let requests = 0;
@@ -149,7 +151,7 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
       failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    await exec(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await exec(conn, insertIdempotency, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
     await exec(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
       body.recipient.type, body.recipient.bank_code, body.recipient.holder_name, body.recipient.account_number.slice(-4), cipher.encrypt(body.recipient.account_number)]);
     await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payout_intent', id, requestId, 201, now]);
@@ -217,7 +219,7 @@ async function createPayment(key: Key, body: any, idemKey: string, fingerprintSo
       next_action: nextAction, failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    await exec(conn, SQL.INSERT_IDEMPOTENCY, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
+    await exec(conn, insertIdempotency, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
     await exec(conn, SQL.INSERT_PAYMENT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_action', now, now, body.merchant_reference,
       'direct', sha256hex(fingerprintSource), 'promptpay', 'siampay', reference, cipher.encrypt(JSON.stringify(body.customer ?? {})), JSON.stringify(stored),
       randomBytes(32).toString('base64url'), expires, now + SETTLE_MS, null]);
@@ -315,9 +317,15 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 72_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as { port: number };
-  process.send?.({ port });
+pool.query('SELECT VERSION() AS v').then(([rows]) => {
+  if (!/mariadb/i.test((rows as { v: string }[])[0].v)) insertIdempotency = SQL.INSERT_IDEMPOTENCY.replace(/^SET STATEMENT \S+ = \d+ FOR /, '');
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.send?.({ port });
+  });
+}, (err) => {
+  console.error(`floor: cannot reach the database: ${err?.message ?? err}`); // eslint-disable-line no-console
+  process.exit(1);
 });
 process.on('disconnect', () => process.exit(0));
 // A normal exit on SIGTERM, so that `--cpu-prof` (BENCH_PROFILE=1) writes its profile.

@@ -17,7 +17,8 @@
  *     one on the floor, with BENCH_CONNECTIONS (20) connections, after a warm-up window each.
  *  6. Subscription fan-out: BENCH_SUBSCRIBERS (500) graphql-ws subscribers on the gateway
  *     while a writer commits events at BENCH_EVENT_RATE (20/s) from another process.
- *  7. A table on stdout and bench/results/latest.json.
+ *  7. A table on stdout and bench/results/latest.json (BENCH_RESULT=<name>.json writes another
+ *     file there, e.g. mysql8.json for a run on MySQL 8).
  *
  * BENCH_ONLY=list,deep,gql,get,create,ceiling,methods,subscribe runs a subset (groups or
  * scenario names).
@@ -487,8 +488,9 @@ async function main(): Promise<void> {
     };
     const out = path.join(ROOT, 'bench', 'results');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote ${path.relative(process.cwd(), path.join(out, 'latest.json'))}`);
+    const file = path.join(out, path.basename(env.BENCH_RESULT || 'latest.json'));
+    fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${path.relative(process.cwd(), file)}`);
   } finally {
     await pool.end().catch(() => undefined);
   }
