@@ -264,25 +264,10 @@ export class Db {
     const inTx = this.inTx;
     const unit = inTx ? (em: EntityManager) => inTx.run(true, () => fn(em)) : fn;
     if (this.kind === 'sqlite') return this.serial(() => this.ds.transaction(unit));
-    return this.retried((runner) => this.transaction(runner, unit, options.isolation));
-  }
-
-  /**
-   * Runs `fn`, which sends ONE statement, with no transaction around it: the statement is
-   * its own transaction (autocommit), one round trip instead of START + statement + COMMIT
-   * on MySQL; in the queue on SQLite. Retried as `tx` is.
-   */
-  async autocommit<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.kind === 'sqlite') return this.serial(() => fn(this.ds.manager));
-    return this.retried((runner) => fn(runner.manager));
-  }
-
-  /** `work` on a connection of its own (MySQL), from the start again on deadlock or lock wait time-out, and after a `PrepareAndRetry`'s preparation. */
-  private async retried<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.settings.txTimeoutMs;
     for (let attempt = 1, prepared = 0; ; ) {
       try {
-        return await this.unit(deadline, work);
+        return await this.unit(deadline, (runner) => this.transaction(runner, unit, options.isolation));
       } catch (err) {
         if (err instanceof PrepareAndRetry) {
           if (++prepared > MAX_PREPARES) throw new Error(`${err.message}, still after ${MAX_PREPARES} preparations`);

@@ -105,7 +105,7 @@ describe('the create path (issue 11, writes)', () => {
     return [srv.app.db.queryCount - before, srv.app.db.roundTripCount - tripsBefore];
   }
 
-  test('a payout create is 14 statements in 5 round trips and a PromptPay payment create 16 in 9 on MariaDB and MySQL 8, 13 and 15 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
+  test('a payout create is 14 statements in 5 round trips and a PromptPay payment create 16 in 9 on MariaDB, 16 in 6 and 18 in 10 on MySQL 8, 15 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
     const c = await srv.merchant();
     await c.post('/v1/payout_intents', payout(ref('warm')), { idempotencyKey: ref('k') });
     await c.post('/v1/payment_intents', promptPay(ref('warm')), { idempotencyKey: ref('k') });
@@ -120,18 +120,18 @@ describe('the create path (issue 11, writes)', () => {
       expect(payoutStatements).toEqual([14, 5]);
       expect(paymentStatements).toEqual([16, 9]);
     } else if (mysqlServer() === 'MySQL') {
-      // MySQL 8 (no SET STATEMENT): the key is claimed by one INSERT of its own (autocommit),
-      // and the guard is a CALL of the guard procedure. The payout: auth | key claim | START +
+      // MySQL 8 (no SET STATEMENT): the key is claimed in its own transaction, and the guard is
+      // a CALL of the guard procedure. The payout: auth | START + key claim | COMMIT | START +
       // payout | webhook endpoints | ledger, balance, its guard, counter, event, audit, key done,
-      // its guard, COMMIT. The payment: auth | key claim | START + method settings | payment |
-      // merchant | COMMIT | START + payment | webhook endpoints | counter, event, audit, key
-      // done, its guard, COMMIT.
-      expect(payoutStatements).toEqual([14, 5]);
-      expect(paymentStatements).toEqual([16, 9]);
+      // its guard, COMMIT. The payment: auth | START + key claim | COMMIT | START + method
+      // settings | payment | merchant | COMMIT | START + payment | webhook endpoints | counter,
+      // event, audit, key done, its guard, COMMIT.
+      expect(payoutStatements).toEqual([16, 6]);
+      expect(paymentStatements).toEqual([18, 10]);
     } else {
-      // SQLite: the key's own INSERT (autocommit) and the balance's locking path (SELECT, UPDATE).
-      expect(payoutStatements[0]).toBe(13);
-      expect(paymentStatements[0]).toBe(15);
+      // SQLite: the key's own transaction (BEGIN, INSERT, COMMIT) and the balance's locking path (SELECT, UPDATE).
+      expect(payoutStatements[0]).toBe(15);
+      expect(paymentStatements[0]).toBe(17);
     }
   });
 

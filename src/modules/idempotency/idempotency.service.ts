@@ -29,9 +29,8 @@
  * costs one transaction and one commit; when a provider call follows, the first phase
  * commits the row `in_flight` before the call, exactly as phase 1 did. A failure before that
  * commit rolls the row back with everything else: the key is free again (nothing to
- * release), and a refusal (4xx) is then stored as a `done` row by one INSERT. On MySQL (no
- * SET STATEMENT) and SQLite, phase 1 stays a transaction of its own: the INSERT alone, which
- * commits by itself (autocommit, no START and COMMIT around it).
+ * release), and a refusal (4xx) is then stored as a `done` row in a short transaction. On
+ * MySQL (no SET STATEMENT) and SQLite, phase 1 stays a transaction of its own.
  *
  * The operation pipeline (src/ops/pipeline.ts) drives these phases for every state-changing
  * call, REST or GraphQL; this service owns the key rows.
@@ -191,13 +190,13 @@ export class IdempotencyService {
   }
 
   /**
-   * Stores a refusal (4xx) as a new `done` row (one INSERT, its own transaction): the key's first
+   * Stores a refusal (4xx) as a new `done` row in a short transaction: the key's first
    * answer when its claim was rolled back with the request. False when the key already has
    * a row (another request took it meanwhile; its answer stands).
    */
   async insertRefusal(row: IdempotencyKey, err: ApiError): Promise<boolean> {
     try {
-      await this.db.autocommit((em) => em.insert(IdempotencyKey, Object.assign(new IdempotencyKey(), row, {
+      await this.db.tx((em) => em.insert(IdempotencyKey, Object.assign(new IdempotencyKey(), row, {
         state: 'done' as const, responseStatus: err.status, responseBody: this.cipher.encrypt(JSON.stringify(err.toBody())),
       })));
       return true;
@@ -236,8 +235,12 @@ export class IdempotencyService {
       const row = this.newRow(ctx, key, fp);
       const now = row.createdAt;
       try {
-        // One INSERT is its own transaction: no START and COMMIT around it.
-        await this.db.autocommit((em) => em.insert(IdempotencyKey, row));
+        // In a transaction, not autocommitted: the COMMIT is sent only once the INSERT has
+        // answered. An INSERT that a stalled connection delivers late, after this request gave
+        // up, then never commits (the server rolls it back with the connection), and a release
+        // kept for it waits on its row lock; autocommitted, it would leave an in_flight row that
+        // nothing completes or releases (test/db/outage.test.ts caught that on MySQL 8).
+        await this.db.tx((em) => em.insert(IdempotencyKey, row));
         return { row };
       } catch (err) {
         // The INSERT may have committed before the database went away: release it later.
