@@ -20,6 +20,7 @@ import { describeIf, REDIS_URL } from '../helpers/skip';
 import { Client, eventually, payoutBody, ref } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
 import { startReceiver, Receiver } from '../helpers/receiver';
+import { connectMysql } from '../helpers/mysql';
 
 const URLS = (process.env.GALERA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
 const cluster = describeIf(URLS.length === 3, 'needs a three-node Galera cluster: run `npm run test:cluster` (or `npm run cluster:up` and set GALERA_URLS to the three URLs it prints)');
@@ -32,7 +33,7 @@ async function clusterDatabase(): Promise<{ nodes: TestDatabase[]; admin: mysql.
   const name = `${first.pathname.replace(/^\//, '') || 'pgw'}_g${randomBytes(5).toString('hex')}`;
   const connect = (u: string) => {
     const url = new URL(u);
-    return mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    return connectMysql(url);
   };
   const admin = await Promise.all(URLS.map(connect));
   await admin[0].query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -136,7 +137,7 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     // Hold node 2's applier for a second, as a node under load or behind a slow link would lag:
     // FLUSH TABLES WITH READ LOCK desyncs the node and pauses what it applies.
     const url = new URL(URLS[1]);
-    const lock = await mysql.createConnection({ host: url.hostname, port: Number(url.port), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    const lock = await connectMysql(url);
     try {
       await lock.query('FLUSH TABLES WITH READ LOCK');
       const created = await clients[0].post('/v1/payout_intents', payoutBody({ amount: '100' }));

@@ -6,7 +6,7 @@
  * refusals of a start are in test/main/start.test.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { DataSource } from 'typeorm';
 import { runCli, startProcess, startServer, TestDatabase } from '../helpers/server';
 import { exactIdCollation, NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
@@ -58,7 +58,7 @@ describe('MariaDB and MySQL', () => {
   const mysqlTest = testIf(usingMysql(), NEEDS_MYSQL);
   const admin = () => {
     const u = new URL(process.env.DATABASE_URL!);
-    return mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
+    return connectMysql(u);
   };
 
   /** A fresh database created with `charset` (as a server whose default is latin1 would). */

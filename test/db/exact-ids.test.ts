@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { startServer, TestServer } from '../helpers/server';
 import { exactIdCollation, NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, payoutBody, ref } from '../helpers/client';
@@ -142,7 +142,7 @@ test('an event id as list cursor or as subscription `after` is exact too (400 va
 
 testIf(usingMysql(), NEEDS_MYSQL)('on MariaDB and MySQL every id and id-reference column compares with the binary NO PAD collation', async () => {
   const url = new URL(srv.database.env.DATABASE_URL);
-  const c = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+  const c = await connectMysql(url, url.pathname.slice(1));
   try {
     const [rows] = await c.query(
       `SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', COLLATION_NAME) AS c FROM information_schema.COLUMNS

@@ -7,7 +7,7 @@
  */
 import { createTestDatabase, runCli, TestDatabase } from '../helpers/server';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 
 const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
 
@@ -18,7 +18,7 @@ afterAll(async () => { await database?.drop(); });
 mysqlOnly('every table of the migrated schema is InnoDB with a primary key (Galera replicates nothing else safely)', async () => {
   expect((await runCli(database!, ['migrate'])).code).toBe(0);
   const url = new URL(database!.env.DATABASE_URL);
-  const c = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+  const c = await connectMysql(url);
   try {
     const [tables] = await c.query<any[]>(
       `SELECT t.TABLE_NAME AS name, t.ENGINE AS engine,

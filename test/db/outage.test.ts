@@ -18,7 +18,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { createTestDatabase, ledgerVerifyCli, PRODUCTION_DB_LIMITS, startProcess, startServer, TestDatabase } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { describeIf, NEEDS_MYSQL, usingMysql } from '../helpers/skip';
@@ -507,7 +507,7 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
       .toEqual({ status: 503, code: 'service_unavailable', retryAfter: true, fast: true });
     // The server did commit it (read straight from MariaDB, not through the frozen proxy).
     const url = new URL(database.env.DATABASE_URL);
-    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+    const conn = await connectMysql(url, url.pathname.slice(1));
     let committed: { id: string }[];
     try {
       [committed] = (await conn.query('SELECT id FROM payout_intents WHERE merchant_reference = ?', [use.body.merchant_reference])) as unknown as [{ id: string }[]];
@@ -564,7 +564,7 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
       expect({ key: k.key, ids: ids.size }).toEqual({ key: k.key, ids: 1 });
     }
     const url = new URL(database.env.DATABASE_URL);
-    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+    const conn = await connectMysql(url, url.pathname.slice(1));
     try {
       const [dups] = await conn.query('SELECT merchant_reference, COUNT(*) AS n FROM payout_intents GROUP BY merchant_id, environment, merchant_reference HAVING COUNT(*) > 1');
       expect(dups).toEqual([]);

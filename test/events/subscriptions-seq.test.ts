@@ -5,7 +5,7 @@
  * as it can must therefore never see seq k+1 while k is still invisible: if it did, a
  * subscriber that had read k+1 would skip k for good.
  */
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { startProcess, startServer, TestServer } from '../helpers/server';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
 import { Client, payoutBody } from '../helpers/client';
@@ -23,7 +23,7 @@ afterAll(async () => { if (srv) await srv.close(); });
 mysqlOnly('seq is gapless in commit order under concurrent writers in three processes, also for a scope\'s first events', async () => {
   const others = [await startProcess(srv.database), await startProcess(srv.database)];
   const url = new URL(srv.database.env.DATABASE_URL);
-  const reader = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+  const reader = await connectMysql(url, url.pathname.slice(1));
   try {
     const c = await srv.merchant();
     const clients = [c, ...others.map((o) => c.withBase(o.url))];

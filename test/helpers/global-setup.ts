@@ -3,7 +3,7 @@
  * synchronously, and hands the answers to the test workers through the environment
  * (workers start after this and inherit process.env). See test/helpers/skip.ts.
  */
-import mysql from 'mysql2/promise';
+import { connectMysql } from './mysql';
 import { redisProblem } from './redis';
 import { usingMysql } from './skip';
 
@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
   if (usingMysql() && process.env.TEST_MYSQL_SERVER === undefined) {
     const u = new URL(process.env.DATABASE_URL!);
     try {
-      const c = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
+      const c = await connectMysql(u);
       const [[{ v }]] = await c.query('SELECT VERSION() AS v') as [{ v: string }[], unknown];
       await c.end();
       process.env.TEST_MYSQL_SERVER = /mariadb/i.test(v) ? 'MariaDB' : 'MySQL';

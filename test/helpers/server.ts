@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn, ChildProcess } from 'node:child_process';
-import mysql from 'mysql2/promise';
+import { connectMysql } from './mysql';
 import type pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { Config, loadConfig } from '../../src/config';
@@ -36,7 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (base && /^mysql:\/\//.test(base)) {
     const url = new URL(base);
     const name = `${url.pathname.replace(/^\//, '') || 'test'}_t${randomBytes(5).toString('hex')}`;
-    const admin = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    const admin = await connectMysql(url);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await admin.end();
     url.pathname = `/${name}`;
@@ -44,7 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       kind: 'mysql',
       env: { DATABASE_URL: url.toString() },
       async drop() {
-        const c = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+        const c = await connectMysql(url);
         await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
         await c.end();
       },

@@ -26,8 +26,6 @@ export const NEEDS_MYSQL = 'needs MariaDB/MySQL: run with DATABASE_URL=mysql://r
 
 /** Which server DATABASE_URL points at (probed once by global-setup), or null on SQLite. */
 export const mysqlServer = (): 'MariaDB' | 'MySQL' | null => (!usingMysql() ? null : process.env.TEST_MYSQL_SERVER === 'MySQL' ? 'MySQL' : 'MariaDB');
-export const usingMariaDb = (): boolean => mysqlServer() === 'MariaDB';
-export const NEEDS_MARIADB = 'MariaDB only (DATABASE_URL points at MySQL or SQLite)';
 /** The binary NO PAD collation that exact ids compare with (src/db/charset.ts binaryNoPadCollation). */
 export const exactIdCollation = (): string => (mysqlServer() === 'MySQL' ? 'utf8mb4_0900_bin' : 'utf8mb4_nopad_bin');
 

@@ -4,7 +4,7 @@
  * injected through app.idempotency.hooks: beforeExecute runs once the key is held, and
  * beforeCommit runs inside the handler's transaction just before it commits.
  */
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
 import { Client, payoutBody, ref, Res } from '../helpers/client';
 
@@ -155,7 +155,7 @@ describe('in flight and failures', () => {
     const c = await srv.merchant();
     const key = `zz-gap-${newKey()}`;
     const url = new URL((srv.app.config.database as { url: string }).url);
-    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+    const conn = await connectMysql(url, url.pathname.slice(1));
     let released = false;
     try {
       await conn.beginTransaction();

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn } from 'node:child_process';
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { createTestDatabase, runCli, TEST_ENCRYPTION_KEY, TestDatabase } from '../helpers/server';
 import { Client } from '../helpers/client';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
@@ -207,7 +207,7 @@ describe('on MariaDB', () => {
     const url = db.env.DATABASE_URL;
     const name = new URL(url).pathname.slice(1);
     const u = new URL(url);
-    const admin = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: name });
+    const admin = await connectMysql(u, name);
     try {
       expect((await runCli(db, ['migrate'])).code).toBe(0);
       // A column changed by hand (or restored from a latin1 dump).
@@ -257,7 +257,7 @@ describe('on MariaDB', () => {
     const create = /create it first: (mysql .*)$/.exec(line)?.[1];
     expect(create).toBeDefined();
     const u = new URL(url);
-    const admin = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) });
+    const admin = await connectMysql(u);
     try {
       if (!u.password) {
         const made = await shell(create!);

@@ -3,7 +3,7 @@
  * transaction, so a slow provider holds no row lock and does not stall other writers, and
  * a crash between the phases is finished by the scheduler's recovery.
  */
-import mysql from 'mysql2/promise';
+import { connectMysql } from '../helpers/mysql';
 import { PROVIDER_CALL_LEASE_MS } from '../../src/modules/payments/payment-lifecycle.service';
 import { PaymentIntent } from '../../src/modules/payments/payment.entity';
 import { sleep } from '../../src/db/db';
@@ -53,7 +53,7 @@ test('a provider call that takes 2 s holds no row lock: other writers of the sam
   if (usingMysql()) {
     // The payment's own row is not locked either: another connection locks it without waiting.
     const url = new URL((srv.app.config.database as { url: string }).url);
-    const conn = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), database: url.pathname.slice(1) });
+    const conn = await connectMysql(url, url.pathname.slice(1));
     try {
       await conn.beginTransaction();
       const [rows] = await conn.query('SELECT id FROM payment_intents WHERE id = ? FOR UPDATE NOWAIT', [pending.id]);
