@@ -32,7 +32,7 @@ const pool = mysql.createPool({
   supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false,
 });
 const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
-/** The key's INSERT: with MariaDB's zero lock wait as the gateway sends it there; plain on MySQL 8 (no SET STATEMENT), as the gateway sends it there. */
+/** The key's INSERT as the gateway sends it: with MariaDB's zero lock wait, or plain on MySQL 8 (no SET STATEMENT; set once the server has answered VERSION()). */
 let insertIdempotency = SQL.INSERT_IDEMPOTENCY;
 
 let statements = 0;

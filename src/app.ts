@@ -127,8 +127,9 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   // Late work guards its UPDATEs with an IF on MariaDB, with the guard procedure on MySQL 8 (if
   // this user may CALL it; else the row count is read before the COMMIT); idempotency keys are
   // claimed inline on MariaDB only (SET STATEMENT).
-  const mariaDb = ds.options.type === 'mysql' && (await isMariaDb(ds));
-  if (ds.options.type === 'mysql') {
+  const mysql = ds.options.type === 'mysql';
+  const mariaDb = mysql && (await isMariaDb(ds));
+  if (mysql) {
     const form = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
     if (!mariaDb && !form) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions.md, "MySQL 8, measured"); each write checks its row count before COMMIT, one round trip more');
     enableGuards(ds, form);

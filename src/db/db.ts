@@ -101,7 +101,7 @@ export function mayHaveReachedDatabase(err: unknown): boolean {
 }
 
 /** The driver error behind `err` (TypeORM wraps it in QueryFailedError). */
-function driverErrorOf(err: unknown): { code?: unknown; errno?: unknown; message?: unknown } | undefined {
+export function driverErrorOf(err: unknown): { code?: unknown; errno?: unknown; message?: unknown } | undefined {
   if (!err || typeof err !== 'object') return undefined;
   return ((err as { driverError?: unknown }).driverError ?? err) as { code?: unknown; errno?: unknown; message?: unknown };
 }

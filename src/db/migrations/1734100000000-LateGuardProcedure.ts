@@ -2,6 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { isMariaDb } from '../charset';
 import { isMysql } from './schema-helpers';
 import { GUARD_PROCEDURE } from '../late';
+import { driverErrorOf } from '../db';
 
 /** ER_DBACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_PROCACCESS_DENIED_ERROR. */
 const ACCESS_DENIED = new Set([1044, 1142, 1227, 1370]);
@@ -25,7 +26,8 @@ export class LateGuardProcedure1734100000000 implements MigrationInterface {
       await qr.query(`CREATE PROCEDURE ${GUARD_PROCEDURE}(IN matched BIGINT, IN tag VARCHAR(64)) NO SQL DETERMINISTIC SQL SECURITY INVOKER
         BEGIN IF matched <> 1 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = tag; END IF; END`);
     } catch (err) {
-      if (!ACCESS_DENIED.has((err as { driverError?: { errno?: number } }).driverError?.errno ?? (err as { errno?: number }).errno ?? 0)) throw err;
+      const errno = driverErrorOf(err)?.errno;
+      if (typeof errno !== 'number' || !ACCESS_DENIED.has(errno)) throw err;
     }
   }
 
