@@ -9,8 +9,10 @@
  *  - a statement after a COMMIT that went with the batch is refused (a bug), never run
  *    outside the transaction.
  */
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { startServer, TestServer } from '../helpers/server';
+import { startServer, TestDatabase, TestServer } from '../helpers/server';
+import { connectMysql } from '../helpers/mysql';
 import { mysqlServer, testIf, usingMysql } from '../helpers/skip';
 import { enableGuards, exactlyOneRow, GUARD_PROCEDURE, guardForm, GuardForm, guardProcedureWorks, late, openLate, runLate } from '../../src/db/late';
 
@@ -113,5 +115,46 @@ describe('which guard a server gets', () => {
       await srv.app.db.ds.query(sql);
     }
     expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
+  });
+
+  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')('MySQL 8, a user without CREATE ROUTINE: the migrations apply without the procedure, the start warns once, and writes check their row counts', async () => {
+    const root = new URL(srv.database.env.DATABASE_URL);
+    const suffix = randomBytes(4).toString('hex');
+    const [name, user] = [`${root.pathname.slice(1) || 'test'}_nr${suffix}`, `gw_nr_${suffix}`];
+    const admin = await connectMysql(root);
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.query(`CREATE USER '${user}'@'%'`);
+    await admin.query(`GRANT ALL PRIVILEGES ON \`${name}\`.* TO '${user}'@'%'`);
+    await admin.query(`REVOKE CREATE ROUTINE, ALTER ROUTINE ON \`${name}\`.* FROM '${user}'@'%'`);
+    const url = new URL(root);
+    url.username = user;
+    url.password = '';
+    url.pathname = `/${name}`;
+    const database: TestDatabase = { kind: 'mysql', env: { DATABASE_URL: url.toString() }, drop: async () => undefined };
+    const lines: string[] = [];
+    let restricted: TestServer | undefined;
+    try {
+      restricted = await startServer({ database, scheduler: false, env: { LOG_LEVEL: 'warn' }, logDestination: { write: (line: string) => { lines.push(line); } } });
+      expect(guardForm(restricted.app.db.ds)).toBe(false);
+      const [routines] = await admin.query('SELECT COUNT(*) AS n FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?', [name]) as [{ n: number }[], unknown];
+      expect(Number(routines[0].n)).toBe(0);
+      expect(lines.filter((l) => l.includes('late guard procedure is missing'))).toHaveLength(1);
+      // Writes work, and a refusal decided by the row count still rolls back: the balance is untouched.
+      const c = await restricted.merchant();
+      const payout = (amount: string) => c.post('/v1/payout_intents', {
+        amount, currency: 'THB', country: 'TH', merchant_reference: `nr-${amount}`,
+        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },
+      }, { idempotencyKey: randomBytes(12).toString('hex') });
+      expect((await payout('100')).status).toBe(201);
+      const before = (await c.get('/v1/balances')).body.data;
+      const refused = await payout('99999999999999999');
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 422, code: 'insufficient_balance' });
+      expect((await c.get('/v1/balances')).body.data).toEqual(before);
+    } finally {
+      await restricted?.close();
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.query(`DROP USER IF EXISTS '${user}'@'%'`);
+      await admin.end();
+    }
   });
 });
