@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { ledgerVerifyCli, startServer, TestServer, TestDatabase } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
+import { expectError } from '../helpers/errors';
 
 let srv: TestServer;
 
@@ -89,11 +90,6 @@ function pick(model: Model, n: number): ModelPayout | undefined {
   return model.payouts.length === 0 ? undefined : model.payouts[n % model.payouts.length];
 }
 
-function expectError(res: { status: number; body: any }, status: number, code: string, context: string): void {
-  if (res.status !== status || res.body?.error?.code !== code) {
-    throw new Error(`${context}: expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-}
 
 function expectStatus(res: { status: number; body: any }, status: number, context: string): void {
   if (res.status !== status) throw new Error(`${context}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
@@ -143,7 +139,7 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
         model.add(op.currency, 'reserved', op.amount);
         model.payouts.push({ id: res.body.id, reference, amount: op.amount, currency: op.currency, status: 'requires_approval' });
       } else {
-        expectError(res, 422, 'insufficient_balance', ctx);
+        expectError(res, 422, 'insufficient_balance', { context: ctx });
       }
       return;
     }
@@ -159,14 +155,14 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/payout_intents/${p.id}/approve`, {});
-      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'processing'); } else expectError(res, 422, 'invalid_state', ctx);
+      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'processing'); } else expectError(res, 422, 'invalid_state', { context: ctx });
       return;
     }
     case 'cancel': {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/payout_intents/${p.id}/cancel`, { reason: 'property test' });
-      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'cancelled'); } else expectError(res, 422, 'approval_required', ctx);
+      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'cancelled'); } else expectError(res, 422, 'approval_required', { context: ctx });
       return;
     }
     case 'succeed':
@@ -174,7 +170,7 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/test_helpers/payout_intents/${p.id}/${op.kind}`, {});
-      if (p.status === 'processing') { expectStatus(res, 200, ctx); applyPayout(model, p, op.kind === 'succeed' ? 'succeeded' : 'failed'); } else expectError(res, 422, 'invalid_state', ctx);
+      if (p.status === 'processing') { expectStatus(res, 200, ctx); applyPayout(model, p, op.kind === 'succeed' ? 'succeeded' : 'failed'); } else expectError(res, 422, 'invalid_state', { context: ctx });
       return;
     }
     case 'race': {
@@ -213,7 +209,7 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
           model.add(op.currency, 'reserved', op.amounts[i]);
           model.payouts.push({ id: res.body.id, reference: refs[i], amount: op.amounts[i], currency: op.currency, status: 'requires_approval' });
         } else {
-          expectError(res, 422, 'insufficient_balance', ctx);
+          expectError(res, 422, 'insufficient_balance', { context: ctx });
         }
       });
       if (taken > before) throw new Error(`${ctx}: reserved ${taken} out of ${before}`);

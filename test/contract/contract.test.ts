@@ -16,6 +16,7 @@ import { runCli, startServer, TestServer } from '../helpers/server';
 import { loadConfig } from '../../src/config';
 import { Client, Res, eventually, payoutBody, ref } from '../helpers/client';
 import { waitForStatus } from '../helpers/fixtures';
+import { expectError } from '../helpers/errors';
 
 const run = promisify(execFile);
 
@@ -34,14 +35,6 @@ const get = async (c: Client, p: string, o?: Parameters<Client['request']>[2]) =
 const post = async (c: Client, p: string, body?: unknown, o?: Parameters<Client['request']>[2]) => track(await c.post(p, body, o));
 const del = async (c: Client, p: string) => track(await c.request('DELETE', p));
 
-function expectError(res: Res, status: number, code: string, param?: string): void {
-  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
-  expect(typeof res.body.error.message).toBe('string');
-  expect(res.body.error.message.length).toBeGreaterThan(0);
-  const keys = Object.keys(res.body.error).sort();
-  expect(keys).toEqual(param === undefined ? ['code', 'message'] : ['code', 'message', 'param']);
-  expect(Object.keys(res.body)).toEqual(['error']);
-}
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const idem = () => `k-${ref('idem')}`;

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody, Res } from '../helpers/client';
 import { rawRequest } from '../helpers/raw-http';
+import { expectError } from '../helpers/errors';
 
 let srv: TestServer;
 let c: Client;
@@ -19,9 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await srv?.close(); });
 
-function expectError(res: { status: number; body: any }, status: number, code: string, param?: string): void {
-  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
-}
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}1${close.repeat(depth)}`;
 
@@ -54,7 +52,8 @@ describe('text that is not Unicode', () => {
   test('bytes that are not UTF-8 are 400 invalid_json (they were stored as U+FFFD)', async () => {
     const body = Buffer.concat([Buffer.from(JSON.stringify(payoutBody()).slice(0, -1) + ',"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const res = await fetch(`${srv.url}/v1/payout_intents`, { method: 'POST', headers: { authorization: c.authorization!, 'content-type': 'application/json' }, body });
-    expectError({ status: res.status, body: await res.json() }, 400, 'invalid_json');
+    const text = await res.text();
+    expectError({ status: res.status, headers: res.headers, text, body: JSON.parse(text) }, 400, 'invalid_json');
   });
 
   test('an unpaired surrogate is 400 validation_error naming the field (no column can hold it)', async () => {

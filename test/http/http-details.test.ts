@@ -17,21 +17,15 @@ import { startServer, TestServer } from '../helpers/server';
 import { Client, Res, payoutBody } from '../helpers/client';
 import { approvePayout, createPayout, createRefund, paymentBody, succeededPayment, topupBody } from '../helpers/fixtures';
 import { rawExchange, rawRequest, RawResponse, splitResponses } from '../helpers/raw-http';
+import { expectError, REQUEST_ID } from '../helpers/errors';
 
 let srv: TestServer;
 let merchant: Client;
 let live: Client;
 
-const REQUEST_ID = /^req_[A-Za-z0-9_-]{16}$/;
 /** Apollo Server's and graphql-js's own codes: none may reach a client (they map to contract codes). */
 const APOLLO_CODES = /BAD_REQUEST|OPERATION_RESOLUTION_FAILURE|GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED|BAD_USER_INPUT|INTERNAL_SERVER_ERROR|graphqlCode/;
 
-function expectError(res: Res, status: number, code: string, param?: string): void {
-  expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
-  expect(typeof res.body.error.message).toBe('string');
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
-}
 
 function expectRawError(res: RawResponse, status: number, code: string, param?: string): void {
   expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });

@@ -6,6 +6,7 @@
 import { registeredRoutes } from '../helpers/routes';
 import { startServer, TestServer, FUNDING } from '../helpers/server';
 import { Client, payoutBody, Res } from '../helpers/client';
+import { expectError, REQUEST_ID } from '../helpers/errors';
 
 let srv: TestServer;
 let merchant: Client;
@@ -21,11 +22,6 @@ async function call(label: string, method: string, p: string, options: Parameter
   return track(label, await client.request(method, p, options));
 }
 
-function expectError(res: Res, status: number, code: string): void {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(typeof res.body.error.message).toBe('string');
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-}
 
 beforeAll(async () => {
   srv = await startServer();
@@ -74,8 +70,7 @@ describe('request bodies', () => {
     const under = JSON.stringify({ ...payoutBody(), pad: 'x'.repeat(64 * 1024 - Buffer.byteLength(base) - 16) });
     expect(Buffer.byteLength(under)).toBeLessThanOrEqual(64 * 1024);
     const res = await call('under limit', 'POST', '/v1/payout_intents', { raw: under });
-    expectError(res, 400, 'validation_error');
-    expect(res.body.error.param).toBe('pad');
+    expectError(res, 400, 'validation_error', 'pad');
   });
 
   test.each([
@@ -86,7 +81,7 @@ describe('request bodies', () => {
     ['null', 'null'],
   ])('a JSON body that is %s is 400 validation_error', async (label, raw) => {
     const res = await call(`non-object: ${label}`, 'POST', '/v1/payout_intents', { raw });
-    expectError(res, 400, 'validation_error');
+    expectError(res, 400, 'validation_error', 'body');
     expect(res.body.error.param).toBe('body');
   });
 
@@ -96,7 +91,7 @@ describe('request bodies', () => {
     const id = created.body.id;
     expectError(await call('cancel invalid json', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '{"reason":' }), 400, 'invalid_json');
     expectError(await call('cancel 415', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '{}', noContentType: true, headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await call('cancel array', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '[]' }), 400, 'validation_error');
+    expectError(await call('cancel array', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '[]' }), 400, 'validation_error', 'body');
     expectError(await call('cancel 413', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: JSON.stringify({ reason: 'r'.repeat(70000) }) }), 413, 'payload_too_large');
     const still = await call('cancel target after', 'GET', `/v1/payout_intents/${id}`);
     expect(still.body.status).toBe('requires_approval');
@@ -167,12 +162,18 @@ describe('routes', () => {
 
 describe('Request-Id', () => {
   test('successes carry one too', async () => {
-    await call('list', 'GET', '/v1/payout_intents');
-    await call('gql', 'POST', '/graphql', { body: { query: '{ viewer { environment } }' } });
-    await call('gql get', 'GET', `/graphql?query=${encodeURIComponent('{ viewer { environment } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
-    await call('openapi', 'GET', '/v1/openapi.json', {}, srv.client());
-    await call('401', 'GET', '/v1/payout_intents', {}, srv.client());
-    await call('404 item', 'GET', '/v1/payout_intents/po_nope');
+    const answers = [
+      await call('list', 'GET', '/v1/payout_intents'),
+      await call('gql', 'POST', '/graphql', { body: { query: '{ viewer { environment } }' } }),
+      await call('gql get', 'GET', `/graphql?query=${encodeURIComponent('{ viewer { environment } }')}`, { headers: { 'apollo-require-preflight': 'true' } }),
+      await call('openapi', 'GET', '/v1/openapi.json', {}, srv.client()),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    for (const r of answers) expect(r.headers.get('request-id')).toMatch(REQUEST_ID);
+    const unauthorized = await call('401', 'GET', '/v1/payout_intents', {}, srv.client());
+    expectError(unauthorized, 401, 'unauthorized');
+    const missing = await call('404 item', 'GET', '/v1/payout_intents/po_nope');
+    expectError(missing, 404, 'not_found');
   });
 
   test('a client-sent Request-Id is not echoed: the server assigns its own', async () => {

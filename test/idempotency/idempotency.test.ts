@@ -7,6 +7,7 @@
 import { connectMysql } from '../helpers/mysql';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
 import { Client, payoutBody, ref, Res } from '../helpers/client';
+import { expectError } from '../helpers/errors';
 
 let srv: TestServer;
 beforeAll(async () => { srv = await startServer(); });
@@ -35,11 +36,6 @@ async function eventTypes(resourceId: string): Promise<string[]> {
   return rows.map((r) => r.type);
 }
 
-function expectError(res: Res, status: number, code: string, param?: string): void {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(typeof res.body.error.message).toBe('string');
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
-}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
