@@ -4,8 +4,9 @@ import { MOVES } from '../../src/domain/moves';
 import { paymentStates } from '../../src/modules/payments/payment.states';
 import { payoutStates } from '../../src/modules/payouts/payout.states';
 import { topupStates } from '../../src/modules/topups/topup.states';
+import { refundStates } from '../../src/modules/refunds/refund.states';
 
-const TABLES = [payoutStates, paymentStates, topupStates];
+const TABLES = [payoutStates, paymentStates, topupStates, refundStates];
 
 function refusal(fn: () => unknown): ApiError {
   try {
@@ -52,6 +53,18 @@ test('payment: success credits available at once, or clears pending after proces
   expect(paymentStates.transitions.fail.ledger?.move).toBe('dropPending');
   expect(paymentStates.transitions.cancel.ledger).toBeUndefined();
   expect(refusal(() => paymentStates.check('succeed', 'requires_action')).code).toBe('invalid_state');
+});
+
+test('refund: creating holds the amount; success pays it out, failure gives it back; settling only from pending', () => {
+  expect(refundStates.entry).toEqual({ to: 'pending', ledger: { entryType: 'refund_reserved', move: 'reserve' } });
+  expect(refundStates.check('succeed', 'pending').to).toBe('succeeded');
+  expect(refundStates.transitions.succeed.ledger?.move).toBe('payOut');
+  expect(refundStates.check('fail', 'pending').to).toBe('failed');
+  expect(refundStates.transitions.fail.ledger?.move).toBe('release');
+  const settled = refusal(() => refundStates.check('fail', 'succeeded'));
+  expect(settled.code).toBe('invalid_state');
+  expect(settled.message).toBe('This refund is succeeded; only a pending refund can be settled.');
+  expect(refundStates.isTerminal('pending')).toBe(false);
 });
 
 test('terminal states have no way out; can() follows the table', () => {

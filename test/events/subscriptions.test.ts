@@ -132,7 +132,9 @@ test('isolation: a merchant sees only its own environment\'s events', async () =
   // `after` naming another merchant's event is refused.
   const foreign = await subscribe(srv.url, b.authorization, { after: subA.events[0].id });
   await eventually(async () => foreign.errors.length > 0);
-  expect(foreign.errors[0].extensions?.code ?? foreign.errors[0].message).toBeDefined();
+  expect(foreign.errors[0].extensions).toEqual({ code: 'validation_error', param: 'after' });
+  expect(foreign.errors[0].message).toBe("after must be the id of an event of this API key's merchant and environment.");
+  expect(foreign.events).toEqual([]);
   for (const s of [subA, subLive, subB, foreign]) await s.stop();
 });
 
