@@ -1,16 +1,16 @@
 /** SSRF rules for webhook URLs (src/modules/webhooks/ssrf.ts), without any network access. */
-import { SsrfError, UnresolvedHostError, blockedReason, resolvePublic, unmapIpv4 } from '../../src/modules/webhooks/ssrf';
+import { SsrfError, UnresolvedHostError, blockedReason, resolvePublic } from '../../src/modules/webhooks/ssrf';
 
-describe('blockedReason: IPv4', () => {
+describe('blockedReason: IPv4 (ipaddr.js ranges; only unicast passes)', () => {
   test.each([
     ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'],
     ['10.0.0.1', 'private'], ['10.255.255.255', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'],
-    ['100.64.0.1', 'shared (CGNAT)'], ['100.127.255.255', 'shared (CGNAT)'],
+    ['100.64.0.1', 'carrierGradeNat'], ['100.127.255.255', 'carrierGradeNat'],
     ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'],
-    ['169.254.169.254', 'link-local/metadata'], ['169.254.0.1', 'link-local/metadata'],
-    ['192.0.0.8', 'IETF protocol'], ['192.0.2.10', 'documentation'], ['198.51.100.7', 'documentation'], ['203.0.113.9', 'documentation'],
-    ['198.18.0.1', 'benchmarking'], ['198.19.255.255', 'benchmarking'],
-    ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['240.0.0.1', 'reserved'], ['255.255.255.255', 'reserved'],
+    ['169.254.169.254', 'linkLocal'], ['169.254.0.1', 'linkLocal'],
+    ['192.0.0.8', 'reserved'], ['192.0.2.10', 'reserved'], ['198.51.100.7', 'reserved'], ['203.0.113.9', 'reserved'],
+    ['198.18.0.1', 'reserved'], ['198.19.255.255', 'reserved'],
+    ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['240.0.0.1', 'reserved'], ['255.255.255.255', 'broadcast'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
@@ -21,12 +21,13 @@ describe('blockedReason: IPv4', () => {
     });
 });
 
-describe('blockedReason: IPv6', () => {
+describe('blockedReason: IPv6 (only global unicast, 2000::/3, passes)', () => {
   test.each([
-    ['::', 'unspecified'], ['::1', 'loopback'], ['fc00::1', 'unique local (private; includes fd00:ec2::254 metadata)'],
-    ['fd00:ec2::254', 'unique local (private; includes fd00:ec2::254 metadata)'], ['fe80::1', 'link-local'], ['febf::1', 'link-local'],
-    ['ff02::1', 'multicast'], ['2001:db8::1', 'documentation'], ['100::1', 'discard'], ['64:ff9b::a00:1', 'NAT64'],
-    ['64:ff9b:1::1', 'NAT64'], ['2002:c000:0204::1', '6to4'], ['::a00:1', 'IPv4-compatible'],
+    ['::', 'unspecified'], ['::1', 'loopback'], ['fc00::1', 'uniqueLocal'], ['fd00:ec2::254', 'uniqueLocal'],
+    ['fe80::1', 'linkLocal'], ['febf::1', 'linkLocal'], ['ff02::1', 'multicast'], ['2001:db8::1', 'reserved'], ['100::1', 'discard'],
+    ['64:ff9b::a00:1', 'rfc6052'], ['64:ff9b:1::1', 'rfc6052'], ['2002:c000:0204::1', '6to4'], ['::a00:1', 'not global unicast'],
+    // IPv4-translated, site-local and Teredo forms that carry or reach an internal IPv4 address.
+    ['::ffff:0:7f00:1', 'rfc6145'], ['fec0::1', 'deprecatedSiteLocal'], ['2001:0:7f00:1::', 'teredo'], ['4000::1', 'not global unicast'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
@@ -38,21 +39,8 @@ describe('blockedReason: IPv6', () => {
 
 describe('IPv4-mapped IPv6 addresses are judged by their IPv4 address', () => {
   test.each([
-    ['::ffff:127.0.0.1', '127.0.0.1'], ['::ffff:7f00:1', '127.0.0.1'], ['::FFFF:10.0.0.1', '10.0.0.1'],
-    ['0:0:0:0:0:ffff:a9fe:a9fe', '169.254.169.254'], ['::ffff:c0a8:0101', '192.168.1.1'], ['::ffff:8.8.8.8', '8.8.8.8'],
-  ])('unmapIpv4(%s) is %s', (mapped, v4) => {
-    expect(unmapIpv4(mapped)).toBe(v4);
-  });
-
-  test('plain IPv6 and IPv4 addresses are not mapped', () => {
-    expect(unmapIpv4('2001:db8::1')).toBeUndefined();
-    expect(unmapIpv4('::1')).toBeUndefined();
-    expect(unmapIpv4('127.0.0.1')).toBeUndefined();
-  });
-
-  test.each([
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:169.254.169.254', 'link-local/metadata'],
-    ['::ffff:a9fe:a9fe', 'link-local/metadata'], ['::ffff:10.1.2.3', 'private'], ['0:0:0:0:0:ffff:c0a8:1', 'private'],
+    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:169.254.169.254', 'linkLocal'],
+    ['::ffff:a9fe:a9fe', 'linkLocal'], ['::ffff:10.1.2.3', 'private'], ['0:0:0:0:0:ffff:c0a8:1', 'private'], ['::FFFF:10.0.0.1', 'private'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
@@ -65,7 +53,7 @@ describe('IPv4-mapped IPv6 addresses are judged by their IPv4 address', () => {
 describe('loopback allowance (tests and local development)', () => {
   test('allows loopback only, in every spelling', () => {
     for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(blockedReason(a, true)).toBeNull();
-    for (const a of ['10.0.0.1', '169.254.169.254', '::', 'fe80::1', '0.0.0.0']) expect(blockedReason(a, true)).not.toBeNull();
+    for (const a of ['10.0.0.1', '169.254.169.254', '::', 'fe80::1', '0.0.0.0', '::ffff:0:7f00:1', '2001:0:7f00:1::']) expect(blockedReason(a, true)).not.toBeNull();
   });
 });
 
@@ -80,14 +68,23 @@ describe('resolvePublic with literal addresses (no DNS)', () => {
     await expect(resolvePublic('[2606:4700:4700::1111]', false)).resolves.toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
   });
 
-  test('a blocked literal throws SsrfError naming the reason and the address', async () => {
+  test('a blocked literal throws SsrfError; the message names neither the range nor the address (the range is kept for the log)', async () => {
     const err = await resolvePublic('[::ffff:169.254.169.254]', false).catch((e) => e);
     expect(err).toBeInstanceOf(SsrfError);
     expect(err).not.toBeInstanceOf(UnresolvedHostError);
-    expect(err.message).toContain('link-local/metadata');
-    expect(err.message).toContain('::ffff:169.254.169.254');
-    await expect(resolvePublic('127.0.0.1', false)).rejects.toThrow(/loopback/);
+    expect(err.reason).toBe('linkLocal');
+    expect(err.message).toBe('the host ::ffff:169.254.169.254 is not reachable as a public address');
+    const loopback = await resolvePublic('127.0.0.1', false).catch((e) => e);
+    expect(loopback.reason).toBe('loopback');
+    expect(loopback.message).not.toMatch(/loopback/);
     await expect(resolvePublic('127.0.0.1', true)).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+  });
+
+  test('a name that resolves to an internal address: the message does not say which address or range', async () => {
+    const err = await resolvePublic('localhost', false).catch((e) => e);
+    expect(err).toBeInstanceOf(SsrfError);
+    expect(err.message).toBe('the host localhost is not reachable as a public address');
+    expect(err.message).not.toMatch(/127\.0\.0\.1|::1|loopback/);
   });
 
   test('a name that cannot resolve is UnresolvedHostError (an SsrfError)', async () => {
