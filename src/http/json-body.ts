@@ -8,6 +8,10 @@
  * nested 5,000 levels deep used to overflow the stack of the recursive walks that follow
  * (the Idempotency-Key fingerprint's canonical JSON: a 500). JSON.parse itself is
  * iterative; the check below is too, and runs once per body.
+ *
+ * A key may appear once per object. JSON.parse keeps the last of two equal keys, so
+ * `{"amount":"100",...,"amount":"999999"}` would pay what a reviewer of the first field did
+ * not see; such a body is a validation_error naming the key (`param`: its path).
  */
 import { ApiError } from '../domain/errors';
 
@@ -36,7 +40,57 @@ export function parseJsonBody(raw: Buffer | string): unknown {
     throw new ApiError('invalid_json', 'The request body is not valid JSON.');
   }
   checkJsonValue(value);
+  if (value !== null && typeof value === 'object') {
+    const repeated = firstRepeatedKey(text);
+    if (repeated !== undefined) throw ApiError.validation(repeated, `${repeated} appears more than once in its object; send each field once.`);
+  }
   return value;
+}
+
+interface Container {
+  /** An object's keys so far; null for an array. */
+  keys: Set<string> | null;
+  path: string;
+  /** The key (object) or index (array) whose value comes next. */
+  at: string;
+  index: number;
+}
+
+/**
+ * The path of the first key that an object of `text` (valid JSON: JSON.parse accepted it)
+ * holds twice, or undefined. One pass over the text, iterative like the parse.
+ */
+export function firstRepeatedKey(text: string): string | undefined {
+  const stack: Container[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) return join(top.path, key);
+        top.keys.add(key);
+        top.at = key;
+        expectKey = false;
+      }
+      i = end;
+    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      const parent = stack[stack.length - 1];
+      const path = parent ? join(parent.path, parent.keys ? parent.at : String(parent.index)) : '';
+      stack.push({ keys: ch === 0x7b ? new Set() : null, path, at: '', index: 0 });
+      expectKey = ch === 0x7b;
+    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
+      stack.pop();
+    } else if (ch === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top.keys) expectKey = true;
+      else top.index++;
+    }
+  }
+  return undefined;
 }
 
 /** A lone surrogate: with the `u` flag a pair is one code point, so only an unpaired half is a surrogate (Cs). */

@@ -69,6 +69,34 @@ describe('text that is not Unicode', () => {
   });
 });
 
+describe('a key twice in one object', () => {
+  test('REST: 400 validation_error naming the key, and nothing is created (the last value does not win)', async () => {
+    const reference = `dup_${randomUUID()}`;
+    const once = JSON.stringify(payoutBody({ amount: '100', merchant_reference: reference }));
+    const twice = `${once.slice(0, -1)},"amount":"999999"}`;
+    const res = await c.request('POST', '/v1/payout_intents', { raw: twice });
+    expectError(res, 400, 'validation_error', 'amount');
+    const nested = once.replace('"holder_name":', '"holder_name":"X","holder_name":');
+    expectError(await c.request('POST', '/v1/payout_intents', { raw: nested }), 400, 'validation_error', 'recipient.holder_name');
+    expect((await c.get(`/v1/payout_intents?merchant_reference=${reference}`)).body.data).toEqual([]);
+  });
+
+  test('GraphQL: a key twice in the variables is refused the same way', async () => {
+    const raw = '{"query":"mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }","variables":{"input":{"amount":"1","amount":"2"}}}';
+    const res = await c.request('POST', '/graphql', { raw });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'validation_error', param: 'variables.input.amount' });
+  });
+
+  test('a repeated key inside a string value is fine', async () => {
+    // A repeated key inside a string value is text.
+    const body = payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: '{"a":1,"a":2}' } });
+    const res = await c.post('/v1/payout_intents', body);
+    expect(res.status).toBe(201);
+    expect(res.body.recipient.holder_name).toBe('{"a":1,"a":2}');
+  });
+});
+
 describe('GraphQL refusals Apollo raises without a code', () => {
   test.each([
     ['a persisted query whose hash does not match its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }],
