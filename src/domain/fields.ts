@@ -22,14 +22,16 @@ export const Amount = Type.String({
 });
 
 export const Currency = Type.String({
-  pattern: '^\\s*[A-Za-z]{3,6}\\s*$', maxLength: 32,
+  pattern: '^\\s*[A-Za-z]{3,6}\\s*$', maxLength: 32, format: 'currency-code',
   'x-expected': 'an ISO 4217 code or token symbol of 3 to 6 letters such as "THB"',
-  description: 'ISO 4217 code or token symbol, 3 to 6 letters; trimmed and upper-cased.',
+  'x-messages': { format: 'currency is not a supported currency: use an ISO 4217 code in circulation such as "THB", or USDC or USDT (docs/api.md lists them).' },
+  description: 'A supported ISO 4217 code (or the token symbols USDC, USDT), 3 to 6 letters; trimmed and upper-cased.',
 });
 
 export const Country = Type.String({
-  pattern: '^\\s*[A-Za-z]{2}\\s*$', maxLength: 32,
+  pattern: '^\\s*[A-Za-z]{2}\\s*$', maxLength: 32, format: 'country-code',
   'x-expected': 'an ISO 3166-1 alpha-2 code such as "TH"',
+  'x-messages': { format: 'country is not an ISO 3166-1 alpha-2 country code such as "TH".' },
   description: 'ISO 3166-1 alpha-2; trimmed and upper-cased.',
 });
 

@@ -10,12 +10,16 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError } from './errors';
+import { isCountry, isSupportedCurrency } from './iso-codes';
 
 /** Where the value came from: the name of the root in error answers. */
 export type Part = 'body' | 'query' | 'path';
 
 // maxLength and minLength count code points (what a person calls characters), Ajv's default.
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false, verbose: true, coerceTypes: false, useDefaults: false }), ['date-time', 'email', 'uri']);
+// Codes are matched as the operation normalises them: trimmed and upper-cased.
+ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => isSupportedCurrency(v.trim().toUpperCase()) });
+ajv.addFormat('country-code', { type: 'string', validate: (v: string) => isCountry(v.trim().toUpperCase()) });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 function validatorFor(schema: TSchema): ValidateFunction {

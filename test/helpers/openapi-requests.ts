@@ -18,6 +18,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { COUNTRIES, CURRENCY_MINOR_UNITS } from '../../src/domain/iso-codes';
 import RandExp from 'randexp';
 
 export type Schema = Record<string, any>;
@@ -56,6 +57,9 @@ export class OpenApiSchemas {
   constructor(readonly doc: Schema, private readonly rng: () => number = seeded(9)) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
+    // The service's own formats: codes from its supported tables, matched as it normalises them.
+    this.ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => CURRENCY_MINOR_UNITS.has(v.trim().toUpperCase()) });
+    this.ajv.addFormat('country-code', { type: 'string', validate: (v: string) => COUNTRIES.has(v.trim().toUpperCase()) });
     this.ajv.addSchema({ $id: this.base, components: doc.components ?? {} });
   }
 
@@ -216,6 +220,8 @@ export class OpenApiSchemas {
     else if (s.format === 'email') candidates.push('a@example.com', 'somchai.jaidee@example.co.th');
     else if (s.format === 'uri' || s.format === 'url') candidates.push('https://example.com/hooks', 'https://example.com/a');
     else if (s.format === 'uuid') candidates.push('0f8fad5b-d9cb-469f-a165-70867728950e');
+    else if (s.format === 'currency-code') candidates.push('THB', 'USD', 'JPY', ' thb ', 'USDC');
+    else if (s.format === 'country-code') candidates.push('TH', 'ID', ' th ');
     else if (s.pattern) {
       const gen = (randInt: (a: number, b: number) => number, repeat: number) => {
         const r = new RandExp(s.pattern);

@@ -2,15 +2,11 @@
  * Minor units -> a human amount, for QR payloads and the checkout page. String arithmetic
  * on the bigint's digits: an amount never passes through a JavaScript number.
  */
+import { CURRENCY_MINOR_UNITS } from '../../domain/iso-codes';
 
-/** ISO 4217 exponents that are not 2. Anything else (including token symbols) uses 2. */
-const EXPONENTS: Readonly<Record<string, number>> = {
-  JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, UGX: 0, XAF: 0, XOF: 0, PYG: 0,
-  BHD: 3, JOD: 3, KWD: 3, OMR: 3, TND: 3,
-};
-
+/** The currency's minor unit (ISO 4217; token symbols count hundredths): digits after the point. */
 export function exponentOf(currency: string): number {
-  return EXPONENTS[currency] ?? 2;
+  return CURRENCY_MINOR_UNITS.get(currency) ?? 2;
 }
 
 /** `15050n, 'THB'` -> `"150.50"` (no grouping): the form EMVCo field 54 wants. */
