@@ -10,8 +10,14 @@ import { ViewerDocument } from './operations';
 import type { ViewerQuery } from './gql/graphql';
 import { clearSession, loadSession, saveSession, type Session } from './session';
 import { AppContext, type Ctx, type Listener } from './ui';
-import { Payouts } from './payouts';
-import { Audit, Balances, Events, Payments, Refunds, Topups, Webhooks } from './views';
+import { Audit } from './views/audit';
+import { Balances } from './views/balances';
+import { Events } from './views/events';
+import { Payments } from './views/payments';
+import { Payouts } from './views/payouts';
+import { Refunds } from './views/refunds';
+import { Topups } from './views/topups';
+import { Webhooks } from './views/webhooks';
 
 const NAV: [string, string][] = [
   ['payouts', 'Payouts'], ['balances', 'Balances'], ['payments', 'Payments'], ['topups', 'Topups'], ['refunds', 'Refunds'],

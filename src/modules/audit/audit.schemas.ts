@@ -1,8 +1,8 @@
 /**
- * The audit log's schemas: the extra filters of the listing, the wire record, and what the
- * route publishes in the OpenAPI document.
+ * The audit log's schemas: the extra filters of the listing, the wire record and its type,
+ * and what the route publishes in the OpenAPI document.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentName, Instant, Nullable } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { pageOf, readFailures, type RouteDoc } from '../../http/route-docs';
@@ -34,6 +34,7 @@ export const AuditEntrySchema = Type.Object({
   status_code: Nullable(Type.Integer({ description: 'HTTP status of the answer.' })),
   created_at: Instant,
 }, { $id: 'AuditEntry', additionalProperties: false });
+export type AuditEntryWire = Static<typeof AuditEntrySchema>;
 
 export const AUDIT_ROUTES = {
   list: {

@@ -16,20 +16,8 @@ import type { RequestContext } from '../auth/request-context';
 import { AuditEntry } from './audit.entity';
 import { AUDIT_LIST } from './audit.schemas';
 import { isoInstant } from '../../domain/instant';
-
-export interface AuditEntryWire {
-  object: 'audit_entry';
-  id: string;
-  environment: string;
-  api_key_id: string;
-  operation: string;
-  resource_type: string | null;
-  resource_id: string | null;
-  reason: string | null;
-  request_id: string | null;
-  status_code: number | null;
-  created_at: string;
-}
+import type { AuditEntryWire } from './audit.schemas';
+export type { AuditEntryWire } from './audit.schemas';
 
 export function auditToWire(a: AuditEntry): AuditEntryWire {
   return {

@@ -1,5 +1,5 @@
-/** The balances' wire record and what GET /v1/balances publishes in the OpenAPI document. */
-import { Type } from '@sinclair/typebox';
+/** The balances' wire record, its type, and what GET /v1/balances publishes in the OpenAPI document. */
+import { Type, type Static } from '@sinclair/typebox';
 import { AmountText, EnvironmentName, Instant } from '../../domain/fields';
 import { commonFailures, type RouteDoc } from '../../http/route-docs';
 
@@ -12,6 +12,7 @@ export const BalanceSchema = Type.Object({
   reserved: Type.Unsafe<string>({ ...AmountText, description: 'Minor units reserved by payouts in flight.' }),
   updated_at: Instant,
 }, { $id: 'Balance', additionalProperties: false, description: 'One per currency the merchant has used in the environment; always the sum of its ledger entries.' });
+export type BalanceWire = Static<typeof BalanceSchema>;
 
 export const BALANCE_ROUTES = {
   list: {

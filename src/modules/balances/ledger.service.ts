@@ -16,6 +16,8 @@ import { exactlyOneRow, runNow, type LateWork, type Statement } from '../../db/l
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 import { isoInstant } from '../../domain/instant';
+import type { BalanceWire } from './balance.schemas';
+export type { BalanceWire } from './balance.schemas';
 
 
 export interface LedgerSource {
@@ -23,16 +25,6 @@ export interface LedgerSource {
   entryType: string;
   sourceType: 'payment_intent' | 'payout_intent' | 'topup_intent' | 'refund';
   sourceId: string;
-}
-
-export interface BalanceWire {
-  object: 'balance';
-  currency: string;
-  environment: string;
-  available: string;
-  pending: string;
-  reserved: string;
-  updated_at: string;
 }
 
 export interface LedgerMismatch {

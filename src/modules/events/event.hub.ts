@@ -8,169 +8,26 @@
  *  - a shared poller, one statement per tick for all watched scopes (`EVENTS_POLL_MS`),
  *    which sees commits of other processes;
  *  - with REDIS_URL, a pub/sub message that another process publishes after its commit.
+ *
+ * The hub keeps one shared reader per watched scope (scope-reader.ts) and routes those
+ * wake-ups to it; each subscriber's stream (event-stream.ts) catches up on its own, then is
+ * fed by its scope's reader.
  */
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../../db/db';
+import type { RedisBus } from '../../db/redis';
 import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
-import { CommittedEvent, EventService, typeMatches } from './event.service';
-import type { RedisBus } from '../../db/redis';
+import type { CommittedEvent, EventService } from './event.service';
+import { eventStream } from './event-stream';
+import { ScopeReader, StreamState } from './scope-reader';
 
 const scopeKey = (s: { merchantId: string; environment: string }) => `${s.merchantId}/${s.environment}`;
-const BATCH = 200;
-/** Events queued for a stream whose consumer lags; beyond this it leaves the shared reader and reads on its own. */
-const MAX_QUEUED = 1000;
 /** The pub/sub channel on which a process announces "<merchant>/<environment>" after a commit. */
 export const EVENTS_CHANNEL = 'payments-gateway:events';
-/** How long a stream waits before reading again when the database is out. */
-const UNAVAILABLE_PAUSE_MS = 1000;
-
-class Waiter {
-  dirty = true;
-  closed = false;
-  private resolve?: () => void;
-
-  wake(): void {
-    this.dirty = true;
-    const r = this.resolve;
-    this.resolve = undefined;
-    r?.();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.wake();
-  }
-
-  /** Resolves after `ms`, or earlier when closed. */
-  pause(ms: number): Promise<void> {
-    return new Promise((r) => {
-      const timer = setTimeout(() => {
-        this.resolve = undefined;
-        r();
-      }, ms);
-      timer.unref();
-      this.resolve = () => {
-        clearTimeout(timer);
-        r();
-      };
-    });
-  }
-
-  /** Resolves on the next wake, or at once if woken since the last call. */
-  wait(): Promise<void> {
-    if (this.dirty) {
-      this.dirty = false;
-      return Promise.resolve();
-    }
-    return new Promise((r) => (this.resolve = r));
-  }
-}
-
-/**
- * One stream of a scope. `pos` is the newest seq handed to it (queued or read), whatever
- * its type filter: the stream has seen every event of its scope up to `pos`, once.
- */
-class StreamState {
-  readonly waiter = new Waiter();
-  readonly queue: EventRecord[] = [];
-  /** Fed by the scope's shared reader (else it reads its own history until it reaches the reader). */
-  joined = false;
-  /** A shared read saw its key revoked: it gets nothing more (revocation is final) and waits to be closed. */
-  revoked = false;
-  error?: unknown;
-  constructor(public pos: number, readonly apiKeyId: string | undefined) {}
-}
-
-/**
- * The scope's shared live reader: on each wake, ONE statement reads the events after the
- * lowest `pos` of the joined streams (and, in the same statement, which of their keys are
- * revoked) and hands each stream the rows after its own `pos`. Wake-ups that arrive during
- * a read coalesce into one more read.
- */
-class ScopeEntry {
-  readonly streams = new Set<StreamState>();
-  /** The newest seq the shared reader has read (undefined before its first read). */
-  head?: number;
-  private dirty = false;
-  private running = false;
-
-  constructor(readonly scope: Scope, private readonly events: EventService, private readonly log: Logger) {}
-
-  wake(): void {
-    this.dirty = true;
-    if (!this.running) void this.run();
-  }
-
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.dirty && this.streams.size > 0) {
-        this.dirty = false;
-        for (;;) {
-          const joined = [...this.streams].filter((s) => s.joined);
-          if (joined.length === 0) break;
-          const from = Math.min(...joined.map((s) => s.pos));
-          const keys = [...new Set(joined.map((s) => s.apiKeyId).filter((k): k is string => !!k))];
-          let read: { rows: EventRecord[]; revoked: Set<string> };
-          try {
-            read = await this.events.sinceShared(this.scope, from, BATCH, keys);
-          } catch (err) {
-            if (!isDatabaseUnavailable(err)) {
-              // Not an outage: each stream fed by this read fails with it (as its own read would).
-              for (const s of joined) {
-                if (!this.streams.has(s)) continue;
-                s.error = err;
-                s.waiter.wake();
-              }
-              this.log.warn({ err }, 'event stream read failed');
-              break;
-            }
-            // The streams outlive a database outage: read again from where they were.
-            await new Promise((r) => setTimeout(r, UNAVAILABLE_PAUSE_MS).unref());
-            if (this.streams.size === 0) return;
-            continue;
-          }
-          const { rows, revoked } = read;
-          const newest = rows.length ? rows[rows.length - 1].seq! : from;
-          this.head = Math.max(this.head ?? newest, newest);
-          for (const s of this.streams) {
-            if (!s.joined) continue;
-            if (s.pos < from) {
-              // Joined during the read, from before what it covered: it catches up on its own.
-              s.joined = false;
-              s.waiter.wake();
-              continue;
-            }
-            // A read that sees the key revoked hands its streams nothing (nor any later read).
-            // It leaves the reader, so that its position no longer holds the shared read back.
-            if (s.apiKeyId && revoked.has(s.apiKeyId)) {
-              s.revoked = true;
-              s.joined = false;
-              continue;
-            }
-            let woke = false;
-            for (const row of rows) {
-              if (row.seq! <= s.pos) continue;
-              s.queue.push(row);
-              s.pos = row.seq!;
-              woke = true;
-            }
-            if (s.queue.length >= MAX_QUEUED) s.joined = false; // a slow consumer reads on its own once drained
-            if (woke) s.waiter.wake();
-          }
-          if (rows.length < BATCH) break;
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-    if (this.dirty && this.streams.size > 0) void this.run();
-  }
-}
 
 export class EventHub {
-  private readonly watchers = new Map<string, ScopeEntry>();
+  private readonly watchers = new Map<string, ScopeReader>();
   private readonly known = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private polling = false;
@@ -213,81 +70,25 @@ export class EventHub {
    */
   stream(scope: Scope, afterSeq: number, types?: readonly string[], apiKeyId?: string): AsyncIterableIterator<EventRecord> {
     const state = new StreamState(afterSeq, apiKeyId);
-    const waiter = state.waiter;
     const key = scopeKey(scope);
-    let entry = this.watchers.get(key);
-    if (!entry) this.watchers.set(key, (entry = new ScopeEntry(scope, this.events, this.log)));
-    const shared = entry;
+    let shared = this.watchers.get(key);
+    if (!shared) this.watchers.set(key, (shared = new ScopeReader(scope, this.events, this.log)));
     shared.streams.add(state);
     this.ensurePolling();
     const release = () => {
-      waiter.close();
+      state.waiter.close();
       state.queue.length = 0;
-      const e = this.watchers.get(key);
-      if (e) {
-        e.streams.delete(state);
-        if (e.streams.size === 0) {
+      const reader = this.watchers.get(key);
+      if (reader) {
+        reader.streams.delete(state);
+        if (reader.streams.size === 0) {
           this.watchers.delete(key);
           this.known.delete(key);
         }
       }
       if (this.watchers.size === 0) this.stopPolling();
     };
-    const events = this.events;
-    async function* generate(): AsyncGenerator<EventRecord> {
-      try {
-        while (!waiter.closed) {
-          if (state.error) throw state.error;
-          const row = state.queue.shift();
-          if (row) {
-            if (typeMatches(row.type, types)) yield row;
-            continue;
-          }
-          if (!state.joined && !state.revoked) {
-            if (shared.head === undefined || state.pos >= shared.head) {
-              // Caught up with the shared reader: it feeds this stream from now on. One more
-              // read covers what was committed since the reader's last one.
-              state.joined = true;
-              shared.wake();
-            } else {
-              let rows: EventRecord[];
-              try {
-                rows = await events.since(scope, state.pos, BATCH, apiKeyId);
-              } catch (err) {
-                // The stream outlives a database outage: it reads again from where it was.
-                if (!isDatabaseUnavailable(err)) throw err;
-                await waiter.pause(UNAVAILABLE_PAUSE_MS);
-                continue;
-              }
-              if (waiter.closed) return;
-              for (const r of rows) state.queue.push(r);
-              if (rows.length) state.pos = rows[rows.length - 1].seq!;
-              // Nothing newer readable (or the key is revoked): wait for the shared reader.
-              else state.joined = true;
-              continue;
-            }
-          }
-          await waiter.wait();
-        }
-      } finally {
-        release();
-      }
-    }
-    const gen = generate();
-    return {
-      next: () => gen.next(),
-      return: (value?: unknown) => {
-        release();
-        return gen.return(value as never);
-      },
-      throw: (err?: unknown) => {
-        release();
-        return gen.throw(err);
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return eventStream({ scope, events: this.events, shared, state, types, release });
   }
 
   close(): void {

@@ -1,9 +1,9 @@
 /**
  * The events' schemas: the `type` filter of the listing (also the grammar of a webhook
- * endpoint's `enabled_events` and of the subscription's `types`), the wire record, and
- * what each route publishes in the OpenAPI document.
+ * endpoint's `enabled_events` and of the subscription's `types`), the wire record and its
+ * type, and what each route publishes in the OpenAPI document.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentName, Instant } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { answer, pageOf, readFailures, type RouteDoc } from '../../http/route-docs';
@@ -50,6 +50,7 @@ export const EventSchema = Type.Object({
     object: Type.Record(Type.String(), Type.Unknown(), { description: 'The record as its REST route returns it, at the moment of the event.' }),
   }, { additionalProperties: false }),
 }, { $id: 'Event', additionalProperties: false });
+export type EventWire = Static<typeof EventSchema>;
 
 export const EVENT_ROUTES = {
   list: {

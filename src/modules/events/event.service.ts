@@ -22,20 +22,13 @@ import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
 import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
 import { isoInstant } from '../../domain/instant';
+import type { EventWire } from './event.schemas';
+export type { EventWire } from './event.schemas';
 
 /** Any record as its REST route returns it. */
 export interface WireRecord {
   object: string;
   id: string;
-}
-
-export interface EventWire {
-  object: 'event';
-  id: string;
-  type: string;
-  environment: string;
-  created_at: string;
-  data: { object: Record<string, unknown> };
 }
 
 /** A committed event, as announced to in-process listeners (subscriptions). */

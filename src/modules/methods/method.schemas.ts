@@ -1,14 +1,15 @@
 /**
  * The methods module's schemas: the discovery query (GET /v1/payment_method_options and the
- * GraphQL arguments mapped onto it), the method-setting body, the wire records, the
- * `next_action` shapes payment and topup intents carry (component `NextAction`), and what
- * each route publishes in the OpenAPI document.
+ * GraphQL arguments mapped onto it), the method-setting body, the wire records (and their
+ * types), the components the module publishes (with `NextAction`, whose shapes are in
+ * next-action.ts), and what each route publishes in the OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, IgnoredEnvironment, Instant, Nullable, Obj, OneOf } from '../../domain/fields';
+import { Amount, AmountText, Country, Currency, IgnoredEnvironment, Nullable, Obj } from '../../domain/fields';
 import { answer, commonFailures, failure, pageOf, type RouteDoc, writeFailures } from '../../http/route-docs';
-import { CHECKOUT_MODES, PAYER_FIELDS, PAYMENT_METHODS } from './catalogue';
-import type { NextAction, NextActionType } from './next-action';
+import { Literals } from '../shared/wire-schema';
+import { CHECKOUT_MODES, PAYER_FIELDS, PAYMENT_METHODS, type PayerField } from './catalogue';
+import { NEXT_ACTION_TYPES, NextActionSchema } from './next-action';
 
 /** `direct` -> `[dD][iI][rR][eE][cC][tT]`: what `toLowerCase()` then an exact match accepts. */
 function anyCase(word: string): string {
@@ -51,53 +52,19 @@ export type UpdatePaymentMethodSettingBody = Static<typeof UpdatePaymentMethodSe
 
 // ---- wire records ----
 
-const NEXT_ACTION_TYPES: readonly NextActionType[] = ['redirect_to_url', 'display_qr_code', 'display_bank_transfer_instructions'];
-
-/**
- * `next_action` of payment and topup intents: `type` and `expires_at` always; the details in
- * an object named after the type. The branches exclude each other (`type`), hence oneOf.
- */
-const NEXT_ACTION_SHAPES = [
-  Type.Object({
-    type: Type.Literal('redirect_to_url'),
-    url: Type.String({ format: 'uri', description: 'Where to send the payer.' }),
-    expires_at: Instant,
-  }, { additionalProperties: false }),
-  Type.Object({
-    type: Type.Literal('display_qr_code'),
-    expires_at: Instant,
-    display_qr_code: Type.Object({
-      data: Type.String({ description: 'The EMVCo payload the QR code encodes.' }),
-      image_url_svg: Type.String({ description: 'The QR code as an SVG data: URL.' }),
-    }, { additionalProperties: false }),
-  }, { additionalProperties: false }),
-  Type.Object({
-    type: Type.Literal('display_bank_transfer_instructions'),
-    expires_at: Instant,
-    display_bank_transfer_instructions: Type.Object({
-      bank: Type.String({ description: 'Provider-neutral bank code, e.g. KBANK.' }),
-      bank_name: Type.String(),
-      account_number: Type.String(),
-      account_name: Type.String(),
-      reference: Type.String({ description: 'The reference the payer must quote so the transfer is matched.' }),
-      amount: AmountText,
-      currency: Type.String(),
-    }, { additionalProperties: false }),
-  }, { additionalProperties: false }),
-];
-export const NextActionSchema = Type.Unsafe<NextAction>({ $id: 'NextAction', description: 'What the payer must do.', oneOf: NEXT_ACTION_SHAPES });
+const payerRequirement = () => Type.Optional(Type.Object({ required: Type.Literal(true) }, { additionalProperties: false }));
 
 export const PaymentMethodOptionSchema = Type.Object({
   object: Type.Literal('payment_method_option'),
-  payment_method: OneOf(PAYMENT_METHODS),
+  payment_method: Literals(PAYMENT_METHODS),
   bank: Nullable(Type.String({ description: 'Provider-neutral bank code.' })),
   display_name: Type.String(),
-  next_action_type: Nullable(OneOf(NEXT_ACTION_TYPES)),
+  next_action_type: Nullable(Literals(NEXT_ACTION_TYPES)),
   min_amount: Nullable(AmountText),
   max_amount: Nullable(AmountText),
   options: Type.Object({
     payer: Type.Object(
-      Object.fromEntries(PAYER_FIELDS.map((f) => [f, Type.Optional(Type.Object({ required: Type.Literal(true) }, { additionalProperties: false }))])),
+      Object.fromEntries(PAYER_FIELDS.map((f) => [f, payerRequirement()])) as Record<PayerField, ReturnType<typeof payerRequirement>>,
       { additionalProperties: false, description: 'Payer data the method needs, under the discovery names; a field is absent when not needed.' },
     ),
   }, { additionalProperties: false }),
@@ -105,14 +72,16 @@ export const PaymentMethodOptionSchema = Type.Object({
   $id: 'PaymentMethodOption', additionalProperties: false,
   description: 'One eligible (method, bank) choice; bank is null for methods without a bank choice. Which provider serves it is never shown.',
 });
+export type PaymentMethodOptionWire = Static<typeof PaymentMethodOptionSchema>;
 
 export const PaymentMethodSettingSchema = Type.Object({
   object: Type.Literal('payment_method_setting'),
-  payment_method: OneOf(PAYMENT_METHODS),
+  payment_method: Literals(PAYMENT_METHODS),
   display_name: Type.String(),
   enabled: Type.Boolean(),
   updated_at: Nullable(Type.String({ format: 'date-time', description: 'Null while the catalogue default (enabled) applies.' })),
 }, { $id: 'PaymentMethodSetting', additionalProperties: false, description: "Whether the merchant offers a method in the key's environment." });
+export type PaymentMethodSettingWire = Static<typeof PaymentMethodSettingSchema>;
 
 export const METHOD_MODELS = [NextActionSchema, PaymentMethodOptionSchema, PaymentMethodSettingSchema];
 

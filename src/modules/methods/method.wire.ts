@@ -1,28 +1,14 @@
-/** Wire shapes of method discovery and method settings (REST bodies; GraphQL maps them in method.types.ts). */
-import { BANKS, METHODS, PayerField, PaymentMethodName } from './catalogue';
+/**
+ * Method discovery and method settings as both surfaces show them (REST bodies; GraphQL maps
+ * them in method.types.ts). Their types are read off the schemas in method.schemas.ts.
+ */
+import { BANKS, METHODS, PaymentMethodName } from './catalogue';
 import type { PaymentMethodSetting } from './method-setting.entity';
 import type { MethodChoice } from './method-routing.service';
-import type { NextActionType } from './next-action';
+import type { PaymentMethodOptionWire, PaymentMethodSettingWire } from './method.schemas';
 import { isoInstant } from '../../domain/instant';
 
-export interface PaymentMethodOptionWire {
-  object: 'payment_method_option';
-  payment_method: string;
-  bank: string | null;
-  display_name: string;
-  next_action_type: NextActionType | null;
-  min_amount: string | null;
-  max_amount: string | null;
-  options: { payer: Partial<Record<PayerField, { required: true }>> };
-}
-
-export interface PaymentMethodSettingWire {
-  object: 'payment_method_setting';
-  payment_method: string;
-  display_name: string;
-  enabled: boolean;
-  updated_at: string | null;
-}
+export type { PaymentMethodOptionWire, PaymentMethodSettingWire };
 
 export function displayName(method: PaymentMethodName, bank: string | null): string {
   const name = METHODS[method].displayName;

@@ -3,6 +3,7 @@ import { IntentRecord } from '../shared/intent.entity';
 import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
 import { nextActionTransformer } from '../methods/next-action.column';
 import type { NextAction } from '../methods/next-action';
+import type { PaymentReceiptWire } from './payment.schemas';
 import type { PaymentStatus } from './payment.states';
 
 /** The payer's identity and contact details as sent on create (or completed on the hosted page). */
@@ -13,15 +14,8 @@ export interface CustomerData {
   reference?: string;
 }
 
-export interface ReceiptData {
-  receipt_number: string;
-  amount: string;
-  currency: string;
-  payment_method: string;
-  bank: string | null;
-  reference: string;
-  paid_at: string;
-}
+/** The receipt is stored as the wire shows it. */
+export type ReceiptData = PaymentReceiptWire;
 
 @Entity('payment_intents')
 export class PaymentIntent extends IntentRecord<PaymentStatus> {

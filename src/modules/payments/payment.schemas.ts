@@ -5,12 +5,15 @@
  * Every limit of a payment field is written here once. The field schemas describe the
  * input as sent, including what `parseCreatePayment` (payment.input.ts) then normalises;
  * the hosted checkout page's form reuses them (`parseCheckoutForm`). `null` is accepted
- * for every optional field and means "omitted".
+ * for every optional field and means "omitted". The wire records' TypeScript types are
+ * read off their schemas.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { CHECKOUT_MODES, PAYMENT_METHODS } from '../methods/catalogue';
+import { NextActionSchema } from '../methods/next-action';
+import { Literals, RefTo } from '../shared/wire-schema';
 import { PAYMENT_STATUSES } from './payment.states';
 
 /** Separators a phone number may carry: removed before the E.164 check. */
@@ -185,6 +188,7 @@ export const PaymentReceiptSchema = Type.Object({
   reference: Type.String({ description: 'The payer-facing payment reference.' }),
   paid_at: Instant,
 }, { $id: 'PaymentReceipt', additionalProperties: false, description: 'Present once the payment succeeded.' });
+export type PaymentReceiptWire = Static<typeof PaymentReceiptSchema>;
 
 export const PaymentIntentSchema = Type.Object({
   object: Type.Literal('payment_intent'),
@@ -193,19 +197,21 @@ export const PaymentIntentSchema = Type.Object({
   currency: Type.String(),
   country: Type.String(),
   environment: EnvironmentName,
-  checkout_mode: OneOf(CHECKOUT_MODES),
-  status: OneOf(PAYMENT_STATUSES),
+  checkout_mode: Literals(CHECKOUT_MODES),
+  status: Literals(PAYMENT_STATUSES),
   merchant_reference: Type.String(),
   payment_method: Nullable(Type.String({ description: 'Null in hosted checkout until the payer picks a method.' })),
-  next_action: Nullable(Type.Ref('NextAction', { description: 'Only in requires_action: what the payer does next.' })),
+  next_action: Nullable(RefTo(NextActionSchema, { description: 'Only in requires_action: what the payer does next.' })),
   failure_code: Nullable(Type.String()),
   failure_message: Nullable(Type.String()),
+  // OneOf, not Literals: typed string, as the connectors' catalogue names the reason.
   processing_reason: Nullable(OneOf(['provider_confirmation', 'risk_review'])),
-  receipt: Nullable(Type.Ref('PaymentReceipt')),
+  receipt: Nullable(RefTo(PaymentReceiptSchema)),
   amount_refunded: { ...AmountText, description: 'The sum of the refunds of this payment intent that have not failed (pending or succeeded); "0" when none.' },
   created_at: Instant,
   updated_at: Instant,
 }, { $id: 'PaymentIntent', additionalProperties: false });
+export type PaymentIntentWire = Static<typeof PaymentIntentSchema>;
 
 const record = (description: string) => answer(description, 'PaymentIntent');
 const testHelper = { description: 'A live key gets 404 not_found, as for an unknown route. The body may be absent.' };

@@ -1,32 +1,16 @@
-/** The payment intent as both surfaces show it, and the constants of its lifecycle. */
+/**
+ * The payment intent as both surfaces show it (its type is read off PaymentIntentSchema),
+ * and the constants of its lifecycle.
+ */
 import { formatAmount } from '../../domain/money';
 import type { ListSpec } from '../../domain/listing';
-import type { NextAction } from '../methods/next-action';
-import type { CustomerData, PaymentIntent, ReceiptData } from './payment.entity';
+import type { CustomerData, PaymentIntent } from './payment.entity';
 import type { PaymentMethodOptions } from './payment.input';
-import { PAYMENT_STATUSES, PaymentStatus } from './payment.states';
+import type { PaymentIntentWire } from './payment.schemas';
+import { PAYMENT_STATUSES } from './payment.states';
 import { isoInstant } from '../../domain/instant';
 
-export interface PaymentIntentWire {
-  object: 'payment_intent';
-  id: string;
-  amount: string;
-  currency: string;
-  country: string;
-  environment: string;
-  checkout_mode: string;
-  status: PaymentStatus;
-  merchant_reference: string;
-  payment_method: string | null;
-  next_action: NextAction | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  processing_reason: string | null;
-  receipt: ReceiptData | null;
-  amount_refunded: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { PaymentIntentWire };
 
 /** How long a hosted checkout page stays open before the payer picks a method. */
 export const HOSTED_CHECKOUT_TTL_MS = 60 * 60 * 1000;

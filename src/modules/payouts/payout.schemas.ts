@@ -1,10 +1,12 @@
 /**
  * The payout intents' schemas: the create body (validated by the pipeline for REST and
- * GraphQL alike), the wire record, and what each route publishes in the OpenAPI document.
+ * GraphQL alike), the wire record and its type, and what each route publishes in the OpenAPI
+ * document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf } from '../../domain/fields';
+import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { Literals } from '../shared/wire-schema';
 import { PAYOUT_STATUSES } from './payout.states';
 
 export const CreatePayoutIntentBody = Obj({
@@ -33,7 +35,7 @@ export const PayoutIntentSchema = Type.Object({
   currency: Type.String(),
   country: Type.String(),
   environment: EnvironmentName,
-  status: OneOf(PAYOUT_STATUSES),
+  status: Literals(PAYOUT_STATUSES),
   merchant_reference: Type.String(),
   recipient: Type.Object({
     type: Type.Literal('bank_account'),
@@ -46,6 +48,7 @@ export const PayoutIntentSchema = Type.Object({
   created_at: Instant,
   updated_at: Instant,
 }, { $id: 'PayoutIntent', additionalProperties: false });
+export type PayoutIntentWire = Static<typeof PayoutIntentSchema>;
 
 const record = (description: string) => answer(description, 'PayoutIntent');
 

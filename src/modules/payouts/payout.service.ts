@@ -18,24 +18,10 @@ import { IntentReads, IntentStore } from '../shared/intent-store';
 import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { isoInstant } from '../../domain/instant';
+import type { PayoutIntentWire } from './payout.schemas';
+export type { PayoutIntentWire } from './payout.schemas';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
-
-export interface PayoutIntentWire {
-  object: 'payout_intent';
-  id: string;
-  amount: string;
-  currency: string;
-  country: string;
-  environment: string;
-  status: PayoutStatus;
-  merchant_reference: string;
-  recipient: { type: 'bank_account'; account_last4: string; bank_code: string; holder_name: string };
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface CreatePayoutInput {
   amount: bigint;

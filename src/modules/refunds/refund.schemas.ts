@@ -1,13 +1,14 @@
 /**
  * The refunds' schemas: the create body (validated by the pipeline for REST and GraphQL
- * alike), the listing's extra filter, the wire record, and what each route publishes in the
- * OpenAPI document.
+ * alike), the listing's extra filter, the wire record and its type, and what each route
+ * publishes in the OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf } from '../../domain/fields';
+import { Amount, AmountText, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { REFUND_REASON_MAX } from '../../domain/validation';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { Literals } from '../shared/wire-schema';
 import { REFUND_STATUSES } from './refund.states';
 
 /** A payment intent's id as a client sends it back: no format is imposed, an id never issued is 404 not_found. */
@@ -41,7 +42,7 @@ export const RefundSchema = Type.Object({
   amount: AmountText,
   currency: Type.String({ description: "The payment intent's currency." }),
   environment: EnvironmentName,
-  status: OneOf(REFUND_STATUSES),
+  status: Literals(REFUND_STATUSES),
   reason: Nullable(Type.String()),
   merchant_reference: Nullable(Type.String()),
   failure_code: Nullable(Type.String()),
@@ -49,6 +50,7 @@ export const RefundSchema = Type.Object({
   created_at: Instant,
   updated_at: Instant,
 }, { $id: 'Refund', additionalProperties: false });
+export type RefundWire = Static<typeof RefundSchema>;
 
 const record = (description: string) => answer(description, 'Refund');
 const testHelper = { description: 'A live key gets 404 not_found, as for an unknown route. The body may be absent.' };

@@ -31,24 +31,10 @@ import { Refund } from './refund.entity';
 import { REFUND_LIST, type CreateRefundBody } from './refund.schemas';
 import { RefundStatus, refundStates } from './refund.states';
 import { isoInstant } from '../../domain/instant';
+import type { RefundWire } from './refund.schemas';
+export type { RefundWire } from './refund.schemas';
 
 type RefundTransition = keyof typeof refundStates.transitions;
-
-export interface RefundWire {
-  object: 'refund';
-  id: string;
-  payment_intent: string;
-  amount: string;
-  currency: string;
-  environment: string;
-  status: RefundStatus;
-  reason: string | null;
-  merchant_reference: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface CreateRefundInput {
   payment_intent: string;

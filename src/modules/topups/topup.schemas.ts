@@ -1,10 +1,13 @@
 /**
  * The topup intents' schemas: the create body (validated by the pipeline for REST and
- * GraphQL alike), the wire record, and what each route publishes in the OpenAPI document.
+ * GraphQL alike), the wire record and its type, and what each route publishes in the OpenAPI
+ * document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf } from '../../domain/fields';
+import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { NextActionSchema } from '../methods/next-action';
+import { Literals, RefTo } from '../shared/wire-schema';
 import { TOPUP_STATUSES } from './topup.states';
 
 export const CreateTopupIntentBody = Obj({
@@ -23,14 +26,15 @@ export const TopupIntentSchema = Type.Object({
   currency: Type.String(),
   country: Type.String(),
   environment: EnvironmentName,
-  status: OneOf(TOPUP_STATUSES),
+  status: Literals(TOPUP_STATUSES),
   merchant_reference: Type.String(),
-  next_action: Nullable(Type.Ref('NextAction', { description: 'Bank-transfer instructions while requires_action; null otherwise.' })),
+  next_action: Nullable(RefTo(NextActionSchema, { description: 'Bank-transfer instructions while requires_action; null otherwise.' })),
   failure_code: Nullable(Type.String()),
   failure_message: Nullable(Type.String()),
   created_at: Instant,
   updated_at: Instant,
 }, { $id: 'TopupIntent', additionalProperties: false });
+export type TopupIntentWire = Static<typeof TopupIntentSchema>;
 
 const record = (description: string) => answer(description, 'TopupIntent');
 const TEST_ONLY = 'A live key gets 404 not_found, as for an unknown route.';

@@ -21,22 +21,8 @@ import { TopupIntent } from './topup.entity';
 import type { CreateTopupIntentBody } from './topup.schemas';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
 import { isoInstant } from '../../domain/instant';
-export interface TopupIntentWire {
-  object: 'topup_intent';
-  id: string;
-  amount: string;
-  currency: string;
-  country: string;
-  environment: string;
-  status: TopupStatus;
-  merchant_reference: string;
-  next_action: NextAction | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
+import type { TopupIntentWire } from './topup.schemas';
+export type { TopupIntentWire } from './topup.schemas';
 export interface CreateTopupInput {
   amount: bigint;
   currency: string;

@@ -1,6 +1,7 @@
 /**
  * The webhook endpoints' schemas: the create body (validated by the pipeline for REST and
- * GraphQL alike), the wire records, and what each route publishes in the OpenAPI document.
+ * GraphQL alike), the wire records and their types, and what each route publishes in the
+ * OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentName, IgnoredEnvironment, Instant, Nullable, Obj } from '../../domain/fields';
@@ -117,12 +118,17 @@ export const WebhookEndpointWithSecretSchema = Type.Object({
   ...endpointProperties,
   secret: Type.String({ pattern: '^whsec_', description: 'whsec_...: signs every delivery (Standard Webhooks); returned by the create and rotate_secret calls only.' }),
 }, { $id: 'WebhookEndpointWithSecret', additionalProperties: false });
+export type WebhookEndpointWithSecretWire = Static<typeof WebhookEndpointWithSecretSchema>;
+
+/** An endpoint as any answer shows it: `secret` only in the create and rotate_secret answers. */
+export type WebhookEndpointWire = Static<typeof WebhookEndpointSchema> & Partial<Pick<WebhookEndpointWithSecretWire, 'secret'>>;
 
 export const DeletedWebhookEndpointSchema = Type.Object({
   object: Type.Literal('webhook_endpoint'),
   id: Type.String(),
   deleted: Type.Literal(true),
 }, { $id: 'DeletedWebhookEndpoint', additionalProperties: false });
+export type WebhookEndpointDeleted = Static<typeof DeletedWebhookEndpointSchema>;
 
 export const WebhookAttemptSchema = Type.Object({
   object: Type.Literal('webhook_attempt'),
@@ -135,6 +141,7 @@ export const WebhookAttemptSchema = Type.Object({
   duration_ms: Type.Integer({ minimum: 0 }),
   created_at: Instant,
 }, { $id: 'WebhookAttempt', additionalProperties: false });
+export type WebhookAttemptWire = Static<typeof WebhookAttemptSchema>;
 
 /** The answer to a resend: the delivery it queued (one attempt, not retried). */
 export const WebhookDeliverySchema = Type.Object({
@@ -145,6 +152,7 @@ export const WebhookDeliverySchema = Type.Object({
   status: Type.Literal('pending', { description: 'Queued: its one attempt is listed by GET /v1/webhook_endpoints/:id/attempts once made.' }),
   created_at: Instant,
 }, { $id: 'WebhookDelivery', additionalProperties: false });
+export type WebhookDeliveryWire = Static<typeof WebhookDeliverySchema>;
 
 export const WEBHOOK_ROUTES = {
   create: {

@@ -1,51 +1,16 @@
-/** Webhook wire shapes (REST and GraphQL read them) and the create body's normalisation. */
+/**
+ * Webhook records as both surfaces show them (their types are read off the schemas in
+ * webhook.schemas.ts) and the create body's normalisation.
+ */
 import { splitEventTypes } from '../events/event.schemas';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
-import { ATTEMPT_LIST, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody } from './webhook.schemas';
+import {
+  ATTEMPT_LIST, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody,
+  type WebhookAttemptWire, type WebhookDeliveryWire, type WebhookEndpointDeleted, type WebhookEndpointWire,
+} from './webhook.schemas';
 import { isoInstant } from '../../domain/instant';
 
-export interface WebhookEndpointWire {
-  object: 'webhook_endpoint';
-  id: string;
-  url: string;
-  environment: string;
-  enabled_events: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  /** Create response only. */
-  secret?: string;
-}
-
-/** The answer to a delete. */
-export interface WebhookEndpointDeleted {
-  object: 'webhook_endpoint';
-  id: string;
-  deleted: true;
-}
-
-export interface WebhookAttemptWire {
-  object: 'webhook_attempt';
-  id: string;
-  webhook_endpoint: string;
-  event: string;
-  attempt_number: number;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-}
-
-/** The answer to a resend. */
-export interface WebhookDeliveryWire {
-  object: 'webhook_delivery';
-  id: string;
-  webhook_endpoint: string;
-  event: string;
-  status: 'pending';
-  created_at: string;
-}
+export type { WebhookAttemptWire, WebhookDeliveryWire, WebhookEndpointDeleted, WebhookEndpointWire };
 
 export function deliveryToWire(d: WebhookDelivery): WebhookDeliveryWire {
   return { object: 'webhook_delivery', id: d.id, webhook_endpoint: d.endpointId, event: d.eventId, status: 'pending', created_at: isoInstant(d.createdAt) };

@@ -1,10 +1,10 @@
 /** Payout intents: filters, cursor paging, details, approve, cancel with a reason; rows follow the live stream. */
 import { useRef, useState } from 'preact/hooks';
-import type { LiveEvent } from './live';
-import type { PayoutIntentStatus, PayoutsQuery } from './gql/graphql';
-import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from './operations';
-import { codePoints, label, money, REASON_MAX, when } from './format';
-import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from './ui';
+import type { LiveEvent } from '../live';
+import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
+import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations';
+import { codePoints, label, money, REASON_MAX, when } from '../format';
+import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 
 type Row = PayoutsQuery['payoutIntents']['nodes'][number];
 const STATUSES: PayoutIntentStatus[] = ['REQUIRES_APPROVAL', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];

@@ -1,0 +1,64 @@
+/** The list view that payments, topups and refunds share; the payouts view has its own (it updates rows in place). */
+import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { label, money, when } from '../format';
+import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
+
+/** A list of one resource with a status and a reference filter, and details beside it. */
+export function ResourceList<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>(props: {
+  title: string; path: string; statuses: string[]; prefix: string; id?: string;
+  load(after: string | null, filter: { status?: string[]; merchantReference?: string }): Promise<{ nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }>;
+  reference(row: T): string;
+  detail?: ComponentChildren;
+}) {
+  const [status, setStatus] = useState('');
+  const [reference, setReference] = useState('');
+  const [applied, setApplied] = useState({ status: '', reference: '' });
+  const filter = { ...(applied.status ? { status: [applied.status] } : {}), ...(applied.reference ? { merchantReference: applied.reference } : {}) };
+  const paged = usePaged<T>((after) => props.load(after, filter), JSON.stringify(filter));
+  useLive((e) => {
+    if (e.type.startsWith(props.prefix) && paged.page === 1) paged.refresh();
+  });
+  return (
+    <div class={props.id ? 'split' : ''}>
+      <section aria-labelledby="list-title">
+        <h1 id="list-title">{props.title}</h1>
+        <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied({ status, reference: reference.trim() }); }}>
+          <label>Status
+            <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+              <option value="">All</option>
+              {props.statuses.map((s) => <option value={s} key={s}>{label(s)}</option>)}
+            </select>
+          </label>
+          <label>Merchant reference<input value={reference} onInput={(e) => setReference(e.currentTarget.value)} /></label>
+          <button type="submit">Apply</button>
+        </form>
+        <Rows paged={paged} empty={`No ${props.title.toLowerCase()} match.`} path={props.path} id={props.id} reference={props.reference} />
+      </section>
+      {props.id && props.detail}
+    </div>
+  );
+}
+
+function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({ paged, empty, path, id, reference }: { paged: Paged<T>; empty: string; path: string; id?: string; reference(row: T): string }) {
+  return (
+    <ListState paged={paged} empty={empty}>
+      <div class="table-wrap">
+        <table data-testid={path}>
+          <thead><tr><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="wide">Created</th></tr></thead>
+          <tbody>
+            {paged.nodes.map((r) => (
+              <tr key={r.id} class={r.id === id ? 'selected' : ''} data-testid={`row-${r.id}`}>
+                <td><a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a></td>
+                <td class="num">{money(r.amount, r.currency)}</td>
+                <td><Status value={r.status} /></td>
+                <td class="wide">{when(r.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager paged={paged} />
+    </ListState>
+  );
+}
