@@ -1,24 +1,20 @@
 /**
  * The listing rules shared by every list endpoint: query parsing (wire names from
- * CONTRACT.md), filters, and a keyset cursor over (created_at DESC, id DESC).
- * No OFFSET: page N costs the same as page 1.
+ * CONTRACT.md), limits, filters, and pages over a keyset cursor (created_at DESC, id DESC;
+ * ./list-cursor.ts). No OFFSET: page N costs the same as page 1. The SQL that reads a page
+ * (filters, keyset predicate, index hints) is src/db/list-query.ts.
  */
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from './errors';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { COUNTRY, CURRENCY } from './validation';
 import { check } from './schema';
 import type { Scope } from './scope';
-import { sha256Hex } from './canonical';
-import type { SelectValues } from '../db/compiled-select';
+import { cursorEncoder, decodeCursor, type KeysetPosition } from './list-cursor';
+
+export { decodeCursor, encodeCursor, type KeysetPosition } from './list-cursor';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
-
-export interface KeysetPosition {
-  t: number;
-  id: string;
-}
 
 export interface ListParams {
   limit: number;
@@ -83,46 +79,6 @@ export function parseIsoInstant(value: string, param: string): number {
     throw ApiError.validation(param, `${param} is not a real calendar date-time: its month, day, time or offset does not exist.`);
   }
   return fraction.length > 3 && /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
-}
-
-/** Recent scope tags: a list request decodes one cursor and encodes one, both with its scope's tag. */
-const scopeTags = new Map<string, string>();
-const SCOPE_TAG_CACHE = 1024;
-
-function scopeTag(scope: Scope): string {
-  const key = `${scope.merchantId}/${scope.environment}`;
-  let tag = scopeTags.get(key);
-  if (tag === undefined) {
-    tag = sha256Hex(key).slice(0, 16);
-    if (scopeTags.size >= SCOPE_TAG_CACHE) scopeTags.delete(scopeTags.keys().next().value as string);
-    scopeTags.set(key, tag);
-  }
-  return tag;
-}
-
-function encodeWithTag(resource: string, tag: string, pos: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([1, resource, tag, pos.t, pos.id])).toString('base64url');
-}
-
-export function encodeCursor(resource: string, scope: Scope, pos: KeysetPosition): string {
-  return encodeWithTag(resource, scopeTag(scope), pos);
-}
-
-export function decodeCursor(resource: string, scope: Scope, cursor: string, param = 'cursor'): KeysetPosition {
-  const invalid = () => ApiError.validation(param, `${param} is not a cursor returned by this list for this API key.`);
-  if (cursor.length === 0 || cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-  const [version, res, tag, t, id] = parsed;
-  if (version !== 1 || res !== resource || tag !== scopeTag(scope) || !Number.isSafeInteger(t) || typeof id !== 'string') {
-    throw invalid();
-  }
-  return { t, id };
 }
 
 /** `limit` and `cursor`, as every listing takes them. */
@@ -190,190 +146,9 @@ export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, sco
 }
 
 /**
- * Adds scope, filters, keyset and order to a query over a table with columns
- * merchant_id, environment, created_at, id (and status, country, currency,
- * merchant_reference unless the spec opts out). Fetches one row more than the page.
- * Run it with `listRows`, which lets the index decide the cost of a page, not its depth.
- *
- * The keyset predicate is `created_at <= :at AND (created_at < :at OR id < :aid)`: the same
- * rows as `created_at < :at OR (created_at = :at AND id < :aid)`, with a leading bound on
- * created_at that every engine turns into an index range.
+ * A page from the rows of a list query (which fetches limit + 1: a row beyond the page says
+ * there is more), each made wire by `toWire`, with the cursor that resumes after it.
  */
-export function applyList<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  alias: string,
-  scope: Scope,
-  params: ListParams,
-): SelectQueryBuilder<E> {
-  qb.where(`${alias}.merchant_id = :merchantId AND ${alias}.environment = :environment`, { merchantId: scope.merchantId, environment: scope.environment });
-  if (params.statuses) qb.andWhere(statusClause(alias), { statuses: params.statuses });
-  if (params.country) qb.andWhere(`${alias}.country = :country`, { country: params.country });
-  if (params.currency) qb.andWhere(`${alias}.currency = :currency`, { currency: params.currency });
-  if (params.merchantReference) qb.andWhere(`${alias}.merchant_reference = :mref`, { mref: params.merchantReference });
-  if (params.createdGte !== undefined) qb.andWhere(`${alias}.created_at >= :gte`, { gte: params.createdGte });
-  if (params.createdLt !== undefined) qb.andWhere(`${alias}.created_at < :lt`, { lt: params.createdLt });
-  if (params.after) {
-    qb.andWhere(`${alias}.created_at <= :at AND (${alias}.created_at < :at OR ${alias}.id < :aid)`, {
-      at: params.after.t,
-      aid: params.after.id,
-    });
-  }
-  return qb
-    .orderBy(`${alias}.created_at`, 'DESC')
-    .addOrderBy(`${alias}.id`, 'DESC')
-    .limit(params.limit + 1);
-}
-
-const statusClause = (alias: string) => `${alias}.status IN (:...statuses)`;
-
-/** The indexes a listed table offers the list (see `listRows`). */
-export interface ListIndexes {
-  /** (merchant_id, environment[, the caller's equality filter], created_at, id). */
-  list: string;
-  /** (merchant_id, environment, status, created_at, id), for lists filtered by status. */
-  byStatus?: string;
-  /**
-   * A filter of the caller's own, `${alias}.<column> IN (:...<param>)` as its `where` has it,
-   * answered by `index` (merchant_id, environment, <column>, created_at, id): read as the
-   * statuses are, one branch per value (e.g. event types). Not combined with a status filter.
-   */
-  byValue?: { clause: string; column: string; values: readonly string[]; index: string };
-  /**
-   * Also on SQLite (`INDEXED BY`) for `list`: where the planner's statistics can't tell (one
-   * payment's refunds: a status index that yields the order looked cheaper than the payment's own).
-   */
-  sqliteToo?: boolean;
-}
-
-/** The conventional names: `ix_<table>_list` and `ix_<table>_status_list`. */
-export function listIndexesOf(table: string, byStatus: boolean): ListIndexes {
-  return byStatus ? { list: `ix_${table}_list`, byStatus: `ix_${table}_status_list` } : { list: `ix_${table}_list` };
-}
-
-function isMysqlFamily(qb: SelectQueryBuilder<ObjectLiteral>): boolean {
-  const type = qb.connection.options.type;
-  return type === 'mysql' || type === 'mariadb';
-}
-
-/**
- * MySQL/MariaDB: `FROM t alias FORCE INDEX (index)`. Without it MariaDB 10.11 reads the
- * (merchant_id, environment) prefix as a `ref` and walks it from the newest row down to the
- * cursor (rows read = depth); forced, the keyset bound is an index range and a page reads
- * limit + 1 rows at any depth. TypeORM's `useIndex` writes USE INDEX, which does not change
- * that choice (ref and range use the same index). SQLite (`sqliteToo`): `INDEXED BY index`.
- */
-function forceIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, index: string, mysql = true): void {
-  const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
-  const hint = mysql ? `${from} FORCE INDEX (${qb.escape(index)})` : `${from} INDEXED BY ${qb.escape(index)}`;
-  const getQuery = qb.getQuery.bind(qb);
-  qb.getQuery = () => {
-    const sql = getQuery();
-    if (!sql.includes(from)) throw new Error(`listRows: no "${from}" in the list query`);
-    return sql.replace(from, hint);
-  };
-}
-
-/**
- * Runs a list query built by `applyList` (plus the caller's own filters), so that a page
- * reads about limit + 1 index entries whatever its depth:
- * - no status filter: the list index, as a range from the cursor down (forced on MySQL/MariaDB);
- * - one status: the status index (merchant_id, environment, status, created_at, id);
- * - several statuses: one branch per status over the status index, each ordered and limited
- *   to limit + 1, merged by UNION ALL and ordered again: at most statuses x (limit + 1) rows,
- *   where one IN over the status index would read every matching row below the cursor and sort.
- *   Each branch is the whole query (the caller's own filters included) with one status, so
- *   its LIMIT is taken after every filter;
- * - `byValue` (a caller's own IN filter with an index of its own, e.g. event types): the same,
- *   one value or one branch per value over that index.
- * `list` need not be the scope's list index: a caller's equality filter with an index
- * (merchant_id, environment, <column>, created_at, id), or (<column>, created_at, id) for a
- * column that names one parent record, serves as `list` (audit resource_id, refund payment_intent).
- * Without `indexes` (a caller whose extra filter has a better index of its own), or with a
- * merchant_reference filter (the unique index answers it), the optimizer chooses alone.
- * One SQL statement in every case.
- */
-export function listRows<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  alias: string,
-  params: ListParams,
-  indexes?: ListIndexes,
-): Promise<E[]> {
-  return prepareListRows(qb, alias, params, indexes).getMany();
-}
-
-/**
- * The named values of the query that `applyList` + `prepareListRows` build, for running it
- * through `compiledSelect` (which learns their order once per shape).
- */
-export function listValues(scope: Scope, params: ListParams): SelectValues {
-  const v: SelectValues = { merchantId: scope.merchantId, environment: scope.environment };
-  if (params.statuses) {
-    v.statuses = params.statuses;
-    params.statuses.forEach((status, i) => { v[`listStatus${i}`] = status; });
-  }
-  if (params.country) v.country = params.country;
-  if (params.currency) v.currency = params.currency;
-  if (params.merchantReference) v.mref = params.merchantReference;
-  if (params.createdGte !== undefined) v.gte = params.createdGte;
-  if (params.createdLt !== undefined) v.lt = params.createdLt;
-  if (params.after) {
-    v.at = params.after.t;
-    v.aid = params.after.id;
-  }
-  return v;
-}
-
-/** `listRows` without running it: the query builder, hints and branches in place. */
-export function prepareListRows<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  alias: string,
-  params: ListParams,
-  indexes?: ListIndexes,
-): SelectQueryBuilder<E> {
-  if (!indexes || params.merchantReference) return qb;
-  const mysql = isMysqlFamily(qb);
-  const statuses = params.statuses ?? [];
-  if (indexes.byValue && statuses.length > 0) throw new Error('listRows: byValue is not combined with a status filter');
-  const split = indexes.byValue
-    ? { clause: indexes.byValue.clause, column: indexes.byValue.column, values: indexes.byValue.values, index: indexes.byValue.index, param: 'listValue' }
-    : indexes.byStatus && statuses.length > 0
-      ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
-      : undefined;
-  if (!split || split.values.length === 0) {
-    if (mysql || indexes.sqliteToo) forceIndex(qb, alias, indexes.list, mysql);
-    return qb;
-  }
-  const withValue = (target: SelectQueryBuilder<E>, condition: string) => {
-    let found = false;
-    target.expressionMap.wheres = target.expressionMap.wheres.map((w) => {
-      if (w.condition !== split.clause) return w;
-      found = true;
-      return { ...w, condition };
-    });
-    if (!found) throw new Error(`listRows: the ${split.column} filter "${split.clause}" is missing`);
-  };
-  if (split.values.length === 1) {
-    withValue(qb, `${alias}.${split.column} = :${split.param}0`);
-    qb.setParameter(`${split.param}0`, split.values[0]);
-    if (mysql) forceIndex(qb, alias, split.index);
-    return qb;
-  }
-  const branches = split.values.map((value, i) => {
-    const branch = qb.clone();
-    // Whole rows (the outer query picks the columns), and ORDER BY on the table's columns: with
-    // an explicit selection TypeORM would order by the selection's aliases (`r_id`).
-    branch.expressionMap.selects = [{ selection: alias }];
-    withValue(branch, `${alias}.${split.column} = :${split.param}${i}`);
-    if (mysql) forceIndex(branch, alias, split.index);
-    const sql = branch.getQuery().replace(/^SELECT [\s\S]*? FROM /, `SELECT ${qb.escape(alias)}.* FROM `);
-    qb.setParameter(`${split.param}${i}`, value);
-    return `SELECT * FROM (${sql}) ${qb.escape(`${alias}_${i}`)}`;
-  });
-  qb.expressionMap.mainAlias!.subQuery = `(${branches.join(' UNION ALL ')})`;
-  qb.expressionMap.wheres = [];
-  return qb;
-}
-
 export function toPage<R extends { id: string; createdAt: Date }, W>(
   rows: R[],
   params: ListParams,
@@ -383,8 +158,8 @@ export function toPage<R extends { id: string; createdAt: Date }, W>(
 ): Page<W> {
   const hasMore = rows.length > params.limit;
   const pageRows = hasMore ? rows.slice(0, params.limit) : rows;
-  const tag = scopeTag(scope);
-  const cursorAt = (i: number) => encodeWithTag(resource, tag, { t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
+  const encode = cursorEncoder(resource, scope);
+  const cursorAt = (i: number) => encode({ t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
   return {
     data: pageRows.map(toWire),
     hasMore,

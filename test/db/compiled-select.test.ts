@@ -1,21 +1,23 @@
 /**
  * The hydration plan of compiled selects (src/db/compiled-select.ts): for every entity, the
- * entities it makes from real rows are the ones TypeORM's transformer makes (same class, same
- * properties, same values and types: bigint money, Date times, parsed JSON, NULLs), for a
- * whole-row select and for a select of some columns, on the engine the suite runs on.
+ * entities it makes from real rows are the ones TypeORM's `getMany()` makes from the same
+ * query (same class, same properties, same values and types: bigint money, Date times, parsed
+ * JSON, NULLs), for a whole-row select and for a select of some columns, on the engine the
+ * suite runs on; and a query the plan does not cover is run by `getMany()`.
  */
 import { randomUUID } from 'node:crypto';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { RawSqlResultsToEntityTransformer } from 'typeorm/query-builder/transformer/RawSqlResultsToEntityTransformer';
 import { startServer, TestServer } from '../helpers/server';
 import { payoutBody, ref } from '../helpers/client';
-import { planHydration } from '../../src/db/compiled-select';
+import { compiledSelect, planHydration, runSelect } from '../../src/db/compiled-select';
 
 let srv: TestServer;
+let merchantId: string;
 
 beforeAll(async () => {
   srv = await startServer({ scheduler: false });
   const c = await srv.merchant('hydration');
+  merchantId = c.merchantId;
   const ok = (r: { status: number; text: string }) => {
     if (r.status >= 300) throw new Error(`fixture refused: ${r.status} ${r.text}`);
   };
@@ -38,17 +40,14 @@ afterAll(async () => {
   await srv?.close();
 });
 
-function transformerRows(qb: SelectQueryBuilder<ObjectLiteral>, raw: ObjectLiteral[]): ObjectLiteral[] {
-  return new RawSqlResultsToEntityTransformer(qb.expressionMap, qb.connection.driver, [], undefined).transform(raw, qb.expressionMap.mainAlias!);
-}
-
 async function compare(qb: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
   const plan = planHydration(qb);
   expect(plan).not.toBeNull();
   const [sql, params] = qb.getQueryAndParameters();
   const raw: ObjectLiteral[] = await srv.app.db.ds.query(sql, params);
-  const planned = plan!(raw, qb.connection.driver, undefined);
-  const expected = transformerRows(qb, raw);
+  const planned = plan!(raw, qb.connection.driver);
+  const expected = await qb.getMany();
+  expect(raw.length).toBe(expected.length);
   expect(planned).toStrictEqual(expected);
   planned.forEach((e, i) => expect(Object.getPrototypeOf(e)).toBe(Object.getPrototypeOf(expected[i])));
   return planned.length;
@@ -66,21 +65,46 @@ test('every entity: the plan hydrates whole rows exactly as TypeORM does', async
 test('a select of some columns: only those are set, as TypeORM does', async () => {
   for (const metadata of srv.app.db.ds.entityMetadatas) {
     const some = metadata.columns.filter((_, i) => i % 2 === 0 || metadata.primaryColumns.includes(metadata.columns[i]));
-    await compare(srv.app.db.ds.createQueryBuilder(metadata.target, 'r').select(some.map((c) => `r.${c.propertyPath}`)).limit(50));
+    await compare(srv.app.db.ds.createQueryBuilder(metadata.target, 'r').select(some.map((c) => `r.${c.propertyPath}`))
+      .orderBy('r.' + metadata.primaryColumns[0].propertyPath).limit(50));
   }
 });
 
-test('a row whose selected columns are all NULL is no entity, as with the transformer', async () => {
+test('a row whose selected columns are all NULL is no entity, as with getMany', async () => {
   const metadata = srv.app.db.ds.getMetadata('PayoutIntent');
   const qb = srv.app.db.ds.createQueryBuilder(metadata.target, 'r').select(['r.failureCode', 'r.failureMessage']).where('r.failure_code IS NULL');
   const [sql, params] = qb.getQueryAndParameters();
   const raw: ObjectLiteral[] = await srv.app.db.ds.query(sql, params);
   expect(raw.length).toBeGreaterThan(0);
-  expect(planHydration(qb)!(raw, qb.connection.driver, undefined)).toEqual([]);
-  expect(transformerRows(qb, raw)).toEqual([]);
+  expect(planHydration(qb)!(raw, qb.connection.driver)).toEqual([]);
+  expect(await qb.getMany()).toEqual([]);
 });
 
-test('a join is left to the transformer', () => {
-  const qb = srv.app.db.ds.createQueryBuilder(srv.app.db.ds.getMetadata('PayoutIntent').target, 'r').leftJoinAndSelect('merchants', 'm', 'm.id = r.merchant_id');
-  expect(planHydration(qb)).toBeNull();
+test('a join is left to getMany, by compiledSelect and runSelect alike', async () => {
+  const ds = srv.app.db.ds;
+  const payout = ds.getMetadata('PayoutIntent').target;
+  const joined = (em = ds.manager) => em.createQueryBuilder(payout, 'r')
+    .innerJoin(ds.getMetadata('Merchant').target, 'm', 'm.id = r.merchant_id AND m.id = :merchantId', { merchantId })
+    .orderBy('r.id');
+  expect(planHydration(joined())).toBeNull();
+  const expected = await joined().getMany();
+  expect(expected.length).toBeGreaterThanOrEqual(2);
+  for (let i = 0; i < 2; i++) {
+    // The second call finds the shape compiled (no plan) and runs getMany again.
+    expect(await compiledSelect(ds.manager, 'test.joined', { merchantId }, joined)).toStrictEqual(expected);
+  }
+  expect(await runSelect(ds.manager, joined())).toStrictEqual(expected);
+});
+
+test('compiledSelect: the same entities as getMany, for each shape, with the values of each call', async () => {
+  const ds = srv.app.db.ds;
+  const payout = ds.getMetadata('PayoutIntent').target;
+  const all = await ds.createQueryBuilder(payout, 'r').orderBy('r.id').getMany();
+  const ids = all.map((p) => (p as { id: string }).id);
+  const byIds = (values: string[]) => (em = ds.manager) => em.createQueryBuilder(payout, 'r').where('r.id IN (:...ids)', { ids: values }).orderBy('r.id');
+  for (const values of [ids.slice(0, 1), ids.slice(1, 2), ids]) {
+    const rows = await compiledSelect(ds.manager, 'test.byIds', { ids: values }, byIds(values));
+    expect(rows).toStrictEqual(await byIds(values)().getMany());
+    expect(rows.map((p) => (p as { id: string }).id)).toEqual(values);
+  }
 });

@@ -14,7 +14,6 @@
  * The 1,000,000-row case runs by default on MariaDB and MySQL 8 (~30 s with the seeding) and
  * only with LISTING_EXPLAIN_1M=1 on SQLite.
  */
-import { EntityManager, QueryBuilder } from 'typeorm';
 import { startServer, TestServer } from '../helpers/server';
 import { Client } from '../helpers/client';
 import { describeIf, usingMysql } from '../helpers/skip';
@@ -109,27 +108,19 @@ function cursorAt(s: Seeded, depth: number): string {
 
 /** Runs `fn` and returns the SQL (and parameters) of the payout list query it issued. */
 async function captureListSql(fn: () => Promise<void>, table = 'payout_intents'): Promise<[string, unknown[]]> {
-  // Lists run through compiledSelect (SQL built once per shape, then sent by EntityManager.query
-  // with the request's values); a query built and run by the query builder is seen too.
-  // The one-off build with placeholder values (\u0000 sentinels) is not a query that ran.
+  // Every statement sent passes the data source's logger (the service's statement counter),
+  // with its SQL and values as sent, however it was built (compiledSelect, listRows).
   const seen: [string, unknown[]][] = [];
-  const original = QueryBuilder.prototype.getQueryAndParameters;
-  const originalQuery = EntityManager.prototype.query;
-  const ran = (params: unknown[]) => !params.some((p) => typeof p === 'string' && p.startsWith('\u0000'));
-  QueryBuilder.prototype.getQueryAndParameters = function (this: QueryBuilder<any>) {
-    const result = original.call(this) as [string, unknown[]];
-    if (ran(result[1])) seen.push(result);
-    return result;
+  const logger = srv.app.db.ds.logger;
+  const logQuery = logger.logQuery;
+  logger.logQuery = function (this: typeof logger, sql, params, runner) {
+    seen.push([sql, (params as unknown[] | undefined) ?? []]);
+    return logQuery.call(this, sql, params, runner);
   };
-  EntityManager.prototype.query = function (this: EntityManager, sql: string, params?: unknown[]) {
-    seen.push([sql, params ?? []]);
-    return originalQuery.call(this, sql, params as any[]);
-  } as typeof originalQuery;
   try {
     await fn();
   } finally {
-    QueryBuilder.prototype.getQueryAndParameters = original;
-    EntityManager.prototype.query = originalQuery;
+    logger.logQuery = logQuery;
   }
   const from = new RegExp(`FROM [\`"]${table}[\`"]`);
   const lists = seen.filter(([sql]) => from.test(sql) && /ORDER BY/.test(sql));

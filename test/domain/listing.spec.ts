@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 /** The listing parser (src/domain/listing.ts) on its own: limits, cursors, filters, unknown parameters. */
 import {
@@ -178,5 +180,16 @@ describe('resource-specific parameters', () => {
 
   test('are unknown to resources that do not declare them', () => {
     expectValidation(() => parse({ type: 'payout_intent.created' }), 'type');
+  });
+});
+
+describe('layering', () => {
+  test('the listing rules import neither typeorm nor src/db (the SQL is src/db/list-query.ts)', () => {
+    for (const file of ['listing.ts', 'list-cursor.ts']) {
+      const text = fs.readFileSync(path.resolve(__dirname, '../../../src/domain', file), 'utf8');
+      const specs = [...text.matchAll(/^\s*(?:import|export)\b[^;']*?'([^']+)'/gm)].map((m) => m[1]);
+      expect(specs.length).toBeGreaterThan(2);
+      expect(specs.filter((s) => s === 'typeorm' || s.startsWith('typeorm/') || s.startsWith('../db'))).toEqual([]);
+    }
   });
 });

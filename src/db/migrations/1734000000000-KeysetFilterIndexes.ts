@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
  * Keyset pages filtered by event `type` or audit `resource_id` (issue 11): the filter's index
  * gets `id`, the keyset's tie-break, so that a page is a range of (merchant_id, environment,
  * <filter>, created_at, id) from the cursor down, read in order, limit + 1 entries at any
- * depth (src/domain/listing.ts `listRows`; events with several types read one range per type).
+ * depth (src/db/list-query.ts `listRows`; events with several types read one range per type).
  * The old indexes, (merchant_id, environment, type | resource_id, created_at), are prefixes
  * of the new ones and are dropped. On MariaDB/MySQL, CREATE/DROP INDEX on InnoDB is online.
  */

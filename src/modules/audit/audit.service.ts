@@ -9,7 +9,8 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../domain/ids';
 import { insertOf } from '../../db/compiled-write';
 import { late } from '../../db/late';
-import { applyList, listIndexesOf, listRows, ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import { ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
@@ -71,7 +72,7 @@ export class AuditService {
       if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
       // One record's entries: a range of ix_audit_log_resource_list (merchant_id, environment,
       // resource_id, created_at, id) from the cursor down; otherwise the list index.
-      return listRows(qb, 'a', params, params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false));
+      return listRows(em, qb, 'a', params, params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false));
     });
     return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);
   }

@@ -12,7 +12,8 @@
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
-import { applyList, encodeCursor, listIndexesOf, listRows, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -222,7 +223,7 @@ export class EventService {
           // per type from the cursor down, limit + 1 entries each at any depth (listRows).
           const clause = 'e.type IN (:...exactTypes)';
           qb.andWhere(clause, { exactTypes: exact });
-          return listRows(qb, 'e', params, { list: 'ix_events_list', byValue: { clause, column: 'type', values: exact, index: 'ix_events_type_list' } });
+          return listRows(em, qb, 'e', params, { list: 'ix_events_list', byValue: { clause, column: 'type', values: exact, index: 'ix_events_type_list' } });
         }
         const clauses: string[] = [];
         const args: Record<string, unknown> = {};
@@ -239,7 +240,7 @@ export class EventService {
         // proportion to how rare the matching types are, not to the depth (an index on type would
         // read every matching event below the cursor, and sort them).
       }
-      return listRows(qb, 'e', params, listIndexesOf('events', false));
+      return listRows(em, qb, 'e', params, listIndexesOf('events', false));
     });
     return toPage(rows, params, EVENT_LIST.resource, scope, EventService.toWire);
   }

@@ -19,7 +19,8 @@ import type { RefundConnector, SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { amountOf } from '../../domain/fields';
 import { newId } from '../../domain/ids';
-import { applyList, listIndexesOf, listRows, ListParams, Page, toPage } from '../../domain/listing';
+import { ListParams, Page, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../domain/operation';
 import type { Actor, Scope } from '../../domain/scope';
@@ -188,9 +189,9 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
         // as a `ref` from the newest refund down to the cursor (rows read = depth), and SQLite
         // preferred the status index when a status was given.
         qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
-        return listRows(qb, 'r', params, { list: 'ix_refunds_payment', sqliteToo: true });
+        return listRows(em, qb, 'r', params, { list: 'ix_refunds_payment', sqliteToo: true });
       }
-      return listRows(qb, 'r', params, listIndexesOf('refunds', true));
+      return listRows(em, qb, 'r', params, listIndexesOf('refunds', true));
     });
     return toPage(rows, params, REFUND_LIST.resource, scope, refundToWire);
   }

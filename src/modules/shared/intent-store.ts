@@ -7,7 +7,8 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
-import { applyList, listIndexesOf, listValues, prepareListRows, ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listValues, prepareListRows } from '../../db/list-query';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { compiledSelect } from '../../db/compiled-select';

@@ -10,7 +10,8 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import { isId, newId } from '../../domain/ids';
-import { applyList, decodeCursor, listIndexesOf, listRows, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
@@ -212,7 +213,7 @@ export class WebhookEndpointService {
 
   async list(scope: Scope, params: ListParams): Promise<Page<WebhookEndpointWire>> {
     const rows = await this.deps.db.read((em) =>
-      listRows(applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }), 'w', params, listIndexesOf('webhook_endpoints', false)));
+      listRows(em, applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }), 'w', params, listIndexesOf('webhook_endpoints', false)));
     return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
   }
 
@@ -231,7 +232,7 @@ export class WebhookEndpointService {
   async listAttempts(scope: Scope, endpointId: string, params: ListParams): Promise<Page<WebhookAttemptWire>> {
     await this.get(scope, endpointId);
     const rows = await this.deps.db.read((em) =>
-      listRows(applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }), 'a', params,
+      listRows(em, applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }), 'a', params,
         // (merchant_id, environment, endpoint_id, created_at, id)
         { list: 'ix_webhook_attempts_endpoint' }));
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
