@@ -1,9 +1,13 @@
 /**
  * Measuring: per scenario, a BENCH_WARMUP window on each server, then BENCH_ROUNDS rounds of
- * one BENCH_SECONDS window on each server, BENCH_CONNECTIONS connections. A window is one
- * autocannon run in the load generator's process, between two readings of the server's own
- * counters (SQL statements sent, round trips, requests answered), each read once the counters
- * stop moving.
+ * one BENCH_SECONDS window on each server, BENCH_CONNECTIONS connections. The servers are the
+ * gateway and two floors: the same statements sent as text queries (as the gateway sends them)
+ * and as prepared statements (the client's fastest mode). The order rotates from round to
+ * round (round r starts with the server at r mod 3 of gateway, floor, floor_prepared), so no
+ * side always follows the same one (a write window leaves the database busy with purges and
+ * flushes after it). A window is one autocannon run in the load generator's process, between
+ * two readings of the server's own counters (SQL statements sent, round trips, requests
+ * answered), each read once the counters stop moving.
  */
 import fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -12,12 +16,13 @@ import type { HttpJob, HttpResult } from './loadgen';
 import type { Scenario } from './scenarios';
 import { CONNECTIONS, log, median, round2, ROUNDS, SECONDS, sleep, WARMUP } from './settings';
 
-/** The servers measured side by side: the gateway and the floor, by their key in the results. */
-export type SideName = 'gateway' | 'floor';
+/** The servers measured side by side, by their key in the results. */
+export type SideName = 'gateway' | 'floor' | 'floor_prepared';
 
 /** The floors: a bench/floor.ts process each, by the way it sends its statements. */
 export const FLOORS: { side: Exclude<SideName, 'gateway'>; statements: 'text' | 'prepared' }[] = [
   { side: 'floor', statements: 'text' },
+  { side: 'floor_prepared', statements: 'prepared' },
 ];
 
 /** A server under measurement: where it listens and how its counters are read. */
@@ -31,7 +36,10 @@ export interface Side { rps: number; p50_ms: number; p99_ms: number; statements_
 
 export type Round = HttpResult & { statements: number; roundTrips: number; served: number };
 
-export type ScenarioResult = { scenario: string; group: string; note?: string; gateway_warnings: Record<string, unknown>; ratio: number | null; profile?: unknown } & Record<SideName, Side>;
+/** `ratio`: gateway req/s / text floor req/s (comparable with earlier runs); `ratio_prepared`: / prepared floor req/s. */
+export type ScenarioResult = {
+  scenario: string; group: string; note?: string; ratio: number | null; ratio_prepared: number | null; gateway_warnings: Record<string, unknown>; profile?: unknown;
+} & Record<SideName, Side>;
 
 export async function measureScenarios(loadgen: LoadGen, targets: Target[], selected: Scenario[]): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
@@ -41,17 +49,24 @@ export async function measureScenarios(loadgen: LoadGen, targets: Target[], sele
     if (WARMUP > 0) for (const t of targets) await window(loadgen, t, s, WARMUP);
     const rounds = new Map<SideName, Round[]>(targets.map((t) => [t.side, []]));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const t of targets) rounds.get(t.side)!.push(await window(loadgen, t, s, SECONDS));
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(r + i) % targets.length];
+        rounds.get(t.side)!.push(await window(loadgen, t, s, SECONDS));
+      }
     }
     const sides = Object.fromEntries([...rounds].map(([side, rs]) => [side, summarise(rs)])) as Record<SideName, Side>;
     const warnings = warningsSince(warningsBefore);
-    const result: ScenarioResult = { scenario: s.name, group: s.group, note: s.note, ...sides, ratio: ratio(sides.gateway, sides.floor), gateway_warnings: warnings };
+    const result: ScenarioResult = {
+      scenario: s.name, group: s.group, note: s.note, ...sides,
+      ratio: ratio(sides.gateway, sides.floor), ratio_prepared: ratio(sides.gateway, sides.floor_prepared), gateway_warnings: warnings,
+    };
     results.push(result);
     const refusals = [...rounds.values()].flat().flatMap((r) => r.refusals ?? []);
     if (refusals.length) log(`  answers that were not 2xx (first of them): ${refusals.slice(0, 3).join(' | ')}`);
     if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${v}`).join(', ')}`);
     if (Object.values(sides).some((x) => x.rps === 0)) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
-    log(`  ${targets.map((t) => describe(t.side, sides[t.side])).join(' | ')} | ratio ${result.ratio ?? '-'}`);
+    for (const t of targets) log(`  ${describe(t.side, sides[t.side])}`);
+    log(`  ratio ${result.ratio ?? '-'} (text floor), ${result.ratio_prepared ?? '-'} (prepared floor)`);
   }
   return results;
 }

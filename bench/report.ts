@@ -1,6 +1,6 @@
 /**
- * The report of `npm run bench`: a table on stdout (per scenario, the gateway beside each
- * floor; the subscription fan-out; peak RSS) and a JSON file in bench/results/ (latest.json,
+ * The report of `npm run bench`: a table on stdout (per scenario, the gateway beside both
+ * floors; the subscription fan-out; peak RSS) and a JSON file in bench/results/ (latest.json,
  * or BENCH_RESULT=<name>.json) with the settings, the database's size, the machine and its
  * load, and every round.
  */
@@ -47,6 +47,7 @@ export async function report(run: Run): Promise<void> {
       seconds: SECONDS, rounds: ROUNDS, warmup_seconds: WARMUP, connections: CONNECTIONS, merchants: MERCHANTS, only: ONLY,
       subscribers: SUBSCRIBERS, event_rate: EVENT_RATE, event_seconds: EVENT_SECONDS,
       floors: Object.fromEntries(FLOORS.map((f) => [f.side, f.statements])),
+      round_order: `rotating: round r starts with the side at r mod ${run.targets.length} of ${run.targets.map((t) => t.side).join(', ')}`,
     },
     database: { server: version.v, payouts: Number(counts.payouts), payments: Number(counts.payments), big_merchant_payouts: run.bigPayouts },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg_at_start: run.loadAtStart, loadavg_at_end: os.loadavg().map(round2), node: process.version, note: env.BENCH_NOTE ?? '' },
@@ -61,12 +62,13 @@ export async function report(run: Run): Promise<void> {
   log(`wrote ${path.relative(process.cwd(), file)}`);
 }
 
-/** One scenario on stdout: req/s and ratios first, then latency, statements and failures per side. */
+/** One scenario on stdout: req/s and both ratios first, then latency, statements and failures per side (prep: the prepared floor). */
 function tableRow(r: ScenarioResult): Record<string, unknown> {
+  const [g, f, p] = [r.gateway, r.floor, r.floor_prepared];
   return {
-    scenario: r.scenario, 'gw req/s': r.gateway.rps, 'floor req/s': r.floor.rps, ratio: r.ratio,
-    'gw p50/p99 ms': `${r.gateway.p50_ms}/${r.gateway.p99_ms}`, 'floor p50/p99 ms': `${r.floor.p50_ms}/${r.floor.p99_ms}`,
-    'gw stmt/req': r.gateway.statements_per_request, 'gw round trips/req': r.gateway.round_trips_per_request, 'floor stmt/req': r.floor.statements_per_request,
-    'non-2xx gw/floor': `${r.gateway.non2xx}/${r.floor.non2xx}`, 'errors gw/floor': `${r.gateway.errors}/${r.floor.errors}`,
+    scenario: r.scenario, 'gw req/s': g.rps, 'floor req/s': f.rps, ratio: r.ratio, 'prep req/s': p.rps, 'ratio prep': r.ratio_prepared,
+    'gw p50/p99 ms': `${g.p50_ms}/${g.p99_ms}`, 'floor p50/p99 ms': `${f.p50_ms}/${f.p99_ms}`, 'prep p50/p99 ms': `${p.p50_ms}/${p.p99_ms}`,
+    'gw stmt/req': g.statements_per_request, 'gw round trips/req': g.round_trips_per_request, 'floor stmt/req': f.statements_per_request,
+    'non-2xx gw/floor/prep': `${g.non2xx}/${f.non2xx}/${p.non2xx}`, 'errors gw/floor/prep': `${g.errors}/${f.errors}/${p.errors}`,
   };
 }

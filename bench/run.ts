@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: the gateway against its physical floor, side by side, on MariaDB/MySQL
- * (bench/README.md). In the order it runs:
+ * (bench/README.md). The floor sends the gateway's statements and answers its bytes; it runs
+ * twice, once sending them as text queries (as the gateway does: `ratio`, comparable with
+ * earlier runs) and once as prepared statements (`ratio_prepared`). In the order it runs:
  *
  *  1. A database (bench/lifecycle.ts): DATABASE_URL=mysql://user@host:port/db (created if
  *     missing, kept; a seed already there is reused), else a fresh `bench_<time>` on
@@ -10,12 +12,13 @@
  *     (node dist/src/main.js); balances topped up through it, and one payout and one payment it
  *     created copied in bulk (bench/seed.ts): BENCH_PAYOUTS (100,000) payouts on one "big"
  *     merchant, BENCH_PAYMENTS (100,000) payments over BENCH_MERCHANTS (10) merchants.
- *  3. The floor (bench/floor.ts) as another process, and the load generator
- *     (bench/loadgen.ts, autocannon) as a third.
- *  4. The scenarios (bench/scenarios.ts); per read scenario, the floor's answer is compared
+ *  3. The two floors (bench/floor.ts) as processes of their own, and the load generator
+ *     (bench/loadgen.ts, autocannon) as another.
+ *  4. The scenarios (bench/scenarios.ts); per read scenario, each floor's answer is compared
  *     byte for byte with the gateway's; a mismatch stops the run before anything is measured.
  *  5. Per scenario (bench/measure.ts), BENCH_ROUNDS (3) rounds of a BENCH_SECONDS (5) window
- *     on each server, with BENCH_CONNECTIONS (20) connections, after a warm-up window each.
+ *     on each server in a rotating order, with BENCH_CONNECTIONS (20) connections, after a
+ *     warm-up window each.
  *  6. BENCH_PROFILE=1: a profiling pass (bench/profile-pass.ts), CPU µs per request by package.
  *  7. Subscription fan-out (bench/fanout.ts): BENCH_SUBSCRIBERS (500) graphql-ws subscribers
  *     on the gateway while a writer commits events at BENCH_EVENT_RATE (20/s).
