@@ -1,4 +1,4 @@
-/** The settings of `npm run bench` (environment variables; README "Benchmarks" in bench/README.md) and the small helpers every part uses. */
+/** The settings of `npm run bench` (environment variables, described in bench/README.md) and the small helpers every part uses. */
 import path from 'node:path';
 
 const env = process.env;
