@@ -4,8 +4,17 @@
  * statements the gateway sends (bench/sql.ts, captured from the general log) and writes the
  * same bytes the gateway answers with (checked by bench/run.ts before any measuring). No
  * framework, no ORM, no validation beyond what the answer needs. Writes: the rows the gateway
- * writes for one create, with its statements, in ONE transaction. Forked by bench/run.ts;
- * reports its port over IPC.
+ * writes for one create, with its statements, in ONE transaction. Forked by bench/run.ts
+ * (twice: one floor per client mode, below); reports its port over IPC.
+ *
+ * FLOOR_STATEMENTS says how the statements travel:
+ *  - `text` (default): mysql2's `query`, parameters interpolated into the SQL text on the
+ *    client, which is how the gateway sends them (TypeORM on mysql2);
+ *  - `prepared`: mysql2's `execute`, the binary protocol: each statement is prepared once per
+ *    pooled connection (mysql2 caches it) and then sent as its id and its bound parameters,
+ *    safe integers bound as BIGINT (not the DOUBLE mysql2 infers from a JS number; a
+ *    `LIMIT ?` on MySQL 8 needs an integer there). The fastest correct mode of the client.
+ * Statements without parameters (START TRANSACTION, COMMIT, ROLLBACK) go as text in both.
  *
  * It reuses pure functions of the gateway for the bytes it must produce (not for any request
  * handling): FieldCipher (AES-256-GCM sealing of the recipient account and the stored
@@ -35,18 +44,25 @@ const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
 /** The key's INSERT as the gateway sends it: with MariaDB's zero lock wait, or plain on MySQL 8 (no SET STATEMENT; set once the server has answered VERSION()). */
 let insertIdempotency = SQL.INSERT_IDEMPOTENCY;
 
+const PREPARED = process.env.FLOOR_STATEMENTS === 'prepared';
+
 let statements = 0;
 let requests = 0;
-type Q = { query: (sql: string, params?: unknown[]) => Promise<any> };
-async function q(conn: Q, sql: string, params: unknown[]): Promise<any[]> {
+type Q = Pick<mysql.Pool, 'query' | 'execute'>;
+/** The floor's parameters are strings, safe integers and nulls: integers bound as BIGINT. */
+const bind = (params: unknown[]) => params.map((p) => (typeof p === 'number' && Number.isSafeInteger(p) ? mysql.TypedParameter.LONGLONG(p) : p)) as mysql.ExecuteValues[];
+/** One statement, in this floor's client mode (counted). */
+function statement(conn: Q, sql: string, params: unknown[]): Promise<[any, unknown]> {
   statements++;
-  const [rows] = await conn.query(sql, params);
+  return PREPARED && params.length > 0 ? conn.execute(sql, bind(params)) : conn.query(sql, params);
+}
+async function q(conn: Q, sql: string, params: unknown[]): Promise<any[]> {
+  const [rows] = await statement(conn, sql, params);
   return rows as any[];
 }
 /** A statement that returns no rows: its OK packet (affectedRows, insertId). */
 async function exec(conn: Q, sql: string, params: unknown[]): Promise<{ affectedRows: number; insertId: number }> {
-  statements++;
-  const [result] = await conn.query(sql, params);
+  const [result] = await statement(conn, sql, params);
   return result;
 }
 
@@ -137,8 +153,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
  * Payout create: every row the gateway writes, with its statements and in its order (hot locks
  * last: the balance row and the event counter are taken by the last statements before COMMIT),
  * in one transaction. Not done (as the gateway does): the key's in-flight round trip (claimed
- * then updated; here written `done` at once) and the webhook endpoint lookup. Like the gateway
- * (since issue 11's writes work), no merchant_reference SELECT: the unique index refuses a duplicate.
+ * then updated; here written `done` at once) and the webhook endpoint lookup. Like the gateway,
+ * no merchant_reference SELECT: the unique index refuses a duplicate.
  */
 async function createPayout(key: Key, body: any, idemKey: string, fingerprintSource: string, action: string): Promise<any> {
   const now = Date.now();

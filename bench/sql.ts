@@ -4,7 +4,8 @@
  * gateway started on a bench database, rows filtered by the gateway's thread ids) and
  * hard-coded here for the floor server (bench/floor.ts), which must run exactly these
  * statements. TypeORM interpolates parameters client-side (mysql2 `query`, text protocol);
- * the floor does the same with `?` placeholders, so the server receives the same text. When
+ * the text floor does the same with `?` placeholders, so the server receives the same text;
+ * the prepared floor sends the same statements through mysql2's `execute`. When
  * the gateway's statements change (e.g. a new keyset predicate or column list), capture them
  * again and update this file: the floor's answers are checked byte for byte against the
  * gateway's before anything is measured, but the statements themselves are not.

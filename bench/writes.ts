@@ -1,5 +1,5 @@
 /**
- * Write-path bench (issue 11): create throughput with 1 and with 10 merchants, and SQL
+ * Write-path bench: create throughput with 1 and with 10 merchants, and SQL
  * statements per create. The gateway runs in this process; autocannon runs in a child
  * process (bench/writes-load.ts) so the load generator does not share the gateway's CPU.
  *
