@@ -10,6 +10,7 @@
  * recovery point, and `resumeStarts` (a scheduler job) finishes such payments.
  */
 import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import { formatAmount } from '../../domain/money';
@@ -91,7 +92,7 @@ export class PaymentLifecycle {
    * payer chose), then moves on at once for a method that does not wait for the payer.
    */
   async finishStart(
-    em: EntityManager, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
+    em: Tx, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
   ): Promise<PaymentIntentWire> {
     let p: PaymentIntent;
     if (known && await this.answerUnchanged(em, actor, known, start, now)) {
@@ -167,24 +168,24 @@ export class PaymentLifecycle {
   // ---- settlement and expiry ----
 
   /** processing -> succeeded | failed. */
-  settle(em: EntityManager, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
+  settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
     return outcome.status === 'succeeded'
       ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: this.receiptOf(p, now) }, now)
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
   }
 
   /** requires_action -> processing: the payer has paid; the provider confirms the funds. */
-  paid(em: EntityManager, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
+  paid(em: Tx, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
     return this.engine.apply(em, actor, p, 'process', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt }, now);
   }
 
   /** requires_action -> expired: the one expiry transition (test helper, scheduler, hosted page). */
-  expire(em: EntityManager, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
+  expire(em: Tx, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
     return this.engine.apply(em, actor, p, 'expire', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
   }
 
   /** Expires a requires_action intent whose expires_at has passed; true when it did. */
-  async expireIfOverdue(em: EntityManager, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
+  async expireIfOverdue(em: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
     if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
     await this.expire(em, actor, p, now);
     return true;
@@ -221,7 +222,7 @@ export class PaymentLifecycle {
   }
 
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
-  async pickForTest(em: EntityManager, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
+  async pickForTest(em: Tx, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
     const [choice] = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
     if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
     await this.store.patch(em, scope, p, {
