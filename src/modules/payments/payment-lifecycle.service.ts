@@ -13,19 +13,18 @@ import type { EntityManager } from 'typeorm';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
-import { formatAmount } from '../../domain/money';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
 import { updateWhere } from '../../db/compiled-write';
 import { compiledSelect } from '../../db/compiled-select';
 import { Merchant } from '../auth/merchant.entity';
-import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
-import type { PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
-import { CONNECTORS } from '../methods/simulated.connector';
+import { METHODS, PaymentMethodName } from '../methods/catalogue';
+import type { SettleOutcome, StartResult } from '../methods/connector';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
 import { IntentStore } from '../shared/intent-store';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
-import { PaymentIntent, ReceiptData } from './payment.entity';
+import { PaymentIntent } from './payment.entity';
+import { offerOf, plannedOutcome, receiptOf, scopeOf } from './payment-facts';
 import { payerOf } from './payment.input';
 import { PaymentStatus, paymentStates } from './payment.states';
 import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
@@ -109,7 +108,7 @@ export class PaymentLifecycle {
     }
     await this.engine.record(em, actor, p, event, now);
     if (start.initial.status === 'succeeded') {
-      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: this.receiptOf(p, now) }, now);
+      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: receiptOf(p, now) }, now);
     }
     if (start.initial.status === 'processing') {
       return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
@@ -170,7 +169,7 @@ export class PaymentLifecycle {
   /** processing -> succeeded | failed. */
   settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
     return outcome.status === 'succeeded'
-      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: this.receiptOf(p, now) }, now)
+      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: receiptOf(p, now) }, now)
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
   }
 
@@ -277,35 +276,6 @@ export class PaymentLifecycle {
     const [m] = await compiledSelect(em, 'merchant.byId', { id: merchantId }, () => em.createQueryBuilder(Merchant, 'm').where('m.id = :id'));
     return m?.name ?? 'Merchant';
   }
-
-  private receiptOf(p: PaymentIntent, now: Date): ReceiptData {
-    const day = now.toISOString().slice(0, 10).replace(/-/g, '');
-    return {
-      receipt_number: `RCPT-${day}-${p.id.slice(-10).toUpperCase()}`,
-      amount: formatAmount(p.amount),
-      currency: p.currency,
-      payment_method: p.paymentMethod ?? 'unknown',
-      bank: p.bank,
-      reference: p.paymentReference ?? p.id,
-      paid_at: now.toISOString(),
-    };
-  }
 }
 
-export function scopeOf(p: PaymentIntent): Scope {
-  return { merchantId: p.merchantId, environment: p.environment };
-}
-
-function plannedOutcome(p: PaymentIntent): SettleOutcome {
-  return p.plannedFailureCode
-    ? { status: 'failed', failureCode: p.plannedFailureCode, failureMessage: p.plannedFailureMessage ?? `Payment failed: ${p.plannedFailureCode}.` }
-    : { status: 'succeeded' };
-}
-
-/** The connector and offer a routed payment was sent to (stored on the row by `beginStart`). */
-function offerOf(p: PaymentIntent): { connector: PaymentConnector; offer: (typeof PROVIDERS)[number]['offers'][number] } {
-  const connector = p.provider ? CONNECTORS.get(p.provider) : undefined;
-  const offer = PROVIDERS.find((d) => d.code === p.provider)?.offers.find((o) => o.method === p.paymentMethod);
-  if (!connector || !offer) throw new Error(`payment ${p.id}: provider ${p.provider} has no ${p.paymentMethod} offer`);
-  return { connector, offer };
-}
+export { scopeOf } from './payment-facts';
