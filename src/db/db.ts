@@ -89,12 +89,13 @@ export class Db {
     this.settings = options.settings ?? DEFAULT_DB_SETTINGS;
     this.guards = options.guards ?? false;
     // mysql2 gives each pooled connection one `once('error')` listener; a second error on a
-    // dead connection would otherwise be an uncaught 'error' event.
+    // dead connection would otherwise be an uncaught 'error' event. The open connections are
+    // kept for the last resort of `close` (their sockets closed when the pool does not end).
     type Conn = PoolConnection & { on(e: 'error' | 'end', f: () => void): void };
     const pool = (ds.driver as unknown as { pool?: { on(event: 'connection', fn: (c: Conn) => void): void } }).pool;
     pool?.on('connection', (connection) => {
       this.poolConnections.add(connection);
-      connection.on('error', () => undefined);
+      connection.on('error', () => this.poolConnections.delete(connection));
       connection.on('end', () => this.poolConnections.delete(connection));
     });
     this.probe = new OutageProbe(ds, this.settings, options.log);

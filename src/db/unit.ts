@@ -26,6 +26,7 @@ export class Units {
   private readonly watches = new Map<QueryRunner, Watch>();
 
   constructor(private readonly ds: DataSource, private readonly settings: DbSettings, private readonly probe: OutageProbe) {
+    if (ds.options.type !== 'mysql') return;
     const watches = this.watches;
     const subscriber: EntitySubscriberInterface = {
       beforeQuery(event) {

@@ -54,9 +54,9 @@ export function validateIdempotencyKey(key: string | undefined): string | undefi
 
 /** Fault injection for tests. */
 export interface IdempotencyHooks {
-  /** Runs once the key is held (`in_flight` committed), before the handler's transaction opens. */
+  /** Runs once the key is held: after `acquire` committed it, or in the first phase right after the inline claim (MariaDB). */
   beforeExecute?: (operation: string) => Promise<void>;
-  /** Runs inside the handler's transaction, before it commits. */
+  /** Runs in the last phase's transaction, before the key's answer is written and the phase commits. */
   beforeCommit?: (operation: string) => Promise<void>;
 }
 
