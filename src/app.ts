@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { createDataSource } from './db/data-source';
 import { Db } from './db/db';
 import { isMariaDb, refuseLossyCharset } from './db/charset';
-import { enableGuards, guardProcedureWorks } from './db/late';
+import { guardProcedureWorks, type GuardForm } from './db/batch';
 import { CountingLogger } from './db/query-counter';
 import { REDACTED_PATHS, serializeError } from './db/safe-log';
 import { provideMigrationCipher } from './db/migrations/cipher';
@@ -22,7 +22,7 @@ import { RedisBus } from './db/redis';
 import { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
 import { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
 import { WebhookSender } from './modules/webhooks/webhook-sender';
-import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { IdempotencyService } from './ops/idempotency/idempotency.service';
 import { AuditService } from './modules/audit/audit.service';
 import { PayoutService } from './modules/payouts/payout.service';
 import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
@@ -124,17 +124,17 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   // A database that would lose text (not utf8mb4) is refused with one line saying how to fix it.
   await refuseLossyCharset(ds);
-  // Late work guards its UPDATEs with an IF on MariaDB, with the guard procedure on MySQL 8 (if
-  // this user may CALL it; else the row count is read before the COMMIT); idempotency keys are
-  // claimed inline on MariaDB only (SET STATEMENT).
+  // End-of-unit batches guard their UPDATEs with an IF on MariaDB, with the guard procedure on
+  // MySQL 8 (if this user may CALL it; else the row count is read before the COMMIT);
+  // idempotency keys are claimed inline on MariaDB only (SET STATEMENT).
   const mysql = ds.options.type === 'mysql';
   const mariaDb = mysql && (await isMariaDb(ds));
+  let guards: GuardForm | false = false;
   if (mysql) {
-    const form = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
-    if (!mariaDb && !form) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions.md, "MySQL 8, measured"); each write checks its row count before COMMIT, one round trip more');
-    enableGuards(ds, form);
+    guards = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
+    if (!mariaDb && !guards) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions.md, "MySQL 8, measured"); each write checks its row count before COMMIT, one round trip more');
   }
-  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard });
+  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const auth = new AuthService(db);
@@ -144,7 +144,6 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher, mariaDb);
   const pipeline = new OperationPipeline(db, idempotency, audit);
   const events = new EventService(db);
-  events.attach(ds);
   const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
   const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
   const webhookDelivery = new WebhookDeliveryService({

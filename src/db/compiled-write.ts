@@ -17,10 +17,12 @@
  * `updateWhere` is the same for a conditional UPDATE of a few columns: built once per (table,
  * changed columns, condition) and run with the affected-row count returned.
  */
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { BoundedMemo } from '../domain/bounded-memo';
-import type { Statement } from './late';
+import type { Statement } from './batch';
+
+/** A column of an entity, as TypeORM's metadata describes it. */
+type ColumnMetadata = EntityMetadata['columns'][number];
 
 /** A statement built once: its SQL and the columns whose values fill its first `?`s, in order. */
 interface Shape {
@@ -47,7 +49,7 @@ function plainColumns(em: EntityManager, target: EntityTarget<ObjectLiteral>): {
 /**
  * A column whose value the database computes in the INSERT itself: `sql` is a scalar SQL
  * expression with its own `?`s, bound to `values` (e.g. the event's `seq`, read from the
- * counter row the same round trip just moved; src/db/late.ts).
+ * counter row the same round trip just moved; src/db/tx.ts).
  */
 export interface Computed {
   property: string;
@@ -87,7 +89,7 @@ export function insertStatement(em: EntityManager, target: EntityTarget<ObjectLi
   return [shape.sql, values];
 }
 
-/** `insertStatement` for rows that set every column (late work: src/db/late.ts). */
+/** `insertStatement` for rows that set every column (end-of-unit batches: src/db/batch.ts). */
 export function insertOf(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[], computed?: Computed): Statement {
   const statement = insertStatement(em, target, rows, computed);
   if (!statement) throw new Error(`compiled writes: a row of ${em.connection.getMetadata(target).tableName} leaves a column unset`);

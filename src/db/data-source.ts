@@ -42,7 +42,7 @@ export function createDataSource(database: DatabaseConfig, entities: Function[],
       // trace: false: mysql2's promise API otherwise captures a stack trace for every statement
       // (Error.captureStackTrace, about 3% of a create's CPU) to decorate a driver error's
       // stack; errors reach the service as TypeORM's QueryFailedError, whose stack is its own.
-      // Late work (src/db/late.ts) sends a transaction's last statements as one query. Every
+      // A unit of work (src/db/tx.ts) sends its last statements as one query. Every
       // value is still bound by mysql2 (`?`), never spliced into SQL text.
       multipleStatements: true,
       extra: { connectionLimit: settings.poolSize, decimalNumbers: false, trace: false },

@@ -46,7 +46,7 @@ interface PoolConnectionLike {
 const standalone = new WeakSet<object>();
 
 /**
- * Whether several statements may go in one query on this mysql2 connection (src/db/late.ts):
+ * Whether several statements may go in one query on this mysql2 connection (src/db/tx.ts):
  * not on a Galera node. There a transaction aborted by a replicated write set (a brute-force
  * abort) in the middle of a multi-statement query did not end the query: statements after the
  * aborted one ran again (seen as duplicate keys of rows the query itself inserts, in

@@ -10,7 +10,7 @@ import { describeStatement, serializeError } from './safe-log';
 
 export class CountingLogger implements OrmLogger {
   count = 0;
-  /** Statements that went in another statement's query (src/db/late.ts, lean-query.ts): `count - riding` queries were sent. */
+  /** Statements that went in another statement's query (src/db/tx.ts): `count - riding` queries were sent. */
   riding = 0;
 
   constructor(private readonly out?: Logger) {}

@@ -6,8 +6,17 @@
  * the service behind it knows about HTTP.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { EntityManager } from 'typeorm';
 import type { RequestContext } from './scope';
+
+/**
+ * The transaction a phase runs in. The database layer implements it (src/db/tx.ts `Tx`, which
+ * the pipeline creates for each phase and hands to `execute`); the domain only passes it on to
+ * the services that read and write in it.
+ */
+export interface UnitOfWork {
+  /** Runs `listener` once the unit of work has committed (never if it rolls back). */
+  afterCommit(listener: () => void): void;
+}
 
 /** What an operation did; each surface renders it (REST: 201, 200, 202, 200). */
 export type Outcome = 'created' | 'existing' | 'accepted' | 'done';
@@ -23,24 +32,25 @@ export interface Done<T> {
  * the provider's answer. A crash in between is resumed by the operation's recovery
  * (a retry under the same Idempotency-Key, or the scheduler).
  */
-export interface External<T, X = unknown> {
+export interface External<T, X = unknown, W extends UnitOfWork = UnitOfWork> {
   call: () => Promise<X>;
-  finish: (em: EntityManager, answer: X) => Promise<Step<T>>;
+  finish(work: W, answer: X): Promise<Step<T, W>>;
 }
 
 // The provider's answer type is the phase's own business: each External pairs a call with its finish.
-export type Step<T> = Done<T> | External<T, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Step<T, W extends UnitOfWork = UnitOfWork> = Done<T> | External<T, any, W>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Builds the step "call the provider, then finish with its answer", typing the answer once. */
-export function external<T, X>(call: () => Promise<X>, finish: (em: EntityManager, answer: X) => Promise<Step<T>>): External<T, X> {
+export function external<T, X, W extends UnitOfWork>(call: () => Promise<X>, finish: (work: W, answer: X) => Promise<Step<T, W>>): External<T, X, W> {
   return { call, finish };
 }
 
-export function isDone<T>(step: Step<T>): step is Done<T> {
+export function isDone<T, W extends UnitOfWork>(step: Step<T, W>): step is Done<T> {
   return 'outcome' in step;
 }
 
-export interface Operation<A, I, T> {
+/** `W`: the unit of work `execute` is given (the database layer's `Tx`, src/ops/operation.ts). */
+export interface Operation<A, I, T, W extends UnitOfWork = UnitOfWork> {
   /** Neutral command name, e.g. `payout.cancel`. */
   name: string;
   /**
@@ -63,14 +73,14 @@ export interface Operation<A, I, T> {
   /** Normalises the validated body; `args` are the path or GraphQL arguments (e.g. the id). */
   parse(raw: unknown, args: A): I;
   /**
-   * Performs the change in the pipeline's transaction. `input` (what parse returned) is
+   * Performs the change in the pipeline's unit of work `work`. `input` (what parse returned) is
    * what the Idempotency-Key fingerprints; `args` also carry what is not fingerprinted
    * (the base URL of links the operation creates).
    */
-  execute(em: EntityManager, ctx: RequestContext, input: I, args: A): Promise<Step<T>>;
+  execute(work: W, ctx: RequestContext, input: I, args: A): Promise<Step<T, W>>;
 }
 
-export function defineOperation<A, I, T>(op: Operation<A, I, T>): Operation<A, I, T> {
+export function defineOperation<A, I, T, W extends UnitOfWork = UnitOfWork>(op: Operation<A, I, T, W>): Operation<A, I, T, W> {
   return op;
 }
 

@@ -1,37 +1,35 @@
 /**
- * Atomic phases (Brandur Leach): each phase is one transaction; between two phases a
- * provider call runs outside any transaction (`Db.outside`). `onDone` runs in the last
- * phase's transaction, so what it writes commits with the final change. The work that
- * takes a merchant's hot locks (ledger effects, events; src/db/late.ts) runs last in each
- * phase, after `onDone`, so those locks are held only for the end of the transaction: on
- * MySQL its last round trip, which also carries the COMMIT.
- * `afterFirst` runs once the first phase committed without being the last (its writes, an
- * idempotency key held in flight among them, are then durable).
+ * Atomic phases (Brandur Leach): each phase is one unit of work (`Db.tx`, a `Tx`); between two
+ * phases a provider call runs outside any transaction (`Db.outside`). `onDone` runs in the
+ * last phase, so what it writes commits with the final change. The work that takes a
+ * merchant's hot locks (ledger effects, events) is queued with `tx.atEnd` and runs after
+ * `onDone`, at the end of the phase, just before its COMMIT: on MySQL in one round trip
+ * (src/db/tx.ts).
  */
-import type { EntityManager } from 'typeorm';
-import { Done, isDone, Step } from '../domain/operation';
 import type { Db } from '../db/db';
-import { openLate, runLate } from '../db/late';
+import type { Tx } from '../db/tx';
+import { Done, isDone, type Step } from '../domain/operation';
 
-export async function runPhases<T>(
-  db: Db,
-  first: (em: EntityManager) => Promise<Step<T>>,
-  onDone?: (em: EntityManager, done: Done<T>) => Promise<void>,
-  afterFirst?: () => void,
-): Promise<Done<T>> {
-  const phase = (fn: (em: EntityManager) => Promise<Step<T>>) => db.tx(async (em) => {
-    openLate(em);
-    const step = await fn(em);
-    if (onDone && isDone(step)) await onDone(em, step);
-    await runLate(em, { commit: true });
+/** What the pipeline adds around an operation's phases. */
+export interface PhaseHooks<T> {
+  /** Runs in the last phase, after the operation's own work, before the end-of-unit work. */
+  onDone?: (tx: Tx, done: Done<T>) => Promise<void>;
+  /** Runs once the first phase committed without being the last (its writes are durable). */
+  afterFirst?: () => void;
+}
+
+export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T>>, hooks: PhaseHooks<T> = {}): Promise<Done<T>> {
+  const phase = (fn: (tx: Tx) => Promise<Step<T>>) => db.tx(async (tx) => {
+    const step = await fn(tx);
+    if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
     return step;
   });
   let step = await phase(first);
-  if (!isDone(step)) afterFirst?.();
+  if (!isDone(step)) hooks.afterFirst?.();
   while (!isDone(step)) {
     const external = step;
-    const answer = await db.outside(external.call);
-    step = await phase((em) => external.finish(em, answer));
+    const answer: unknown = await db.outside(external.call);
+    step = await phase((tx) => external.finish(tx, answer));
   }
   return step;
 }

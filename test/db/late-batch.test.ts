@@ -1,49 +1,53 @@
 /**
- * The late batch (src/db/late.ts): a unit of work's last statements go in one query, with its
- * COMMIT where nothing after them can still refuse. What must hold whatever the engine and
- * the guard mode (MariaDB's IF guard, MySQL 8's CALL of the guard procedure, or the row count
- * checked afterwards as where neither can be used):
+ * The unit of work's end (src/db/tx.ts, src/db/batch.ts): work queued with `tx.atEnd` runs
+ * after the unit's own statements, in the order queued, just before its COMMIT, and its
+ * statements go in one query. What must hold whatever the engine and the guard mode (MariaDB's IF guard, MySQL 8's CALL of the guard procedure, or the
+ * row count checked afterwards as where neither can be used):
  *  - an UPDATE that must match one row and matches none refuses the unit, and nothing of it
  *    commits (not the statements sent before it in the same query, nor those after it);
  *  - a batch that passes commits everything, in as many round trips as claimed;
- *  - a statement after a COMMIT that went with the batch is refused (a bug), never run
- *    outside the transaction.
+ *  - nothing can be queued or run in a unit after its COMMIT;
+ *  - afterCommit listeners run after a COMMIT, never after a rollback.
  */
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { startServer, TestDatabase, TestServer } from '../helpers/server';
 import { connectMysql } from '../helpers/mysql';
 import { mysqlServer, testIf, usingMysql } from '../helpers/skip';
-import { enableGuards, exactlyOneRow, GUARD_PROCEDURE, guardForm, GuardForm, guardProcedureWorks, late, openLate, runLate } from '../../src/db/late';
+import { exactlyOneRow, GUARD_PROCEDURE, GuardForm, guardProcedureWorks } from '../../src/db/batch';
+import type { Tx } from '../../src/db/tx';
 
 let srv: TestServer;
 let formAtStart: GuardForm | false;
 
 beforeAll(async () => {
   srv = await startServer({ scheduler: false });
-  formAtStart = guardForm(srv.app.db.ds);
+  formAtStart = srv.app.db.guards;
   await srv.app.db.ds.query('CREATE TABLE late_probe (id VARCHAR(40) PRIMARY KEY, n INT NOT NULL)');
   await srv.app.db.ds.query("INSERT INTO late_probe (id, n) VALUES ('counter', 0)");
 });
 
 afterAll(async () => {
-  if (usingMysql()) enableGuards(srv.app.db.ds, mysqlServer() === 'MariaDB' ? 'if' : 'call');
+  if (srv) srv.app.db.guards = formAtStart;
   await srv?.close();
 });
 
 class Missed extends Error {}
 
-/** One unit of work: a plain INSERT of `id`, then an UPDATE of row `target` that must match one row, then another INSERT; committed at the end of runLate. */
-function unit(id: string, target: string, after?: (em: EntityManager) => Promise<void>) {
-  return srv.app.db.tx(async (em) => {
-    openLate(em);
-    await late(em, { statements: [{ sql: 'INSERT INTO late_probe (id, n) VALUES (?, 1)', params: [`${id}-a`] }], after: () => undefined });
-    await late(em, exactlyOneRow(em, { sql: 'UPDATE late_probe SET n = n + 1 WHERE id = ?', params: [target] }, async () => {
+const insert = (id: string, n: number) => ({ sql: 'INSERT INTO late_probe (id, n) VALUES (?, ?)', params: [id, n] });
+
+/**
+ * One unit of work: an INSERT of `<id>-a`, then queued for its end an UPDATE of row `target`
+ * that must match one row and an INSERT of `<id>-b`; then `body`.
+ */
+function unit(id: string, target: string, body?: (tx: Tx) => Promise<void>): Promise<Tx> {
+  return srv.app.db.tx(async (tx) => {
+    await tx.query(insert(`${id}-a`, 1).sql, insert(`${id}-a`, 1).params);
+    tx.atEnd(exactlyOneRow(tx, { sql: 'UPDATE late_probe SET n = n + 1 WHERE id = ?', params: [target] }, async () => {
       throw new Missed(`no row ${target}`);
     }));
-    await late(em, { statements: [{ sql: 'INSERT INTO late_probe (id, n) VALUES (?, 2)', params: [`${id}-b`] }], after: () => undefined });
-    await runLate(em, { commit: true });
-    if (after) await after(em);
+    tx.atEnd({ statements: [insert(`${id}-b`, 2)], after: () => undefined });
+    if (body) await body(tx);
+    return tx;
   });
 }
 
@@ -59,7 +63,7 @@ const modes: [string, GuardForm | false][] = {
 
 describe.each(modes)('%s', (_name, guards) => {
   beforeAll(() => {
-    if (usingMysql()) enableGuards(srv.app.db.ds, guards);
+    srv.app.db.guards = guards;
   });
 
   test('an UPDATE that matches no row refuses the unit: nothing sent with it commits', async () => {
@@ -69,7 +73,7 @@ describe.each(modes)('%s', (_name, guards) => {
     expect(await counter()).toBe(before);
   });
 
-  test('a batch that passes commits every statement; on MySQL in one query (with the COMMIT under the guard)', async () => {
+  test('a batch that passes commits every statement; on MySQL in one query', async () => {
     const before = await counter();
     const [statements, trips] = [srv.app.db.queryCount, srv.app.db.roundTripCount];
     await unit(`pass-${guards}`, 'counter');
@@ -77,22 +81,68 @@ describe.each(modes)('%s', (_name, guards) => {
     expect(await rows(`pass-${guards}`)).toEqual([`pass-${guards}-a`, `pass-${guards}-b`]);
     expect(await counter()).toBe(before + 1);
     if (!usingMysql()) expect(sent[0]).toBe(5); // BEGIN, INSERT, UPDATE, INSERT, COMMIT
-    // START rides with the batch; the guard is a statement; the COMMIT goes with the batch (guard) or after it.
-    else if (guards) expect(sent).toEqual([6, 1]);
-    else expect(sent).toEqual([5, 2]);
+    // START | INSERT | the batch: UPDATE, its guard (a statement), INSERT | COMMIT.
+    else if (guards) expect(sent).toEqual([6, 4]);
+    else expect(sent).toEqual([5, 4]);
   });
 
-  test('a statement after a COMMIT that went with the batch is refused, never run outside the transaction', async () => {
-    const stray = `stray-${guards}`;
-    const attempt = unit(stray, 'counter', (em) => em.query('INSERT INTO late_probe (id, n) VALUES (?, 3)', [`${stray}-c`]));
-    if (usingMysql() && guards) {
-      await expect(attempt).rejects.toThrow(/after its transaction's COMMIT/);
-      // The batch had committed; the stray INSERT never reached the database.
-      expect(await rows(stray)).toEqual([`${stray}-a`, `${stray}-b`]);
-    } else {
-      await attempt;
-      expect(await rows(stray)).toEqual([`${stray}-a`, `${stray}-b`, `${stray}-c`]);
-    }
+  test('work queued with atEnd runs after the statements the unit sends itself, in the order queued', async () => {
+    const id = `order-${guards}`;
+    let seenInBody: string[] = [];
+    await unit(id, 'counter', async (tx) => {
+      await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 3)', [`${id}-c`]);
+      seenInBody = (await tx.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`]) as { id: string }[]).map((r) => r.id);
+    });
+    expect(seenInBody).toEqual([`${id}-a`, `${id}-c`]);
+    expect(await rows(id)).toEqual([`${id}-a`, `${id}-b`, `${id}-c`]);
+  });
+
+  test('nothing is queued or run in a unit after its COMMIT', async () => {
+    const tx = await unit(`stray-${guards}`, 'counter');
+    expect(() => tx.atEnd({ statements: [insert(`stray-${guards}-c`, 3)], after: () => undefined })).toThrow(/committed/);
+    await expect(tx.now({ statements: [insert(`stray-${guards}-c`, 3)], after: () => undefined })).rejects.toThrow(/committed/);
+    expect(await rows(`stray-${guards}`)).toEqual([`stray-${guards}-a`, `stray-${guards}-b`]);
+  });
+});
+
+describe('the unit of work', () => {
+  test('afterCommit listeners run once the COMMIT succeeded, never after a rollback', async () => {
+    const told: string[] = [];
+    await srv.app.db.tx(async (tx) => {
+      tx.afterCommit(() => told.push('committed'));
+      expect(told).toEqual([]);
+    });
+    await expect(srv.app.db.tx(async (tx) => {
+      tx.afterCommit(() => told.push('rolled back'));
+      throw new Missed('refused');
+    })).rejects.toBeInstanceOf(Missed);
+    expect(told).toEqual(['committed']);
+  });
+
+  test('a unit whose body throws rolls back everything it sent, and its queued work never runs', async () => {
+    const id = `rollback-${randomBytes(3).toString('hex')}`;
+    let ran = false;
+    await expect(srv.app.db.tx(async (tx) => {
+      await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 1)', [`${id}-b`]);
+      tx.atEnd({ statements: [insert(`${id}-c`, 1)], after: () => { ran = true; } });
+      throw new Missed('refused');
+    })).rejects.toBeInstanceOf(Missed);
+    expect(ran).toBe(false);
+    expect(await rows(id)).toEqual([]);
+  });
+
+  test('tx.now runs a batch at once, in the unit, in one query on MySQL', async () => {
+    const id = `now-${randomBytes(3).toString('hex')}`;
+    const trips = srv.app.db.roundTripCount;
+    const seen = await srv.app.db.tx(async (tx) => {
+      const before = srv.app.db.roundTripCount;
+      await tx.now({ statements: [insert(`${id}-a`, 1), insert(`${id}-b`, 1)], after: () => undefined });
+      const sent = srv.app.db.roundTripCount - before;
+      return { sent, rows: (await tx.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`]) as { id: string }[]).map((r) => r.id) };
+    });
+    expect(seen.rows).toEqual([`${id}-a`, `${id}-b`]);
+    expect(seen.sent).toBe(usingMysql() ? 1 : 2);
+    expect(srv.app.db.roundTripCount - trips).toBeGreaterThan(seen.sent);
   });
 });
 
@@ -135,7 +185,7 @@ describe('which guard a server gets', () => {
     let restricted: TestServer | undefined;
     try {
       restricted = await startServer({ database, scheduler: false, env: { LOG_LEVEL: 'warn' }, logDestination: { write: (line: string) => { lines.push(line); } } });
-      expect(guardForm(restricted.app.db.ds)).toBe(false);
+      expect(restricted.app.db.guards).toBe(false);
       const [routines] = await admin.query('SELECT COUNT(*) AS n FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?', [name]) as [{ n: number }[], unknown];
       expect(Number(routines[0].n)).toBe(0);
       expect(lines.filter((l) => l.includes('late guard procedure is missing'))).toHaveLength(1);

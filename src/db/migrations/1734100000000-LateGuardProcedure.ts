@@ -1,14 +1,14 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { isMariaDb } from '../charset';
 import { isMysql } from './schema-helpers';
-import { GUARD_PROCEDURE } from '../late';
+import { GUARD_PROCEDURE } from '../batch';
 import { driverErrorOf } from '../db';
 
 /** ER_DBACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_PROCACCESS_DENIED_ERROR. */
 const ACCESS_DENIED = new Set([1044, 1142, 1227, 1370]);
 
 /**
- * MySQL 8 only: the late batch's guard (src/db/late.ts `exactlyOneRow`) as a procedure,
+ * MySQL 8 only: the end-of-unit batch's guard (src/db/batch.ts `exactlyOneRow`) as a procedure,
  * because MySQL runs an IF only inside a stored program. `CALL gateway_expect_one_row(
  * ROW_COUNT(), tag)` right after an UPDATE raises SQLSTATE 45000 with the tag when the UPDATE
  * matched no row, which stops the multi-statement query there, its COMMIT included, as

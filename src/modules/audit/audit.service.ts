@@ -5,10 +5,9 @@
  * all. Rejected calls (4xx) and rolled-back ones (5xx) therefore leave no entry, and an
  * idempotent replay (nothing executed) adds none.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import { newId } from '../../domain/ids';
 import { insertOf } from '../../db/compiled-write';
-import { late } from '../../db/late';
 import { ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import type { Scope } from '../../domain/scope';
@@ -47,17 +46,17 @@ const stringField = (value: unknown, key: string): string | null => {
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  async record(em: EntityManager, ctx: RequestContext, facts: AuditFacts, now = new Date()): Promise<void> {
+  /** Queues the entry for the end of `tx`: nothing waits for its answer, so it goes with the unit's last statements. */
+  record(tx: Tx, ctx: RequestContext, facts: AuditFacts, now = new Date()): void {
     const resourceType = stringField(facts.body, 'object');
     // Records carry `id`; a method setting is named by its payment_method.
     const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
-    // Nothing waits for its answer: sent with the unit's last statements (src/db/late.ts).
     const entry = Object.assign(new AuditEntry(), {
       id: newId('auditEntry', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment, apiKeyId: ctx.apiKeyId,
       operation: facts.operation.slice(0, 128), resourceType: resourceType?.slice(0, 64) ?? null, resourceId: resourceId?.slice(0, 40) ?? null,
       reason: stringField(facts.input, 'reason'), requestId: ctx.requestId?.slice(0, 64) ?? null, statusCode: facts.status, createdAt: now,
     });
-    await late(em, { statements: [insertOf(em, AuditEntry, [entry])], after: () => undefined });
+    tx.atEnd({ statements: [insertOf(tx, AuditEntry, [entry])], after: () => undefined });
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

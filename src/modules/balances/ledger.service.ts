@@ -12,7 +12,8 @@ import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
 import { insertOf, insertRows } from '../../db/compiled-write';
-import { exactlyOneRow, runNow, type LateWork, type Statement } from '../../db/late';
+import { exactlyOneRow, type EndWork, type Statement } from '../../db/batch';
+import type { Tx } from '../../db/tx';
 import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 import { isoInstant } from '../../domain/instant';
@@ -63,21 +64,21 @@ export class LedgerService {
   constructor(private readonly db: Db) {}
 
   /** Applies a transition's ledger effect (a named movement of `amount`) for the record `source`. */
-  effect(em: EntityManager, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): LateWork {
-    return this.postWork(em, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
+  effect(tx: Tx, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): EndWork {
+    return this.postWork(tx, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
   }
 
   /**
-   * Applies `movements` to the (scope, currency) balance inside `em`'s transaction. A
+   * Applies `movements` to the (scope, currency) balance now, in `tx`. A
    * currency without a balance row counts as all zero: a debit is refused without creating
    * one, and a credit creates it (see `createBalance`).
    */
-  post(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<void> {
-    return runNow(em, this.postWork(em, scope, currency, movements, source, now)).then(() => undefined);
+  post(tx: Tx, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<void> {
+    return tx.now(this.postWork(tx, scope, currency, movements, source, now)).then(() => undefined);
   }
 
-  /** `post` as late work (src/db/late.ts): on MySQL the entries' INSERT and the guarded balance UPDATE, sent with the unit's other late work. */
-  private postWork(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): LateWork {
+  /** `post` as end-of-unit work (`tx.atEnd`): on MySQL the entries' INSERT and the guarded balance UPDATE, one batch. */
+  private postWork(tx: Tx, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): EndWork {
     const entries = movements.map((m) => Object.assign(new LedgerEntry(), {
       id: newId('ledgerEntry', now.getTime()),
       merchantId: scope.merchantId,
@@ -93,14 +94,14 @@ export class LedgerService {
     if (this.db.kind === 'mysql') {
       // The entries first (they take no hot lock), then one conditional UPDATE that both
       // checks and moves the buckets: the balance row is locked for that statement and the
-      // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT. It is late
-      // work sent with the unit's last statements and its COMMIT, guarded (src/db/late.ts).
+      // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT. It is a
+      // batch sent with the unit's last statements and its COMMIT, guarded (src/db/batch.ts).
       // No row yet, or a bucket would go negative: the locking path finds out which (and refuses).
-      return exactlyOneRow(em, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(em, scope, currency, movements, source, now), [insertOf(em, LedgerEntry, entries)]);
+      return exactlyOneRow(tx, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(tx, scope, currency, movements, source, now), [insertOf(tx, LedgerEntry, entries)]);
     }
     return async () => {
-      await this.lockAndMove(em, scope, currency, movements, source, now);
-      await insertRows(em, LedgerEntry, entries);
+      await this.lockAndMove(tx, scope, currency, movements, source, now);
+      await insertRows(tx, LedgerEntry, entries);
     };
   }
 

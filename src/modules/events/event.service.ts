@@ -9,7 +9,7 @@
  * the committed events of a scope are always exactly 1..N, in commit order, with no gaps.
  * A reader that has seen up to N and asks for `seq > N` can never miss a late commit.
  */
-import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
@@ -18,44 +18,14 @@ import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { insertOf } from '../../db/compiled-write';
-import { runNow, type LateBatch, type Statement } from '../../db/late';
+import type { Batch, Statement } from '../../db/batch';
+import type { Tx } from '../../db/tx';
 import { ApiKey } from '../auth/api-key.entity';
 import { EventRecord } from './event.entity';
-import { EVENT_LIST, EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes } from './event.schemas';
-import { isoInstant } from '../../domain/instant';
-import type { EventWire } from './event.schemas';
-export type { EventWire } from './event.schemas';
+import { EVENT_LIST } from './event.schemas';
+import { eventToWire, type CommittedEvent, type EventWire, type WireRecord } from './event.wire';
 
-/** Any record as its REST route returns it. */
-export interface WireRecord {
-  object: string;
-  id: string;
-}
-
-/** A committed event, as announced to in-process listeners (subscriptions). */
-export interface CommittedEvent {
-  merchantId: string;
-  environment: string;
-  seq: number;
-}
-
-/**
- * Checks a list of event types or `resource.*` wildcards that no schema validated (the
- * subscription's `types`): the grammar and limit of EventTypeFilter; `param` names it in errors.
- */
-export function parseTypeFilter(value: string | readonly string[], param = 'type'): string[] {
-  const items = (typeof value === 'string' ? value.split(',') : [...value]).map((t) => t.trim());
-  if (items.length === 0 || items.length > MAX_EVENT_TYPES || items.some((t) => !EVENT_TYPE.test(t))) {
-    throw ApiError.validation(param, `${param} must be one or a comma-separated list of event types (payout_intent.cancelled) or wildcards (payout_intent.*).`);
-  }
-  return splitEventTypes(items);
-}
-
-/** True when `type` matches any of `patterns` (exact or `resource.*`); no patterns = all. */
-export function typeMatches(type: string, patterns: readonly string[] | undefined): boolean {
-  if (!patterns || patterns.length === 0) return true;
-  return patterns.some((p) => (p.endsWith('.*') ? type.startsWith(p.slice(0, -1)) : p === type));
-}
+export { parseTypeFilter, typeMatches, type CommittedEvent, type EventWire, type WireRecord } from './event.wire';
 
 /**
  * Hook run inside the event's transaction (webhook fan-out writes its delivery rows here).
@@ -69,57 +39,40 @@ export class EventService {
   /** Run in the event's transaction before its counter is taken; their statements follow the event row's. */
   readonly afterRecord: AfterRecordHook[] = [];
   private readonly committedListeners: ((events: CommittedEvent[]) => void)[] = [];
-  private readonly pending = new WeakMap<QueryRunner, CommittedEvent[]>();
 
   constructor(private readonly db: Db) {}
 
   /**
-   * Announces events to `onCommitted` listeners once their transaction commits (a fast
-   * path only: subscribers also poll the database, which stays the source of truth).
+   * Listeners told of events once their unit of work commits (`tx.afterCommit`): a fast path
+   * only, subscribers also poll the database, which stays the source of truth.
    */
-  attach(ds: DataSource): void {
-    const pending = this.pending;
-    const fire = (events: CommittedEvent[]) => {
-      for (const listener of this.committedListeners) {
-        try {
-          listener(events);
-        } catch {
-          /* a listener's failure never affects the transaction */
-        }
-      }
-    };
-    const subscriber: EntitySubscriberInterface = {
-      afterTransactionCommit(event) {
-        const events = pending.get(event.queryRunner);
-        if (events) {
-          pending.delete(event.queryRunner);
-          fire(events);
-        }
-      },
-      afterTransactionRollback(event) {
-        pending.delete(event.queryRunner);
-      },
-    };
-    ds.subscribers.push(subscriber);
-  }
-
   onCommitted(listener: (events: CommittedEvent[]) => void): void {
     this.committedListeners.push(listener);
   }
 
-  /** Records `<record.object>.<suffix>` with a snapshot of the record, in `em`'s transaction. */
-  async record(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
-    return runNow(em, await this.prepare(em, scope, suffix, record, requestId, now));
+  private announce(events: CommittedEvent[]): void {
+    for (const listener of this.committedListeners) {
+      try {
+        listener(events);
+      } catch {
+        /* a listener's failure never affects the unit of work */
+      }
+    }
+  }
+
+  /** Records `<record.object>.<suffix>` with a snapshot of the record, now, in `tx`. */
+  async record(tx: Tx, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
+    return tx.now(await this.prepare(tx, scope, suffix, record, requestId, now));
   }
 
   /**
-   * `record` in two steps: the hooks' reads now, and the late work (src/db/late.ts) that
-   * takes the scope's next number and writes the event and what the hooks write: the part
-   * that holds the counter row until commit, which a caller runs as late as it can. Its
+   * `record` in two steps: the hooks' reads now, and the batch (src/db/batch.ts) that takes
+   * the scope's next number and writes the event and what the hooks write: the part that
+   * holds the counter row until commit, which a caller queues with `tx.atEnd`. Its
    * statements need no answer from each other (the event row reads its `seq` from the
    * counter row in the INSERT itself), so they go in the same round trip.
    */
-  async prepare(em: EntityManager, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<LateBatch<EventRecord>> {
+  async prepare(tx: Tx, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<Batch<EventRecord>> {
     const type = `${record.object}.${suffix}`;
     const event = Object.assign(new EventRecord(), {
       id: newId('event', now.getTime()),
@@ -132,22 +85,17 @@ export class EventService {
       createdAt: now,
       seq: null as number | null,
     });
-    const statements = [this.nextSeq(em, scope), insertOf(em, EventRecord, [event], {
+    const statements = [this.nextSeq(tx, scope), insertOf(tx, EventRecord, [event], {
       property: 'seq', sql: 'SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?', values: [scope.merchantId, scope.environment],
     })];
-    for (const hook of this.afterRecord) statements.push(...await hook(em, event));
+    for (const hook of this.afterRecord) statements.push(...await hook(tx, event));
     return {
       // From the first statement on the counter row stays locked until the transaction ends.
       statements,
-      after: ([counted]) => {
-        const seq = this.counted(em, counted);
+      after: ([counted]: unknown[]) => {
+        const seq = this.counted(tx, counted);
         event.seq = seq;
-        const qr = em.queryRunner;
-        if (qr) {
-          const list = this.pending.get(qr) ?? [];
-          list.push({ merchantId: scope.merchantId, environment: scope.environment, seq });
-          this.pending.set(qr, list);
-        }
+        tx.afterCommit(() => this.announce([{ merchantId: scope.merchantId, environment: scope.environment, seq }]));
         return event;
       },
     };
@@ -309,13 +257,6 @@ export class EventService {
   }
 
   static toWire(event: EventRecord): EventWire {
-    return {
-      object: 'event',
-      id: event.id,
-      type: event.type,
-      environment: event.environment,
-      created_at: isoInstant(event.createdAt),
-      data: { object: event.data },
-    };
+    return eventToWire(event);
   }
 }

@@ -9,7 +9,7 @@ import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { compiledSelect } from '../../db/compiled-select';
 import type { RequestContext } from '../auth/request-context';
-import type { Done } from '../../domain/operation';
+import type { Done } from '../../ops/operation';
 import { PAYMENT_METHODS, PaymentMethodName } from './catalogue';
 import { PaymentMethodSetting } from './method-setting.entity';
 import type { UpdatePaymentMethodSettingBody } from './method.schemas';

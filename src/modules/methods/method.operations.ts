@@ -1,5 +1,5 @@
 /** The method-settings operation: what it parses and which service method performs it. */
-import { defineOperation, withBody } from '../../domain/operation';
+import { defineOperation, withBody } from '../../ops/operation';
 import { MethodSettings, parseSettingUpdate } from './method-settings.service';
 import { UpdatePaymentMethodSettingBody } from './method.schemas';
 

@@ -11,7 +11,7 @@ import { METHODS, PAYER_FIELD_PATHS, PayerField, PaymentMethodName } from '../me
 import type { PayerData, StartResult } from '../methods/connector';
 import type { MethodRouting } from '../methods/method-routing.service';
 import { choiceToWire, PaymentMethodOptionWire } from '../methods/method.wire';
-import { external } from '../../domain/operation';
+import { external } from '../../ops/operation';
 import { runPhases } from '../../ops/phases';
 import { CustomerData, PaymentIntent } from './payment.entity';
 import { CheckoutSelection, parseCheckoutForm, PaymentMethodOptions, payerOf } from './payment.input';

@@ -10,21 +10,21 @@
  * recovery point, and `resumeStarts` (a scheduler job) finishes such payments.
  */
 import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
-import { formatAmount } from '../../domain/money';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
 import { updateWhere } from '../../db/compiled-write';
 import { compiledSelect } from '../../db/compiled-select';
 import { Merchant } from '../auth/merchant.entity';
-import { METHODS, PaymentMethodName, PROVIDERS } from '../methods/catalogue';
-import type { PaymentConnector, SettleOutcome, StartResult } from '../methods/connector';
-import { CONNECTORS } from '../methods/simulated.connector';
+import { METHODS, PaymentMethodName } from '../methods/catalogue';
+import type { SettleOutcome, StartResult } from '../methods/connector';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
 import { IntentStore } from '../shared/intent-store';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
-import { PaymentIntent, ReceiptData } from './payment.entity';
+import { PaymentIntent } from './payment.entity';
+import { offerOf, plannedOutcome, receiptOf, scopeOf } from './payment-facts';
 import { payerOf } from './payment.input';
 import { PaymentStatus, paymentStates } from './payment.states';
 import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
@@ -91,7 +91,7 @@ export class PaymentLifecycle {
    * payer chose), then moves on at once for a method that does not wait for the payer.
    */
   async finishStart(
-    em: EntityManager, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
+    em: Tx, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
   ): Promise<PaymentIntentWire> {
     let p: PaymentIntent;
     if (known && await this.answerUnchanged(em, actor, known, start, now)) {
@@ -108,7 +108,7 @@ export class PaymentLifecycle {
     }
     await this.engine.record(em, actor, p, event, now);
     if (start.initial.status === 'succeeded') {
-      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: this.receiptOf(p, now) }, now);
+      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: receiptOf(p, now) }, now);
     }
     if (start.initial.status === 'processing') {
       return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
@@ -167,24 +167,24 @@ export class PaymentLifecycle {
   // ---- settlement and expiry ----
 
   /** processing -> succeeded | failed. */
-  settle(em: EntityManager, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
+  settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
     return outcome.status === 'succeeded'
-      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: this.receiptOf(p, now) }, now)
+      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: receiptOf(p, now) }, now)
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
   }
 
   /** requires_action -> processing: the payer has paid; the provider confirms the funds. */
-  paid(em: EntityManager, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
+  paid(em: Tx, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
     return this.engine.apply(em, actor, p, 'process', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt }, now);
   }
 
   /** requires_action -> expired: the one expiry transition (test helper, scheduler, hosted page). */
-  expire(em: EntityManager, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
+  expire(em: Tx, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
     return this.engine.apply(em, actor, p, 'expire', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
   }
 
   /** Expires a requires_action intent whose expires_at has passed; true when it did. */
-  async expireIfOverdue(em: EntityManager, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
+  async expireIfOverdue(em: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
     if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
     await this.expire(em, actor, p, now);
     return true;
@@ -221,7 +221,7 @@ export class PaymentLifecycle {
   }
 
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
-  async pickForTest(em: EntityManager, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
+  async pickForTest(em: Tx, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
     const [choice] = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
     if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
     await this.store.patch(em, scope, p, {
@@ -276,35 +276,6 @@ export class PaymentLifecycle {
     const [m] = await compiledSelect(em, 'merchant.byId', { id: merchantId }, () => em.createQueryBuilder(Merchant, 'm').where('m.id = :id'));
     return m?.name ?? 'Merchant';
   }
-
-  private receiptOf(p: PaymentIntent, now: Date): ReceiptData {
-    const day = now.toISOString().slice(0, 10).replace(/-/g, '');
-    return {
-      receipt_number: `RCPT-${day}-${p.id.slice(-10).toUpperCase()}`,
-      amount: formatAmount(p.amount),
-      currency: p.currency,
-      payment_method: p.paymentMethod ?? 'unknown',
-      bank: p.bank,
-      reference: p.paymentReference ?? p.id,
-      paid_at: now.toISOString(),
-    };
-  }
 }
 
-export function scopeOf(p: PaymentIntent): Scope {
-  return { merchantId: p.merchantId, environment: p.environment };
-}
-
-function plannedOutcome(p: PaymentIntent): SettleOutcome {
-  return p.plannedFailureCode
-    ? { status: 'failed', failureCode: p.plannedFailureCode, failureMessage: p.plannedFailureMessage ?? `Payment failed: ${p.plannedFailureCode}.` }
-    : { status: 'succeeded' };
-}
-
-/** The connector and offer a routed payment was sent to (stored on the row by `beginStart`). */
-function offerOf(p: PaymentIntent): { connector: PaymentConnector; offer: (typeof PROVIDERS)[number]['offers'][number] } {
-  const connector = p.provider ? CONNECTORS.get(p.provider) : undefined;
-  const offer = PROVIDERS.find((d) => d.code === p.provider)?.offers.find((o) => o.method === p.paymentMethod);
-  if (!connector || !offer) throw new Error(`payment ${p.id}: provider ${p.provider} has no ${p.paymentMethod} offer`);
-  return { connector, offer };
-}
+export { scopeOf } from './payment-facts';

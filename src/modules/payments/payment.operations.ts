@@ -1,5 +1,5 @@
 /** The payment operations: what each command parses and which service method performs it. */
-import { defineOperation, withBody } from '../../domain/operation';
+import { defineOperation, withBody } from '../../ops/operation';
 import { cancelReason, CancelBody, EmptyBody } from '../../domain/fields';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayment } from './payment.input';

@@ -7,10 +7,10 @@
  * the payment and commits the intent with the recovery point; the provider is called
  * outside any transaction; phase 2 commits its answer with the `created` event.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
-import { Done, external, Step } from '../../domain/operation';
+import { Done, external, TxStep as Step } from '../../ops/operation';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { insertRows } from '../../db/compiled-write';
@@ -38,7 +38,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
    * provider started between two phases). A repeated merchant_reference with the same
    * details returns the intent as it is now; with other details it is a conflict.
    */
-  async create(em: EntityManager, ctx: Actor, input: CreatePaymentInput, baseUrl: string): Promise<Step<PaymentIntentWire>> {
+  async create(em: Tx, ctx: Actor, input: CreatePaymentInput, baseUrl: string): Promise<Step<PaymentIntentWire>> {
     const { lifecycle } = this.deps;
     const fp = paymentFingerprint(input);
     // The merchant_reference is not looked up first: the INSERT meets a taken one on the
@@ -117,7 +117,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
 
   /** The row changes of a new intent's checkout: the hosted page, or the routed method (its provider started between two phases). */
   private async route(
-    em: EntityManager, ctx: Actor, input: CreatePaymentInput, criteria: Parameters<MethodRouting['route']>[2], checkoutUrl: string, now: Date,
+    em: Tx, ctx: Actor, input: CreatePaymentInput, criteria: Parameters<MethodRouting['route']>[2], checkoutUrl: string, now: Date,
   ): Promise<PaymentChanges> {
     if (input.checkout_mode === 'hosted') {
       const choices = await this.deps.methods.eligible(em, ctx, criteria);
@@ -134,7 +134,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     return { ...this.deps.lifecycle.beginStart(choice), expiresAt: new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS) };
   }
 
-  async cancel(em: EntityManager, ctx: Actor, id: string, reason: string | null): Promise<Done<PaymentIntentWire>> {
+  async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PaymentIntentWire>> {
     const value = await this.deps.lifecycle.engine.applyTo(em, ctx, id, 'cancel', {
       settleAt: null, failureCode: 'cancelled', failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
     });
@@ -146,7 +146,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
    * passes through processing, each step with its own event and ledger rows; a hosted
    * intent whose payer has not chosen yet gets the first eligible method.
    */
-  async testSettle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PaymentIntentWire>> {
+  async testSettle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PaymentIntentWire>> {
     const { lifecycle } = this.deps;
     const p = await this.store.lock(em, ctx, id);
     const now = new Date();
@@ -158,7 +158,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
   }
 
   /** Test helper: expire a requires_action intent now. */
-  async testExpire(em: EntityManager, ctx: Actor, id: string): Promise<Done<PaymentIntentWire>> {
+  async testExpire(em: Tx, ctx: Actor, id: string): Promise<Done<PaymentIntentWire>> {
     const lifecycle = this.deps.lifecycle;
     return { outcome: 'done', value: await lifecycle.expire(em, ctx, await this.store.lock(em, ctx, id)) };
   }

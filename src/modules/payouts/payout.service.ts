@@ -2,12 +2,12 @@
  * Payout intents: the one place where their rules live. REST routes and GraphQL
  * resolvers only translate to and from these methods.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../domain/operation';
+import type { Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import type { CreatePayoutIntentBody } from './payout.schemas';
 import type { ListSpec } from '../../domain/listing';
@@ -94,7 +94,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
    * unique index (uq_payout_intents_reference), which fails that statement alone, and the
    * original is then read (the one extra statement is paid by a repeat, not by every create).
    */
-  async create(em: EntityManager, ctx: Actor, input: CreatePayoutInput): Promise<Done<PayoutIntentWire>> {
+  async create(em: Tx, ctx: Actor, input: CreatePayoutInput): Promise<Done<PayoutIntentWire>> {
     const now = new Date();
     const p = Object.assign(new PayoutIntent(), {
       id: newId('payoutIntent', now.getTime()),
@@ -129,19 +129,19 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   }
 
   /** requires_approval -> processing; the provider settles it after SIMULATED_SETTLE_MS. */
-  async approve(em: EntityManager, ctx: Actor, id: string): Promise<Done<PayoutIntentWire>> {
+  async approve(em: Tx, ctx: Actor, id: string): Promise<Done<PayoutIntentWire>> {
     const now = new Date();
     const settleAt = this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
     return { outcome: 'accepted', value: await this.lifecycle.applyTo(em, ctx, id, 'approve', { settleAt }, now) };
   }
 
-  async cancel(em: EntityManager, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {
+  async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {
     const value = await this.lifecycle.applyTo(em, ctx, id, 'cancel', { failureCode: 'cancelled', failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE });
     return { outcome: 'accepted', value };
   }
 
   /** Test helper: settle a processing payout now, as the provider would. */
-  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PayoutIntentWire>> {
+  async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PayoutIntentWire>> {
     return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
   }
 
@@ -163,7 +163,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     );
   }
 
-  private applyOutcome(em: EntityManager, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
+  private applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
     return outcome.status === 'succeeded'
       ? this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
       : this.lifecycle.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });

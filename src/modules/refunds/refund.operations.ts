@@ -1,5 +1,5 @@
 /** The refund operations: what each command parses and which service method performs it. */
-import { defineOperation, withBody } from '../../domain/operation';
+import { defineOperation, withBody } from '../../ops/operation';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { CreateRefundBody } from './refund.schemas';
 import { parseCreateRefund, RefundService } from './refund.service';

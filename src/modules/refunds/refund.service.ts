@@ -14,7 +14,7 @@
  * Lock order: payment intent, then balance (create); refund, then payment intent, then
  * balance (failure); refund, then balance (success). No cycle.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import type { RefundConnector, SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { amountOf } from '../../domain/fields';
@@ -22,7 +22,7 @@ import { newId } from '../../domain/ids';
 import { ListParams, Page, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../domain/operation';
+import type { Done } from '../../ops/operation';
 import type { Actor, Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';
@@ -104,7 +104,7 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
    * A pending refund of a succeeded payment intent, its amount held from `available`. A
    * repeated merchant_reference returns the original refund, whatever the body.
    */
-  async create(em: EntityManager, ctx: Actor, input: CreateRefundInput): Promise<Done<RefundWire>> {
+  async create(em: Tx, ctx: Actor, input: CreateRefundInput): Promise<Done<RefundWire>> {
     const reference = input.merchant_reference;
     if (reference !== null) {
       const existing = await this.store.findByReference(em, ctx, reference);
@@ -159,7 +159,7 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
   }
 
   /** Test helper: settle a pending refund now, as the provider would. */
-  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<RefundWire>> {
+  async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<RefundWire>> {
     return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
   }
 
@@ -201,7 +201,7 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
     return this.deps.connector.settle({ refundId: r.id, paymentIntentId: r.paymentIntentId, amount: r.amount, currency: r.currency, environment: scope.environment });
   }
 
-  private async applyOutcome(em: EntityManager, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
+  private async applyOutcome(em: Tx, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
     const now = new Date();
     if (outcome.status === 'succeeded') return this.lifecycle.apply(em, actor, r, 'succeed', { settleAt: null }, now);
     // Failed: the payment row is locked before the balance row (the order create takes them).

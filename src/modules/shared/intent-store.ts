@@ -5,6 +5,7 @@
  * be applied twice.
  */
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
 import { ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
@@ -168,7 +169,7 @@ export class IntentStore<E extends IntentRow, W> {
    */
   async processDue<X = undefined>(
     column: string, status: string, now: Date,
-    step: (em: EntityManager, row: E, scope: Scope, answer: X) => Promise<boolean>,
+    step: (tx: Tx, row: E, scope: Scope, answer: X) => Promise<boolean>,
     call?: (row: E, scope: Scope) => Promise<X>,
   ): Promise<number> {
     let moved = 0;

@@ -4,12 +4,13 @@
  * refuses it with the table's code when the record is elsewhere, makes the conditional
  * update (`... WHERE status = :from`, so a concurrent change can never be applied twice),
  * posts the table's ledger effect, and records the event. `create` does the same for a
- * new record: insert, entry ledger effect, `created` event.
+ * new record: insert, entry ledger effect, `created` event. The ledger effect and the event
+ * take the merchant's hot locks (balance row, event counter): they are queued with
+ * `tx.atEnd` and run at the end of the unit of work, after its other writes, in this order.
  */
-import type { EntityManager } from 'typeorm';
 import type { Actor } from '../../domain/scope';
-import { late } from '../../db/late';
 import { insertRows } from '../../db/compiled-write';
+import type { Tx } from '../../db/tx';
 import type { StateMachine } from '../../domain/state-machine';
 import type { LedgerService, LedgerSource } from '../balances/ledger.service';
 import type { EventService } from '../events/event.service';
@@ -35,34 +36,30 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   ) {}
 
   /** Inserts a new record in the table's entry state, with its ledger effect and `created` event. */
-  async create(em: EntityManager, actor: Actor, row: E, now: Date): Promise<W> {
-    await insertRows(em, this.store.entity, [row]);
+  async create(tx: Tx, actor: Actor, row: E, now: Date): Promise<W> {
+    await insertRows(tx, this.store.entity, [row]);
     const { ledger } = this.machine.entry;
-    if (ledger) await late(em, this.deps.ledger.effect(em, actor, row.currency, row.amount, ledger, this.source(row), now));
-    return this.record(em, actor, row, 'created', now);
+    if (ledger) tx.atEnd(this.deps.ledger.effect(tx, actor, row.currency, row.amount, ledger, this.source(row), now));
+    return this.record(tx, actor, row, 'created', now);
   }
 
-  /** Applies transition `name` to a row already locked in `em`'s transaction; returns the new wire record. */
-  async apply(em: EntityManager, actor: Actor, row: E, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
+  /** Applies transition `name` to a row already locked in `tx`; returns the new wire record. */
+  async apply(tx: Tx, actor: Actor, row: E, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
     const t = this.machine.check(name, row.status as S);
-    await this.store.transition(em, actor, row, t.to, changes, now);
-    if (t.ledger) await late(em, this.deps.ledger.effect(em, actor, row.currency, row.amount, t.ledger, this.source(row), now));
-    return this.record(em, actor, row, t.event ?? t.to, now);
+    await this.store.transition(tx, actor, row, t.to, changes, now);
+    if (t.ledger) tx.atEnd(this.deps.ledger.effect(tx, actor, row.currency, row.amount, t.ledger, this.source(row), now));
+    return this.record(tx, actor, row, t.event ?? t.to, now);
   }
 
   /** Locks the record `id` of the actor's scope (404 when it is not there) and applies `name` to it. */
-  async applyTo(em: EntityManager, actor: Actor, id: string, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
-    return this.apply(em, actor, await this.store.lock(em, actor, id), name, changes, now);
+  async applyTo(tx: Tx, actor: Actor, id: string, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
+    return this.apply(tx, actor, await this.store.lock(tx, actor, id), name, changes, now);
   }
 
-  /**
-   * Records `<object>.<suffix>` for the row as it is now. The ledger effect and the event
-   * take the merchant's hot locks (balance row, event counter): in an atomic phase they run
-   * at the end of the transaction (src/db/late.ts), in this order.
-   */
-  async record(em: EntityManager, actor: Actor, row: E, suffix: string, now: Date): Promise<W> {
+  /** Records `<object>.<suffix>` for the row as it is now: the event is written at the end of `tx`. */
+  async record(tx: Tx, actor: Actor, row: E, suffix: string, now: Date): Promise<W> {
     const wire = this.toWire(row);
-    await late(em, await this.deps.events.prepare(em, actor, suffix, wire, actor.requestId, now));
+    tx.atEnd(await this.deps.events.prepare(tx, actor, suffix, wire, actor.requestId, now));
     return wire;
   }
 

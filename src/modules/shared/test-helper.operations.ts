@@ -2,9 +2,9 @@
  * The `succeed` and `fail` test helpers every settled resource offers: the same bodies
  * (empty; an optional failure_code and message) and the same guard, for one settle method.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import type { SettleOutcome } from '../../domain/connector';
-import { defineOperation, Done, withBody } from '../../domain/operation';
+import { defineOperation, Done, withBody } from '../../ops/operation';
 import { EmptyBody, TestFailureBody, testFailure } from '../../domain/fields';
 import type { RequestContext } from '../../domain/scope';
 import type { TestFailure } from '../../domain/validation';
@@ -13,7 +13,7 @@ type ById = { id: string };
 
 export function settleTestOperations<T>(
   resource: string, path: string, fallback: TestFailure, noun: string,
-  settle: (em: EntityManager, ctx: RequestContext, id: string, outcome: SettleOutcome) => Promise<Done<T>>,
+  settle: (em: Tx, ctx: RequestContext, id: string, outcome: SettleOutcome) => Promise<Done<T>>,
 ) {
   return {
     testSucceed: defineOperation({

@@ -1,5 +1,5 @@
 /** The topup operations: what each command parses and which service method performs it. */
-import { defineOperation, withBody } from '../../domain/operation';
+import { defineOperation, withBody } from '../../ops/operation';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { CreateTopupIntentBody } from './topup.schemas';
 import { parseCreateTopup, TOPUP_TEST_FAILURE, TopupService } from './topup.service';

@@ -4,12 +4,12 @@
  * fails, or expires. `Idempotency-Key` is required; a reused merchant_reference is a
  * 409 duplicate_merchant_reference (unlike payouts, which return the original).
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../db/tx';
 import type { SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../domain/operation';
+import type { Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import type { Actor } from '../../domain/scope';
@@ -78,7 +78,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
   }
 
   /** Transfer instructions valid for 24 h; a repeated merchant_reference is refused. */
-  async create(em: EntityManager, ctx: Actor, input: CreateTopupInput): Promise<Done<TopupIntentWire>> {
+  async create(em: Tx, ctx: Actor, input: CreateTopupInput): Promise<Done<TopupIntentWire>> {
     const duplicate = () => new ApiError('duplicate_merchant_reference', `A topup intent with merchant_reference "${input.merchant_reference}" already exists.`, 'merchant_reference');
     if (await this.store.findByReference(em, ctx, input.merchant_reference)) throw duplicate();
     const now = new Date();
@@ -118,7 +118,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
   }
 
   /** Test helper: the transfer arrived (succeeded, crediting available) or was rejected. */
-  async settle(em: EntityManager, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<TopupIntentWire>> {
+  async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<TopupIntentWire>> {
     const value = outcome.status === 'succeeded'
       ? await this.lifecycle.applyTo(em, ctx, id, 'succeed')
       : await this.lifecycle.applyTo(em, ctx, id, 'fail', { failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });

@@ -26,7 +26,7 @@ import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
 import { insertOf } from '../../db/compiled-write';
-import type { Statement } from '../../db/late';
+import type { Statement } from '../../db/batch';
 import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
 import { EventService, typeMatches } from '../events/event.service';

@@ -16,7 +16,7 @@ import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
-import { Done, external, Step } from '../../domain/operation';
+import { Done, external, TxStep as Step } from '../../ops/operation';
 import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { EventRecord } from '../events/event.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';

@@ -1,5 +1,5 @@
 /** The webhook endpoint operations: what each command parses and which service method performs it. */
-import { defineOperation, withBody } from '../../domain/operation';
+import { defineOperation, withBody } from '../../ops/operation';
 import { EmptyBody } from '../../domain/fields';
 import type { WebhookEndpointService } from './webhook-endpoint.service';
 import { CreateWebhookEndpointBody, ResendEventBody, UpdateWebhookEndpointBody } from './webhook.schemas';

@@ -1,0 +1,43 @@
+/** Time limits on database work: a promise raced against a timer, and a connection closed for good. */
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * Settles like `work`, or rejects with `onTimeout()`'s error after `ms`; calls `slow` if
+ * `work` is still pending after `slowMs`.
+ */
+export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error, slow?: { afterMs: number; then: () => void }): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), Math.max(0, ms));
+    const slowTimer = slow && slow.afterMs < ms ? setTimeout(slow.then, slow.afterMs) : undefined;
+    const done = () => {
+      clearTimeout(timer);
+      if (slowTimer) clearTimeout(slowTimer);
+    };
+    work.then(
+      (value) => { done(); resolve(value); },
+      (err: unknown) => { done(); reject(err); },
+    );
+  });
+}
+
+/** mysql2's pooled connection, as far as Db touches it. */
+export interface PoolConnection {
+  destroy(): void;
+  stream?: { destroy(err?: Error): void };
+}
+
+/**
+ * Closes the runner's connection at once and for good: out of the pool (whose waiters get
+ * a new connection), socket destroyed (the server rolls back the open transaction when it
+ * sees it), and the statement in flight fails with `err` instead of waiting forever.
+ */
+export function destroyConnection(runner: QueryRunner, err: Error): void {
+  const conn = (runner as unknown as { databaseConnection?: PoolConnection }).databaseConnection;
+  if (!conn) return;
+  try {
+    conn.destroy();
+    conn.stream?.destroy(Object.assign(err, { fatal: true }));
+  } catch {
+    /* already closed */
+  }
+}
