@@ -1,7 +1,8 @@
 /** Builds the GraphQL schema from the modules' resolvers; `schema.graphql` is this schema printed. */
 import 'reflect-metadata';
 import { GraphQLFieldResolver, GraphQLSchema, isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchemaSync, getMetadataStorage, NonEmptyArray } from 'type-graphql';
+import { buildSchemaSync, getMetadataStorage, NonEmptyArray, type ResolverData } from 'type-graphql';
+import type { GqlContext } from './context';
 import { MODULES } from '../modules';
 
 let cached: GraphQLSchema | undefined;
@@ -19,8 +20,11 @@ const NO_PUBSUB = {
 
 export function buildGraphQLSchema(): GraphQLSchema {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const resolvers = MODULES.flatMap((m) => m.resolvers ?? []) as NonEmptyArray<Function>;
-  cached ??= plainPropertyFields(buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB }));
+  const resolvers = MODULES.flatMap((m) => m.resolvers ?? []) as unknown as NonEmptyArray<Function>;
+  // Resolver instances are built by their modules, with the module's services; type-graphql
+  // asks the operation's context for them (a scoped container, one per application).
+  const container = ({ context }: ResolverData<GqlContext>) => context.services;
+  cached ??= plainPropertyFields(buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container }));
   return cached;
 }
 

@@ -12,6 +12,7 @@ import { compileWithPropertyReads } from '../../src/graphql/executor';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { apolloOptions } from '../../src/graphql/apollo';
 import { createContext, GqlContext } from '../../src/graphql/context';
+import { graphServices } from '../../src/graphql/services';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody } from '../helpers/client';
 
@@ -40,7 +41,7 @@ afterAll(async () => {
 async function run(server: ApolloServer<GqlContext>, request: { query: string; variables?: Record<string, unknown>; operationName?: string }) {
   const key = await srv.app.auth.authenticate(client.authorization);
   const ctx = { ...key, requestId: 'req_test', log: srv.app.log };
-  const response = await server.executeOperation(request, { contextValue: createContext(srv.app, ctx) });
+  const response = await server.executeOperation(request, { contextValue: createContext(graphServices(srv.app), ctx) });
   return { status: response.http.status ?? 200, body: JSON.stringify(response.body) };
 }
 
