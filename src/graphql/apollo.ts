@@ -21,7 +21,6 @@ import { graphServices } from './services';
 import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
 import { jitGateway } from './executor';
-import { memoiseApolloRequestWork } from './apollo-memo';
 import { buildGraphQLSchema } from './schema';
 
 export const ARMOR_LIMITS = {
@@ -104,7 +103,6 @@ const DEFAULT_PLUGINS_OFF = [
 export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
   const schema = buildGraphQLSchema();
-  memoiseApolloRequestWork();
   return {
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
     plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, responseHeadPlugin],
