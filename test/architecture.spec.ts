@@ -3,7 +3,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { Composition, MODULES } from '../src/modules';
-import { defineModule, type AnyModule, type Kernel } from '../src/modules/module';
+import { defineModule, type AnyModule, type Kernel, type ServicesOf } from '../src/modules/module';
+import { auditModule } from '../src/modules/audit/audit.module';
+import { AuditResolver } from '../src/modules/audit/audit.resolver';
+import { authModule } from '../src/modules/auth/auth.module';
+import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
+import { balancesModule } from '../src/modules/balances/balance.module';
+import { BalanceResolver } from '../src/modules/balances/balance.resolver';
+import { eventsModule } from '../src/modules/events/event.module';
+import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
+import { methodsModule } from '../src/modules/methods/method.module';
+import { MethodResolver } from '../src/modules/methods/method.resolver';
+import { paymentsModule } from '../src/modules/payments/payment.module';
+import { PaymentResolver } from '../src/modules/payments/payment.resolver';
+import { payoutsModule } from '../src/modules/payouts/payout.module';
+import { PayoutResolver } from '../src/modules/payouts/payout.resolver';
+import { refundsModule } from '../src/modules/refunds/refund.module';
+import { PaymentIntentRefundsResolver, RefundResolver } from '../src/modules/refunds/refund.resolver';
+import { topupsModule } from '../src/modules/topups/topup.module';
+import { TopupResolver } from '../src/modules/topups/topup.resolver';
+import { webhooksModule } from '../src/modules/webhooks/webhook.module';
+import { WebhookResolver } from '../src/modules/webhooks/webhook.resolver';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -184,4 +204,26 @@ describe('modules build their own services', () => {
   test('every module the registry\'s modules use is in the registry', () => {
     for (const module of MODULES) for (const used of Object.values(module.uses ?? {})) expect(MODULES).toContain(used);
   });
+});
+
+/**
+ * Compile-time check: each resolver class is constructed with its module's services
+ * (`Composition` passes them), so its constructor may ask only for services the module
+ * provides. `defineModule` cannot check this itself without fixing the services' type before
+ * `provide` is read; this list does, and the test below keeps it complete.
+ */
+const RESOLVERS_FIT = [
+  fits(auditModule, AuditResolver), fits(authModule, ViewerResolver), fits(balancesModule, BalanceResolver),
+  fits(eventsModule, EventResolver, EventSubscriptionResolver), fits(methodsModule, MethodResolver), fits(paymentsModule, PaymentResolver),
+  fits(payoutsModule, PayoutResolver), fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver), fits(topupsModule, TopupResolver),
+  fits(webhooksModule, WebhookResolver),
+];
+function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: ServicesOf<M>) => object)[]): [AnyModule, unknown[]] {
+  return [module, resolvers];
+}
+
+test("every module's resolver classes are constructible from the module's services (checked by the compiler above)", () => {
+  const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
+  const listed = RESOLVERS_FIT.map(([m, r]): [string, unknown] => [m.name, r]).sort(byName);
+  expect(listed).toEqual(MODULES.filter((m) => m.resolvers?.length).map((m): [string, unknown] => [m.name, m.resolvers]).sort(byName));
 });

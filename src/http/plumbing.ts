@@ -46,8 +46,9 @@ export function registerPlumbing(
   let closing = false;
 
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url, route.config?.testOnly === true));
-  fastify.addHook('preClose', async () => {
+  fastify.addHook('preClose', (done) => {
     closing = true;
+    done();
   });
 
   (fastify.server as { requireHostHeader?: boolean }).requireHostHeader = false;
@@ -63,7 +64,7 @@ export function registerPlumbing(
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
-      done(err as ApiError, undefined);
+      done(err as Error, undefined);
     }
   });
 

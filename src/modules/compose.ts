@@ -4,7 +4,7 @@
  * GraphQL schema's resolver instances, the loaders and the scheduler read them from here.
  */
 import type { Config } from '../config';
-import type { AnyModule, Kernel, ModuleJob, ServicesOf } from './module';
+import type { AnyModule, Kernel, ModuleDefinition, ModuleJob, ServicesOf, Uses } from './module';
 
 export class Composition {
   private readonly services = new Map<AnyModule, object>();
@@ -15,23 +15,24 @@ export class Composition {
 
   constructor(modules: readonly AnyModule[], kernel: Kernel) {
     const visiting = new Set<AnyModule>();
-    const build = (module: AnyModule): void => {
+    const build = (module: ModuleDefinition<object, Uses>): void => {
       if (this.services.has(module)) return;
       if (visiting.has(module)) throw new Error(`module ${module.name} uses itself through ${[...visiting].map((m) => m.name).join(' -> ')}`);
       visiting.add(module);
       const uses: Record<string, object> = {};
-      for (const [key, used] of Object.entries<AnyModule>(module.uses ?? {})) {
+      const declared: Record<string, ModuleDefinition<object, Uses>> = module.uses ?? {};
+      for (const [key, used] of Object.entries(declared)) {
         if (!modules.includes(used)) throw new Error(`module ${module.name} uses ${used.name}, which is not in the registry`);
         build(used);
-        uses[key] = this.of(used);
+        uses[key] = this.services.get(used)!;
       }
       visiting.delete(module);
-      const services = (module.provide?.(kernel, uses) ?? {}) as object;
+      const services: object = module.provide?.(kernel, uses) ?? {};
       this.services.set(module, services);
       for (const Resolver of module.resolvers ?? []) this.resolvers.set(Resolver, new Resolver(services as never));
       this.order.push(module);
     };
-    for (const module of modules) build(module);
+    for (const module of modules) build(module as ModuleDefinition<object, Uses>);
   }
 
   /** The services `module` provides. */

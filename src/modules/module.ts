@@ -50,10 +50,13 @@ export interface SealedColumn {
   property: string;
 }
 
+/** Any module, whatever services it provides. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyModule = ModuleDefinition<any, any>;
+export type AnyModule = ModuleDefinition<any, Uses>;
 /** The modules a module builds on, by the name its `provide` receives their services under. */
-export type Uses = Record<string, AnyModule>;
+export interface Uses {
+  [name: string]: AnyModule;
+}
 /** The services a module provides. */
 export type ServicesOf<M> = M extends ModuleDefinition<infer S, Uses> ? S : never;
 export type UsedServices<U extends Uses> = { [K in keyof U]: ServicesOf<U[K]> };

@@ -9,7 +9,7 @@ import { PAYMENT_LIST } from './payment.wire';
 
 export function registerPaymentRoutes(
   fastify: FastifyInstance,
-  { payments, ops, baseUrlOf }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations>; baseUrlOf(request: FastifyRequest): string },
+  { payments, ops, baseUrlOf }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations>; baseUrlOf: (request: FastifyRequest) => string },
   { pipeline }: RouteKit,
 ): void {
 
