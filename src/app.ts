@@ -12,39 +12,45 @@ import { guardProcedureWorks, type GuardForm } from './db/batch';
 import { CountingLogger } from './db/query-counter';
 import { REDACTED_PATHS, serializeError } from './db/safe-log';
 import { provideMigrationCipher } from './db/migrations/cipher';
+import { RedisBus } from './db/redis';
 import { FieldCipher } from './domain/crypto';
 import { Scheduler } from './jobs/scheduler';
-import { AuthService } from './modules/auth/auth.service';
-import { EventService } from './modules/events/event.service';
-import { EventHub } from './modules/events/event.hub';
-import { RevocationWatcher } from './modules/auth/revocation-watcher';
-import { RedisBus } from './db/redis';
-import { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
-import { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
-import { WebhookSender } from './modules/webhooks/webhook-sender';
 import { IdempotencyService } from './ops/idempotency/idempotency.service';
-import { AuditService } from './modules/audit/audit.service';
-import { PayoutService } from './modules/payouts/payout.service';
-import { simulatedPayoutConnector } from './modules/payouts/simulated-payout.provider';
-import { LedgerService } from './modules/balances/ledger.service';
-import { TopupService } from './modules/topups/topup.service';
-import { MethodRouting } from './modules/methods/method-routing.service';
-import { MethodSettings } from './modules/methods/method-settings.service';
-import { PaymentService } from './modules/payments/payment.service';
-import { PaymentLifecycle } from './modules/payments/payment-lifecycle.service';
-import { CheckoutService } from './modules/payments/checkout.service';
-import { paymentOperations } from './modules/payments/payment.operations';
-import { payoutOperations } from './modules/payouts/payout.operations';
-import { topupOperations } from './modules/topups/topup.operations';
-import { methodOperations } from './modules/methods/method.operations';
-import { webhookOperations } from './modules/webhooks/webhook.operations';
-import { RefundService } from './modules/refunds/refund.service';
-import { refundOperations } from './modules/refunds/refund.operations';
-import { simulatedRefundConnector } from './modules/refunds/simulated-refund.provider';
 import { OperationPipeline } from './ops/pipeline';
-import { ENTITIES } from './modules';
-import { defaultBaseUrl } from './modules/payments/base-url';
+import { composeModules, Composition, ENTITIES } from './modules';
+import type { ServicesOf } from './modules/module';
+import type { AuthService } from './modules/auth/auth.service';
+import type { RevocationWatcher } from './modules/auth/revocation-watcher';
+import type { AuditService } from './modules/audit/audit.service';
+import type { EventService } from './modules/events/event.service';
+import type { EventHub } from './modules/events/event.hub';
+import type { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
+import type { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
+import type { LedgerService } from './modules/balances/ledger.service';
+import type { PayoutService } from './modules/payouts/payout.service';
+import type { TopupService } from './modules/topups/topup.service';
+import type { MethodRouting } from './modules/methods/method-routing.service';
+import type { MethodSettings } from './modules/methods/method-settings.service';
+import type { PaymentService } from './modules/payments/payment.service';
+import type { PaymentLifecycle } from './modules/payments/payment-lifecycle.service';
+import type { CheckoutService } from './modules/payments/checkout.service';
+import type { RefundService } from './modules/refunds/refund.service';
+import { auditModule } from './modules/audit/audit.module';
+import { authModule } from './modules/auth/auth.module';
+import { balancesModule } from './modules/balances/balance.module';
+import { eventsModule } from './modules/events/event.module';
+import { methodsModule } from './modules/methods/method.module';
+import { paymentsModule } from './modules/payments/payment.module';
+import { payoutsModule } from './modules/payouts/payout.module';
+import { refundsModule } from './modules/refunds/refund.module';
+import { topupsModule } from './modules/topups/topup.module';
+import { webhooksModule } from './modules/webhooks/webhook.module';
 
+/**
+ * The running application: the kernel, the modules' services (`modules`), the pipeline and
+ * the scheduler. The REST server and the GraphQL schema take each module's services from
+ * `modules`; the named members below are the same services, for the CLI, the jobs and tests.
+ */
 export interface App {
   config: Config;
   log: Logger;
@@ -75,17 +81,20 @@ export interface App {
   pipeline: OperationPipeline;
   /** The operations each surface dispatches, by module. */
   ops: Operations;
+  /** Every module's services, built by the module (`provide`), by module. */
+  modules: Composition;
   scheduler: Scheduler;
   close(): Promise<void>;
 }
 
+/** The operations each surface dispatches, by module. */
 export interface Operations {
-  payouts: ReturnType<typeof payoutOperations>;
-  topups: ReturnType<typeof topupOperations>;
-  payments: ReturnType<typeof paymentOperations>;
-  methods: ReturnType<typeof methodOperations>;
-  webhooks: ReturnType<typeof webhookOperations>;
-  refunds: ReturnType<typeof refundOperations>;
+  payouts: ServicesOf<typeof payoutsModule>['ops'];
+  topups: ServicesOf<typeof topupsModule>['ops'];
+  payments: ServicesOf<typeof paymentsModule>['ops'];
+  methods: ServicesOf<typeof methodsModule>['ops'];
+  webhooks: ServicesOf<typeof webhooksModule>['ops'];
+  refunds: ServicesOf<typeof refundsModule>['ops'];
 }
 
 /**
@@ -137,70 +146,45 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
-  const auth = new AuthService(db);
-  const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
-  auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
-  const audit = new AuditService(db);
+  const modules = composeModules({ config, log, db, dataSource: ds, cipher, redis });
+  const { auth, revocations } = modules.of(authModule);
+  const { audit } = modules.of(auditModule);
+  const { events, eventHub } = modules.of(eventsModule);
+  const { webhookEndpoints, webhookDelivery } = modules.of(webhooksModule);
+  const { ledger } = modules.of(balancesModule);
+  const { payouts } = modules.of(payoutsModule);
+  const { topups } = modules.of(topupsModule);
+  const { methodRouting, methodSettings } = modules.of(methodsModule);
+  const { paymentLifecycle, payments, checkout } = modules.of(paymentsModule);
+  const { refunds } = modules.of(refundsModule);
+  const ops: Operations = {
+    payouts: modules.of(payoutsModule).ops,
+    topups: modules.of(topupsModule).ops,
+    payments: modules.of(paymentsModule).ops,
+    methods: modules.of(methodsModule).ops,
+    webhooks: modules.of(webhooksModule).ops,
+    refunds: modules.of(refundsModule).ops,
+  };
+  // Idempotency keys are claimed inline on MariaDB only (SET STATEMENT).
   const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher, mariaDb);
   const pipeline = new OperationPipeline(db, idempotency, audit);
-  const events = new EventService(db);
-  const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
-  const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
-  const webhookDelivery = new WebhookDeliveryService({
-    db, cipher, log: log.child({ component: 'webhooks' }),
-    sender: new WebhookSender({ allowLoopback: config.webhookAllowLoopback, timeoutMs: config.webhookTimeoutMs }),
-    retryScheduleMs: config.webhookRetryScheduleMs, leaseMarginMs: config.webhookLeaseMarginMs,
-  });
-  // Every event writes its webhook deliveries inside the event's own transaction.
-  events.afterRecord.push((em, event) => webhookDelivery.planFanOut(em, event));
-  const ledger = new LedgerService(db);
-  const lifecycle = { ledger, events };
-  const topups = new TopupService({ db, lifecycle });
-  const payouts = new PayoutService({
-    db, cipher, lifecycle, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
-  });
-  const methodSettings = new MethodSettings(db);
-  const methodRouting = new MethodRouting(db, methodSettings);
-  const paymentLifecycle = new PaymentLifecycle({
-    db, lifecycle, methods: methodRouting, cipher, settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
-  });
-  const payments = new PaymentService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
-  const checkout = new CheckoutService({ db, methods: methodRouting, lifecycle: paymentLifecycle });
-  const refunds = new RefundService({
-    db, lifecycle, payments: paymentLifecycle, connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
-  });
-  const ops: Operations = {
-    payouts: payoutOperations(payouts),
-    topups: topupOperations(topups),
-    payments: paymentOperations(payments, defaultBaseUrl(config)),
-    methods: methodOperations(methodSettings),
-    webhooks: webhookOperations(webhookEndpoints),
-    refunds: refundOperations(refunds),
-  };
+  const jobs = [
+    ...modules.jobs(config),
+    { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
+    { name: 'idempotency.release', run: () => idempotency.flushReleases() },
+  ];
   const scheduler = new Scheduler(
-    [
-      { name: 'payouts.settle', run: () => payouts.settleDue() },
-      { name: 'topups.expire', run: () => topups.expireDue(), everyMs: 1000 },
-      { name: 'payments.resume', run: () => paymentLifecycle.resumeStarts(), everyMs: 1000 },
-      { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
-      { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
-      { name: 'refunds.settle', run: () => refunds.settleDue() },
-      { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
-      { name: 'idempotency.release', run: () => idempotency.flushReleases() },
-      ...(config.webhookDelivery ? [{ name: 'webhooks.deliver', run: () => webhookDelivery.deliverDue() }] : []),
-    ],
+    [...jobs.filter((j) => !('last' in j)), ...jobs.filter((j) => 'last' in j)],
     config.schedulerIntervalMs,
     log.child({ component: 'scheduler' }),
   );
 
   return {
     config, log, db, cipher, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
-    paymentLifecycle, payments, checkout, refunds, pipeline, ops, scheduler,
+    paymentLifecycle, payments, checkout, refunds, pipeline, ops, modules, scheduler,
     async close() {
       await scheduler.stop();
-      eventHub.close();
-      revocations.close();
-      await webhookDelivery.drain();
+      await modules.close();
       await db.close();
       redis?.close();
     },

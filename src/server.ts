@@ -8,7 +8,8 @@ import { registerHealthRoutes } from './http/health';
 import { registerDashboardRoutes } from './http/dashboard';
 import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
-import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler, registerPlumbing } from './http/plumbing';
+import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler } from './http/error-replies';
+import { registerPlumbing } from './http/plumbing';
 import { registerMetrics } from './http/metrics';
 import { lazyChildLogger } from './http/lazy-logger';
 import { RateLimiter } from './http/rate-limit';
@@ -23,14 +24,14 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     genReqId: newRequestId,
     requestIdHeader: false,
     return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
-    frameworkErrors: frameworkErrorHandler(app),
+    frameworkErrors: frameworkErrorHandler(app.auth),
     clientErrorHandler,
   }) as unknown as FastifyInstance;
   // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
   const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
   registerPlumbing(fastify, app, limiter);
   registerMetrics(fastify, limiter, app.db);
-  registerHealthRoutes(fastify, app);
+  registerHealthRoutes(fastify, app.db);
   registerDashboardRoutes(fastify);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);
@@ -38,7 +39,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   await fastify.register(swagger, swaggerOptions());
   registerModels(fastify);
   registerOpenApiRoute(fastify);
-  for (const module of MODULES) await module.routes?.(fastify, app);
+  for (const module of MODULES) await module.routes?.(fastify, app.modules.of(module), { pipeline: app.pipeline });
   await registerGraphQL(fastify, app);
   registerGraphQLWs(fastify, app, limiter);
   return fastify;

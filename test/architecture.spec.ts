@@ -1,7 +1,29 @@
 /** The layering rules of docs/architecture.md, checked on the source tree. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MODULES } from '../src/modules';
+import ts from 'typescript';
+import { Composition, MODULES } from '../src/modules';
+import { defineModule, type AnyModule, type Kernel, type ServicesOf } from '../src/modules/module';
+import { auditModule } from '../src/modules/audit/audit.module';
+import { AuditResolver } from '../src/modules/audit/audit.resolver';
+import { authModule } from '../src/modules/auth/auth.module';
+import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
+import { balancesModule } from '../src/modules/balances/balance.module';
+import { BalanceResolver } from '../src/modules/balances/balance.resolver';
+import { eventsModule } from '../src/modules/events/event.module';
+import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
+import { methodsModule } from '../src/modules/methods/method.module';
+import { MethodResolver } from '../src/modules/methods/method.resolver';
+import { paymentsModule } from '../src/modules/payments/payment.module';
+import { PaymentResolver } from '../src/modules/payments/payment.resolver';
+import { payoutsModule } from '../src/modules/payouts/payout.module';
+import { PayoutResolver } from '../src/modules/payouts/payout.resolver';
+import { refundsModule } from '../src/modules/refunds/refund.module';
+import { PaymentIntentRefundsResolver, RefundResolver } from '../src/modules/refunds/refund.resolver';
+import { topupsModule } from '../src/modules/topups/topup.module';
+import { TopupResolver } from '../src/modules/topups/topup.resolver';
+import { webhooksModule } from '../src/modules/webhooks/webhook.module';
+import { WebhookResolver } from '../src/modules/webhooks/webhook.resolver';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -68,4 +90,127 @@ describe('layering', () => {
     expect(models.total).toBeGreaterThanOrEqual(10);
     expect(entities.total).toBeGreaterThanOrEqual(15);
   });
+});
+
+/** Every file of src/ and the src/ files it imports (type-only imports, re-exports and `import()` types included). */
+function importGraph(): Map<string, string[]> {
+  const files = tsFiles(SRC);
+  const known = new Set(files);
+  const resolve = (from: string, spec: string): string | undefined => {
+    if (!spec.startsWith('.')) return undefined;
+    const base = path.resolve(path.dirname(from), spec);
+    return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => known.has(f));
+  };
+  return new Map(files.map((file) => {
+    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    return [file, importedFiles.map((i) => resolve(file, i.fileName)).filter((f): f is string => f !== undefined)];
+  }));
+}
+
+/** The strongly connected components of more than one file (or a file importing itself): each is an import circle. */
+function importCircles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter++);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)!.includes(file)) circles.push(component.map((f) => path.relative(SRC, f)).sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+describe('imports', () => {
+  test('src/ has no import circle, type-only imports included', () => {
+    const circles = importCircles(importGraph()).map((c) => c.join(' -> '));
+    expect(circles).toEqual([]);
+  });
+
+  test('the circle finder sees a circle made only of type imports', () => {
+    const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    expect(importCircles(graph).map((c) => c.map((f) => path.basename(f)))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    const { importedFiles } = ts.preProcessFile("import type { A } from './a';\nexport type { B } from './b';\ntype C = import('./c').C;\n", true, true);
+    expect(importedFiles.map((i) => i.fileName)).toEqual(['./a', './b', './c']);
+  });
+
+  /** The kernel knows no database: SQL, query builders and index hints live under src/db/. */
+  test('src/domain imports neither src/db nor typeorm', () => {
+    const offending = tsFiles(path.join(SRC, 'domain')).flatMap((file) =>
+      ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles.map((i) => i.fileName)
+        .filter((spec) => spec === 'typeorm' || spec.startsWith('typeorm/') || (spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(SRC, 'db') + path.sep)))
+        .map((spec) => `${path.relative(SRC, file).split(path.sep).join('/')} -> ${spec}`));
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('modules build their own services', () => {
+  test('no file under src/modules imports the application (src/app.ts)', () => {
+    const app = path.join(SRC, 'app');
+    const offending = tsFiles(path.join(SRC, 'modules')).flatMap((file) =>
+      imports(file).filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec) === app).map(() => path.relative(SRC, file)));
+    expect(offending).toEqual([]);
+  });
+
+  test('each module is built after the modules it uses, once; a module outside the registry is refused', () => {
+    const built: string[] = [];
+    const kernel = {} as Kernel;
+    const make = (name: string, uses: Record<string, AnyModule> = {}) =>
+      defineModule({ name, uses, provide: (_k, used) => { built.push(`${name}(${Object.keys(used).join(',')})`); return { name }; } });
+    const base = make('base');
+    const middle = make('middle', { base });
+    const top = make('top', { middle, base });
+    const composition = new Composition([top, middle, base], kernel);
+    expect(built).toEqual(['base()', 'middle(base)', 'top(middle,base)']);
+    expect(composition.order.map((m) => m.name)).toEqual(['base', 'middle', 'top']);
+    expect(composition.of(middle)).toEqual({ name: 'middle' });
+    expect(() => new Composition([top, middle], kernel)).toThrow(/uses base, which is not in the registry/);
+  });
+
+  test('every module the registry\'s modules use is in the registry', () => {
+    for (const module of MODULES) for (const used of Object.values(module.uses ?? {})) expect(MODULES).toContain(used);
+  });
+});
+
+/**
+ * Compile-time check: each resolver class is constructed with its module's services
+ * (`Composition` passes them), so its constructor may ask only for services the module
+ * provides. `defineModule` cannot check this itself without fixing the services' type before
+ * `provide` is read; this list does, and the test below keeps it complete.
+ */
+const RESOLVERS_FIT = [
+  fits(auditModule, AuditResolver), fits(authModule, ViewerResolver), fits(balancesModule, BalanceResolver),
+  fits(eventsModule, EventResolver, EventSubscriptionResolver), fits(methodsModule, MethodResolver), fits(paymentsModule, PaymentResolver),
+  fits(payoutsModule, PayoutResolver), fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver), fits(topupsModule, TopupResolver),
+  fits(webhooksModule, WebhookResolver),
+];
+function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: ServicesOf<M>) => object)[]): [AnyModule, unknown[]] {
+  return [module, resolvers];
+}
+
+test("every module's resolver classes are constructible from the module's services (checked by the compiler above)", () => {
+  const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
+  const listed = RESOLVERS_FIT.map(([m, r]): [string, unknown] => [m.name, r]).sort(byName);
+  expect(listed).toEqual(MODULES.filter((m) => m.resolvers?.length).map((m): [string, unknown] => [m.name, m.resolvers]).sort(byName));
 });

@@ -15,12 +15,12 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import type { App } from '../app';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
-import { ctxOf, idempotencyKeyOf } from '../http/plumbing';
+import { ctxOf, idempotencyKeyOf } from '../http/request';
 import { createContext, GqlContext } from './context';
+import { graphServices } from './services';
 import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
 import { jitGateway } from './executor';
-import { memoiseApolloRequestWork } from './apollo-memo';
 import { buildGraphQLSchema } from './schema';
 
 export const ARMOR_LIMITS = {
@@ -103,7 +103,6 @@ const DEFAULT_PLUGINS_OFF = [
 export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
   const schema = buildGraphQLSchema();
-  memoiseApolloRequestWork();
   return {
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
     plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, responseHeadPlugin],
@@ -132,7 +131,7 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     url: '/graphql',
     exposeHeadRoute: false,
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => createContext(app, ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
+      context: async (request) => createContext(graphServices(app), ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
     }),
   });
   return apollo;

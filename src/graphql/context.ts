@@ -1,10 +1,30 @@
-import type { App } from '../app';
-import type { RequestContext } from '../modules/auth/request-context';
-import { createLoaders, Loaders } from './loaders';
+/**
+ * The GraphQL context of an operation, and the services every resolver shares. It imports
+ * no module: each module declares its DataLoaders' types on `Loaders` (declaration merging,
+ * in its `x.module.ts`), and resolvers receive their module's services as constructor
+ * arguments (the schema's `container`, schema.ts), not through the context.
+ */
+import type { OperationPipeline } from '../ops/pipeline';
+import type { RequestContext } from '../domain/scope';
+
+/** Every module's per-request DataLoaders, by key; each module adds its own keys. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Loaders {}
+
+/** What the GraphQL surface shares across operations (one per application). */
+export interface GraphServices {
+  /** Every mutation runs through this pipeline (as REST's do). */
+  pipeline: Pick<OperationPipeline, 'run'>;
+  /** type-graphql's container: the resolver instance of a class, built with its module's services. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  get(Resolver: Function): object;
+  /** Fresh DataLoaders for one request (or one subscription event). */
+  loaders(ctx: RequestContext): Loaders;
+}
 
 /** Per-operation GraphQL context: who is calling, the Idempotency-Key header, and fresh DataLoaders. */
 export interface GqlContext {
-  app: App;
+  services: GraphServices;
   ctx: RequestContext;
   idempotencyKey?: string;
   loaders: Loaders;
@@ -14,6 +34,6 @@ export interface GqlContext {
   replayed: boolean;
 }
 
-export function createContext(app: App, ctx: RequestContext, idempotencyKey?: string, baseUrl?: string): GqlContext {
-  return { app, ctx, idempotencyKey, loaders: createLoaders(app, ctx), baseUrl, replayed: false };
+export function createContext(services: GraphServices, ctx: RequestContext, idempotencyKey?: string, baseUrl?: string): GqlContext {
+  return { services, ctx, idempotencyKey, loaders: services.loaders(ctx), baseUrl, replayed: false };
 }

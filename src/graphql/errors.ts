@@ -48,7 +48,7 @@ export async function mutate<A, T>(
 ): Promise<T> {
   let answer: Answer<T>;
   try {
-    answer = await gql.app.pipeline.run(op, gql.ctx, raw, args, gql.idempotencyKey);
+    answer = await gql.services.pipeline.run(op, gql.ctx, raw, args, gql.idempotencyKey);
   } catch (err) {
     if (err instanceof ApiError) throw toGraphQLError(err, paramPrefix);
     throw err;

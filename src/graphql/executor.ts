@@ -7,9 +7,8 @@
  * `execute` exactly as before. Subscriptions are not served over HTTP (ws.ts keeps graphql-js).
  */
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, ExecutionResult, getVariableValues, GraphQLError, GraphQLField, GraphQLSchema, isObjectType, printSchema } from 'graphql';
+import { execute, ExecutionResult, getVariableValues, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { propertyReadBy } from './schema';
 
 /** Compiled programs kept (most recently used); a document not kept is compiled again. */
 export const COMPILED_QUERY_CACHE_SIZE = 500;
@@ -52,59 +51,6 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
-interface RenamedField {
-  field: GraphQLField<unknown, unknown>;
-  name: string;
-  property: string;
-  resolve: GraphQLField<unknown, unknown>['resolve'];
-}
-
-/** The output fields whose resolver only reads a property of another name (schema.ts). */
-function renamedPropertyFields(schema: GraphQLSchema): RenamedField[] {
-  const found: RenamedField[] = [];
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const field of Object.values(type.getFields())) {
-      const property = propertyReadBy(field.resolve);
-      if (property !== undefined) found.push({ field, name: field.name, property, resolve: field.resolve });
-    }
-  }
-  return found;
-}
-
-/**
- * graphql-jit inlines a field that has no resolver as a read of the property its name names,
- * but calls any resolver it finds through its runtime (three closures and a promise check per
- * call), including the one-line readers of renamed fields (`merchantReference` reads
- * `merchant_reference`): eight calls per payout row. While a query compiles, those fields
- * are shown to graphql-jit as what they are: no resolver, and the property as the field's
- * name, the one thing graphql-jit reads a resolver-less field's name for (the source path;
- * response keys, paths and null errors use the query's field name). Compiling is synchronous,
- * so no other code sees the swap; the fields are restored before `compileQuery` returns.
- */
-const renamedBySchema = new WeakMap<GraphQLSchema, RenamedField[]>();
-export function compileWithPropertyReads(
-  schema: GraphQLSchema,
-  document: Parameters<typeof compileQuery>[1],
-  operationName?: string,
-  options?: Parameters<typeof compileQuery>[3],
-): CompiledQuery | ExecutionResult {
-  let renamed = renamedBySchema.get(schema);
-  if (!renamed) renamedBySchema.set(schema, (renamed = renamedPropertyFields(schema)));
-  for (const r of renamed) {
-    r.field.resolve = undefined;
-    (r.field as { name: string }).name = r.property;
-  }
-  try {
-    return compileQuery(schema, document, operationName, options) as CompiledQuery | ExecutionResult;
-  } finally {
-    for (const r of renamed) {
-      r.field.resolve = r.resolve;
-      (r.field as { name: string }).name = r.name;
-    }
-  }
-}
-
 export interface JitStats { compiled: number; fallbacks: number; cached: number }
 
 /** Apollo's executor hook with graphql-jit for queries; `stats` for tests. */
@@ -137,7 +83,7 @@ export function jitGateway(
       }
       let result: CompiledQuery | ExecutionResult | undefined;
       try {
-        result = compileWithPropertyReads(schema, document, operationName);
+        result = compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult;
       } catch {
         result = undefined;
       }

@@ -5,18 +5,16 @@
  *
  * A module's loaders are built the first time one of its keys is read: most operations use
  * one loader or none (lists read their page directly), so a request does not pay for
- * building every module's DataLoaders (issue 11).
+ * building every module's DataLoaders.
  */
-import type { App } from '../app';
 import type { RequestContext } from '../domain/scope';
-import { MODULES, type Loaders } from '../modules';
+import { MODULES, type AnyModule, type Composition } from '../modules';
+import type { Loaders } from './context';
 
-export type { Loaders } from '../modules';
-
-const APP = Symbol('app');
+const SERVICES = Symbol('services');
 const CTX = Symbol('ctx');
 
-interface Pending { [APP]: App; [CTX]: RequestContext }
+interface Pending { [SERVICES]: Composition; [CTX]: RequestContext }
 
 /**
  * The prototype of every request's loaders: one getter per loader key, which builds that
@@ -26,17 +24,17 @@ interface Pending { [APP]: App; [CTX]: RequestContext }
  */
 let lazyPrototype: object | undefined;
 
-function buildPrototype(app: App, ctx: RequestContext): object {
+function buildPrototype(services: Composition, ctx: RequestContext): object {
   // Key -> the module that provides it (a later module wins, as Object.assign did).
-  const owner = new Map<string, (typeof MODULES)[number]>();
-  for (const module of MODULES) if (module.loaders) for (const key of Object.keys(module.loaders(app, ctx))) owner.set(key, module);
+  const owner = new Map<string, AnyModule>();
+  for (const module of MODULES) if (module.loaders) for (const key of Object.keys(module.loaders(services.of(module), ctx))) owner.set(key, module);
   const proto = {};
   for (const [key, module] of owner) {
     Object.defineProperty(proto, key, {
       configurable: true,
       enumerable: false,
       get(this: Pending) {
-        const made = module.loaders!(this[APP], this[CTX]) as Record<string, unknown>;
+        const made = module.loaders!(this[SERVICES].of(module), this[CTX]) as Record<string, unknown>;
         for (const [k, value] of Object.entries(made)) {
           if (owner.get(k) === module) Object.defineProperty(this, k, { value, writable: true, enumerable: true, configurable: true });
         }
@@ -47,10 +45,10 @@ function buildPrototype(app: App, ctx: RequestContext): object {
   return proto;
 }
 
-export function createLoaders(app: App, ctx: RequestContext): Loaders {
-  lazyPrototype ??= buildPrototype(app, ctx);
+export function createLoaders(services: Composition, ctx: RequestContext): Loaders {
+  lazyPrototype ??= buildPrototype(services, ctx);
   const loaders = Object.create(lazyPrototype) as Pending;
-  loaders[APP] = app;
+  loaders[SERVICES] = services;
   loaders[CTX] = ctx;
   return loaders as unknown as Loaders;
 }

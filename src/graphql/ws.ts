@@ -27,8 +27,10 @@ import type { AuthenticatedKey } from '../modules/auth/auth.service';
 import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
+import { graphServices } from './services';
 import { buildGraphQLSchema } from './schema';
-import { pathOf, writeSocketError } from '../http/plumbing';
+import { writeSocketError } from '../http/error-replies';
+import { pathOf } from '../http/request';
 
 // graphql-ws publishes `use/ws` through package "exports", which this project's
 // moduleResolution ("node") does not read: load it at runtime, type it from its file.
@@ -225,7 +227,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         }
         operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);
         const requestId = newRequestId();
-        const contextValue = createContext(app, { ...key, requestId, log: app.log.child({ requestId }) });
+        const contextValue = createContext(graphServices(app), { ...key, requestId, log: app.log.child({ requestId }) });
         return {
           schema, document, contextValue,
           variableValues: payload.variables ?? undefined,

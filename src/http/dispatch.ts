@@ -5,12 +5,12 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app';
 import type { Operation } from '../domain/operation';
 import { check } from '../domain/schema';
 import type { RequestContext } from '../domain/scope';
-import { Answer, OUTCOME_STATUS } from '../ops/pipeline';
-import { ctxOf, idempotencyKeyOf, routeNotFound, sendJson } from './plumbing';
+import { Answer, OUTCOME_STATUS, type OperationPipeline } from '../ops/pipeline';
+import { ctxOf, idempotencyKeyOf, sendJson } from './request';
+import { routeNotFound } from './route-table';
 import type { RouteDoc } from './route-docs';
 import { listQuerySchema, type ListSpec, type Page } from '../domain/listing';
 import { pageEnvelope } from './envelope';
@@ -76,7 +76,7 @@ export function bodyOf(req: FastifyRequest): unknown {
  * operation's arguments unless `argsOf` says otherwise.
  */
 export function operationRoute<A>(
-  fastify: FastifyInstance, app: App, method: Method, path: string,
+  fastify: FastifyInstance, pipeline: Pick<OperationPipeline, 'run'>, method: Method, path: string,
   op: Operation<A, any, unknown>, // eslint-disable-line @typescript-eslint/no-explicit-any
   { doc, argsOf = (req) => req.params as A }: { doc: RouteDoc; argsOf?: (req: FastifyRequest) => A },
 ): void {
@@ -87,7 +87,7 @@ export function operationRoute<A>(
     preHandler: op.testOnly ? testHelperGuard : undefined,
     config: { testOnly: op.testOnly === true },
     handler: async (req, reply) =>
-      sendAnswer(reply, await app.pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
+      sendAnswer(reply, await pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
   });
 }
 

@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { App } from '../app';
-import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
-import { sendJson } from './plumbing';
+import { UNAVAILABLE_RETRY_AFTER_S, type Db } from '../db/db';
+import { sendJson } from './request';
 
 /**
  * /healthz: the process is up. /readyz: the database answers within DB_PING_TIMEOUT_MS and
  * every migration is applied; else 503 with Retry-After, never a hang.
  */
-export function registerHealthRoutes(fastify: FastifyInstance, app: App): void {
+export function registerHealthRoutes(fastify: FastifyInstance, db: Pick<Db, 'readiness'>): void {
   fastify.get('/healthz', async (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
   fastify.get('/readyz', async (_req, reply) => {
-    let state: Awaited<ReturnType<App['db']['readiness']>>;
+    let state: Awaited<ReturnType<Db['readiness']>>;
     try {
-      state = await app.db.readiness();
+      state = await db.readiness();
     } catch {
       reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
       return sendJson(reply, 503, { status: 'unavailable', reason: 'database unreachable' });

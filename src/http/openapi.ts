@@ -7,7 +7,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { MODULES } from '../modules';
-import { sendJson } from './plumbing';
+import { sendJson } from './request';
 import { ErrorSchema } from './route-docs';
 
 const PREFIX = '/v1';

@@ -1,7 +1,8 @@
 /**
  * The module registry: the one place that names every module. The assemblers iterate it
  * (entities for the data source, resolvers for the schema, loaders for the GraphQL
- * context, routes for the server, fragments for the OpenAPI document).
+ * context, routes for the server, fragments for the OpenAPI document), and `composeModules`
+ * builds the modules' services from it.
  */
 import { auditModule } from './audit/audit.module';
 import { authModule } from './auth/auth.module';
@@ -14,20 +15,24 @@ import { payoutsModule } from './payouts/payout.module';
 import { refundsModule } from './refunds/refund.module';
 import { topupsModule } from './topups/topup.module';
 import { webhooksModule } from './webhooks/webhook.module';
-import type { LoaderMap, ModuleDefinition, SealedColumn } from './module';
+import { Composition } from './compose';
+import type { AnyModule, Kernel, SealedColumn } from './module';
 
-export const MODULES = [
+export { Composition } from './compose';
+export type { AnyModule } from './module';
+
+export const MODULES: readonly AnyModule[] = [
   authModule, idempotencyModule, auditModule, eventsModule, webhooksModule,
   balancesModule, payoutsModule, topupsModule, methodsModule, paymentsModule, refundsModule,
-] as const;
+];
 
-type LoadersOf<M> = M extends ModuleDefinition<infer L> ? L : never;
-type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-/** Every module's DataLoaders, by key. */
-export type Loaders = Intersect<LoadersOf<(typeof MODULES)[number]>>;
+/** Builds every module's services, each after the modules it uses. */
+export function composeModules(kernel: Kernel): Composition {
+  return new Composition(MODULES, kernel);
+}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const ENTITIES: Function[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.entities ?? []);
+export const ENTITIES: Function[] = MODULES.flatMap((m) => m.entities ?? []);
 
 /** Every column sealed by the data key, for `cli data-key rewrap`. */
-export const SEALED: SealedColumn[] = MODULES.flatMap((m: ModuleDefinition<LoaderMap>) => m.sealed ?? []);
+export const SEALED: SealedColumn[] = MODULES.flatMap((m) => m.sealed ?? []);

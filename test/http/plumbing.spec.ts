@@ -5,7 +5,8 @@
 import { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { clientErrorHandler, RouteTable, routePattern } from '../../src/http/plumbing';
+import { clientErrorHandler } from '../../src/http/error-replies';
+import { RouteTable, routePattern } from '../../src/http/route-table';
 
 describe('routePattern (find-my-way syntax)', () => {
   test.each([

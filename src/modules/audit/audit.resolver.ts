@@ -1,6 +1,7 @@
 /** GraphQL for the audit log: translate GraphQL <-> AuditService, nothing more. */
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { AuditService } from './audit.service';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
@@ -8,13 +9,15 @@ import { AuditEntryConnection, AuditEntryType, AuditLogFilter } from './audit.ty
 
 @Resolver(() => AuditEntryType)
 export class AuditResolver {
+  constructor(private readonly services: { audit: AuditService }) {}
+
   @Query(() => AuditEntryConnection, { description: 'State-changing calls of this merchant and environment, newest first.' })
   auditLog(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => AuditLogFilter, { nullable: true }) filter?: AuditLogFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.audit.list(ctx, app.audit.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.audit.list(ctx, this.services.audit.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 }

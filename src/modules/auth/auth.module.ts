@@ -1,15 +1,31 @@
-/** Merchants, API keys and the `viewer` query. */
+/** Merchants, API keys, the revocation watch of open sockets, and the `viewer` query. */
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { ApiKey } from './api-key.entity';
+import { AuthService } from './auth.service';
 import { Merchant } from './merchant.entity';
+import { RevocationWatcher } from './revocation-watcher';
 import { ViewerResolver } from './viewer.resolver';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    merchant: DataLoader<string, Merchant | null>;
+  }
+}
 
 export const authModule = defineModule({
   name: 'auth',
+  provide({ db, config, log, redis }) {
+    const auth = new AuthService(db);
+    // Closes open graphql-ws sockets of revoked keys, on every process.
+    const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
+    auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
+    return { auth, revocations };
+  },
+  close: ({ revocations }) => revocations.close(),
   entities: [Merchant, ApiKey],
   resolvers: [ViewerResolver],
-  loaders: (app) => ({
-    merchant: new DataLoader<string, Merchant | null>(async (ids) => byKey(ids, await app.auth.merchantsByIds(ids))),
+  loaders: ({ auth }) => ({
+    merchant: new DataLoader<string, Merchant | null>(async (ids) => byKey(ids, await auth.merchantsByIds(ids))),
   }),
 });

@@ -4,9 +4,11 @@ import { Balance, LedgerEntry } from './balance.entity';
 import { BalanceResolver } from './balance.resolver';
 import { registerBalanceRoutes } from './balance.routes';
 import { BalanceSchema } from './balance.schemas';
+import { LedgerService } from './ledger.service';
 
 export const balancesModule = defineModule({
   name: 'balances',
+  provide: ({ db }) => ({ ledger: new LedgerService(db) }),
   entities: [Balance, LedgerEntry],
   resolvers: [BalanceResolver],
   routes: registerBalanceRoutes,

@@ -2,7 +2,7 @@ import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { EnvironmentEnum } from '../../graphql/enums';
-import type { BalanceWire } from './ledger.service';
+import type { BalanceWire, LedgerService } from './ledger.service';
 
 @ObjectType('Balance', { description: 'Minor-unit amounts per currency: available to pay out, pending settlement, reserved by payouts.' })
 export class BalanceType {
@@ -27,8 +27,10 @@ export class BalanceType {
 
 @Resolver(() => BalanceType)
 export class BalanceResolver {
+  constructor(private readonly services: { ledger: LedgerService }) {}
+
   @Query(() => [BalanceType], { description: 'One balance per currency, for the calling merchant and environment.' })
-  balances(@Ctx() { app, ctx }: GqlContext): Promise<BalanceWire[]> {
-    return app.ledger.list(ctx);
+  balances(@Ctx() { ctx }: GqlContext): Promise<BalanceWire[]> {
+    return this.services.ledger.list(ctx);
   }
 }

@@ -2,18 +2,31 @@
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { EventRecord, EventSequence } from './event.entity';
+import { EventHub } from './event.hub';
 import { EventResolver, EventSubscriptionResolver } from './event.resolver';
 import { registerEventRoutes } from './event.routes';
 import { EventSchema } from './event.schemas';
-import type { EventWire } from './event.service';
+import { EventService, type EventWire } from './event.service';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    event: DataLoader<string, EventWire | null>;
+  }
+}
 
 export const eventsModule = defineModule({
   name: 'events',
+  provide({ db, config, log, redis }) {
+    const events = new EventService(db);
+    const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
+    return { events, eventHub };
+  },
+  close: ({ eventHub }) => eventHub.close(),
   entities: [EventRecord, EventSequence],
   resolvers: [EventResolver, EventSubscriptionResolver],
   routes: registerEventRoutes,
-  loaders: (app, ctx) => ({
-    event: new DataLoader<string, EventWire | null>(async (ids) => byKey(ids, await app.events.getMany(ctx, ids))),
+  loaders: ({ events }, ctx) => ({
+    event: new DataLoader<string, EventWire | null>(async (ids) => byKey(ids, await events.getMany(ctx, ids))),
   }),
   models: [EventSchema],
 });

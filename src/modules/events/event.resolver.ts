@@ -4,13 +4,15 @@ import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withArgs, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import { createLoaders } from '../../graphql/loaders';
 import type { EventRecord } from './event.entity';
+import type { EventHub } from './event.hub';
 import { EventService, EventWire, parseTypeFilter } from './event.service';
 import { EventConnection, EventFilter, EventType } from './event.types';
 
 @Resolver(() => EventType)
 export class EventResolver {
+  constructor(private readonly services: { events: EventService }) {}
+
   @Query(() => EventType, { nullable: true, description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
   event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire> {
     return foundOrNotFound(loaders.event.load(id), 'event');
@@ -18,12 +20,12 @@ export class EventResolver {
 
   @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })
   events(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => EventFilter, { nullable: true }) filter?: EventFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.events.list(ctx, await app.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.events.list(ctx, await this.services.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 }
 
@@ -33,14 +35,18 @@ export class EventResolver {
  */
 @Resolver(() => EventType)
 export class EventSubscriptionResolver {
+  constructor(private readonly services: { events: EventService; eventHub: EventHub }) {}
+
   @Subscription(() => EventType, {
     description: 'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { types?: string[] | null; after?: string | null }, GqlContext>) => {
-      const { app, ctx } = context;
+      // `subscribe` is not called on an instance: this class's, built with the module's services, is the container's.
+      const { events, eventHub } = (context.services.get(EventSubscriptionResolver) as EventSubscriptionResolver).services;
+      const { ctx } = context;
       return withArgs(async () => {
         const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
-        const afterSeq = args.after ? await app.events.seqOf(ctx, args.after, 'after') : await app.events.lastSeq(ctx);
-        return app.eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId);
+        const afterSeq = args.after ? await events.seqOf(ctx, args.after, 'after') : await events.lastSeq(ctx);
+        return eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId);
       });
     },
   })
@@ -51,7 +57,7 @@ export class EventSubscriptionResolver {
     @Arg('after', () => String, { nullable: true }) _after?: string,
   ): EventWire {
     // DataLoaders are per event, never per subscription: a long stream must not serve stale cached rows.
-    context.loaders = createLoaders(context.app, context.ctx);
+    context.loaders = context.services.loaders(context.ctx);
     return EventService.toWire(event);
   }
 }

@@ -19,22 +19,12 @@ import { BANKS, METHODS, Offer, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS
 import type { PayerData, PaymentConnector } from './connector';
 import { EligibilityCriteria, discoveryCursor, parseDiscoveryPaging, parseDiscoveryQuery } from './method-query';
 import type { MethodSettings } from './method-settings.service';
-import { PaymentMethodOptionWire, choiceToWire } from './method.wire';
+import { PaymentMethodOptionWire, choiceToWire, type MethodChoice } from './method.wire';
+
+export type { MethodChoice } from './method.wire';
 import { CONNECTORS } from './simulated.connector';
 
 /** One (method, bank) choice and the offer routing would use for it. Internal: holds routing facts. */
-export interface MethodChoice {
-  method: PaymentMethodName;
-  bank: string | null;
-  offer: Offer;
-  connector: PaymentConnector;
-  /** Bounds over every eligible offer of the group (null when they span currencies). */
-  minAmount: bigint | null;
-  maxAmount: bigint | null;
-  /** Payer data the routed offer needs, in PAYER_FIELDS order. */
-  requirements: PayerField[];
-}
-
 /** Payer data an offer needs, in PAYER_FIELDS order. */
 export function requirementsOf(offer: Offer): PayerField[] {
   const needed = new Set<PayerField>(offer.payer);

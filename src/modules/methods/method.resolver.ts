@@ -1,6 +1,9 @@
 /** GraphQL for method discovery and method settings: translate GraphQL <-> MethodRouting / MethodSettings. */
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { MethodRouting } from './method-routing.service';
+import type { MethodSettings } from './method-settings.service';
+import type { methodOperations } from './method.operations';
 import { toConnection } from '../../graphql/connection';
 import { mutate, withArgs } from '../../graphql/errors';
 import { CheckoutModeEnum } from '../../graphql/enums';
@@ -9,11 +12,13 @@ import { PaymentMethodOptionConnection, PaymentMethodSettingType } from './metho
 
 @Resolver()
 export class MethodResolver {
+  constructor(private readonly services: { methodRouting: MethodRouting; methodSettings: MethodSettings; ops: ReturnType<typeof methodOperations> }) {}
+
   @Query(() => PaymentMethodOptionConnection, {
     description: 'Eligible payment methods and bank choices for the amount, currency, country and checkout mode (default DIRECT), optionally pinned strictly to one provider. Empty when nothing is eligible.',
   })
   async paymentMethodOptions(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('amount', () => String, { nullable: true, description: 'Minor units.' }) amount?: string,
     @Arg('currency', () => String, { nullable: true }) currency?: string,
     @Arg('country', () => String, { nullable: true }) country?: string,
@@ -24,12 +29,12 @@ export class MethodResolver {
   ) {
     const query: Record<string, unknown> = {};
     for (const [k, v] of Object.entries({ amount, currency, country, checkout_mode: checkoutMode, provider })) if (v !== undefined && v !== null) query[k] = v;
-    return toConnection(await withArgs(() => app.methodRouting.discoverPage(ctx, query, { first, after })));
+    return toConnection(await withArgs(() => this.services.methodRouting.discoverPage(ctx, query, { first, after })));
   }
 
   @Query(() => [PaymentMethodSettingType], { description: 'Every method of the catalogue and whether the merchant offers it in this environment.' })
-  paymentMethodSettings(@Ctx() { app, ctx }: GqlContext): Promise<PaymentMethodSettingWire[]> {
-    return app.methodSettings.listSettings(ctx);
+  paymentMethodSettings(@Ctx() { ctx }: GqlContext): Promise<PaymentMethodSettingWire[]> {
+    return this.services.methodSettings.listSettings(ctx);
   }
 
   @Mutation(() => PaymentMethodSettingType, { description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.' })
@@ -38,6 +43,6 @@ export class MethodResolver {
     @Arg('enabled', () => Boolean) enabled: boolean,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, gql.app.ops.methods.updateSetting, { enabled }, { payment_method: paymentMethod }, '');
+    return mutate(gql, this.services.ops.updateSetting, { enabled }, { payment_method: paymentMethod }, '');
   }
 }

@@ -4,7 +4,8 @@
  */
 import { BANKS, METHODS, PaymentMethodName } from './catalogue';
 import type { PaymentMethodSetting } from './method-setting.entity';
-import type { MethodChoice } from './method-routing.service';
+import type { Offer, PayerField } from './catalogue';
+import type { PaymentConnector } from './connector';
 import type { PaymentMethodOptionWire, PaymentMethodSettingWire } from './method.schemas';
 import { isoInstant } from '../../domain/instant';
 
@@ -13,6 +14,19 @@ export type { PaymentMethodOptionWire, PaymentMethodSettingWire };
 export function displayName(method: PaymentMethodName, bank: string | null): string {
   const name = METHODS[method].displayName;
   return bank ? `${name} - ${BANKS[bank]?.name ?? bank}` : name;
+}
+
+/** One eligible (method, bank) of a discovery answer, with the offer that routes it. */
+export interface MethodChoice {
+  method: PaymentMethodName;
+  bank: string | null;
+  offer: Offer;
+  connector: PaymentConnector;
+  /** Bounds over every eligible offer of the group (null when they span currencies). */
+  minAmount: bigint | null;
+  maxAmount: bigint | null;
+  /** Payer data the routed offer needs, in PAYER_FIELDS order. */
+  requirements: PayerField[];
 }
 
 export function choiceToWire(c: MethodChoice): PaymentMethodOptionWire {

@@ -6,11 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { App } from '../../app';
 import { ApiError } from '../../domain/errors';
 import { PAYER_FIELDS } from '../methods/catalogue';
 import { bankPage, choosePage, detailsPage, FIELD_MESSAGES, FieldErrors, messagePage, statusPage } from './checkout.page';
-import { CheckoutView, FieldProblems, findChoice } from './checkout.service';
+import { CheckoutService, CheckoutView, FieldProblems, findChoice } from './checkout.service';
 
 type WithToken = { Params: { token: string }; Querystring: Record<string, string | string[] | undefined> };
 
@@ -72,8 +71,7 @@ function renderView(reply: FastifyReply, view: CheckoutView, option?: string, re
   return send(reply, statusCodeOf(view), n, statusPage(view, n));
 }
 
-export async function registerCheckoutRoutes(fastify: FastifyInstance, app: App): Promise<void> {
-  const { checkout } = app;
+export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkout }: { checkout: CheckoutService }): Promise<void> {
   await fastify.register(async (instance) => {
     instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       const out: Record<string, string> = {};

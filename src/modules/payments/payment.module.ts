@@ -1,25 +1,58 @@
 /** Payment intents and the hosted checkout page. */
 import DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
-import type { App } from '../../app';
-import { byKey, defineModule } from '../module';
+import { balancesModule } from '../balances/balance.module';
+import { eventsModule } from '../events/event.module';
+import { methodsModule } from '../methods/method.module';
+import { byKey, defineModule, type RouteKit } from '../module';
+import { defaultBaseUrl, requestBaseUrl } from './base-url';
+import { CheckoutService } from './checkout.service';
 import { registerCheckoutRoutes } from './checkout.routes';
+import { PaymentLifecycle } from './payment-lifecycle.service';
 import { PaymentIntent } from './payment.entity';
+import { paymentOperations } from './payment.operations';
 import { PaymentResolver } from './payment.resolver';
 import { PaymentIntentSchema, PaymentReceiptSchema } from './payment.schemas';
 import { registerPaymentRoutes } from './payment.routes';
+import { PaymentService } from './payment.service';
 import type { PaymentIntentWire } from './payment.wire';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    paymentIntent: DataLoader<string, PaymentIntentWire | null>;
+  }
+}
 
 export const paymentsModule = defineModule({
   name: 'payments',
+  uses: { balances: balancesModule, events: eventsModule, methods: methodsModule },
+  provide({ db, cipher, config }, { balances, events, methods }) {
+    const paymentLifecycle = new PaymentLifecycle({
+      db, lifecycle: { ledger: balances.ledger, events: events.events }, methods: methods.methodRouting, cipher,
+      settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+    });
+    const payments = new PaymentService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
+    const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
+    return {
+      paymentLifecycle, payments, checkout,
+      ops: paymentOperations(payments, defaultBaseUrl(config)),
+      /** Links of a payment created by this request: PUBLIC_BASE_URL, else the request's Host. */
+      baseUrlOf: (request: Parameters<typeof requestBaseUrl>[1]) => requestBaseUrl(config, request),
+    };
+  },
+  jobs: ({ paymentLifecycle }) => [
+    { name: 'payments.resume', run: () => paymentLifecycle.resumeStarts(), everyMs: 1000 },
+    { name: 'payments.settle', run: () => paymentLifecycle.settleDue() },
+    { name: 'payments.expire', run: () => paymentLifecycle.expireDue(), everyMs: 1000 },
+  ],
   entities: [PaymentIntent],
   resolvers: [PaymentResolver],
-  async routes(fastify: FastifyInstance, app: App) {
-    registerPaymentRoutes(fastify, app);
-    await registerCheckoutRoutes(fastify, app);
+  async routes(fastify: FastifyInstance, services, kit: RouteKit) {
+    registerPaymentRoutes(fastify, services, kit);
+    await registerCheckoutRoutes(fastify, services);
   },
-  loaders: (app, ctx) => ({
-    paymentIntent: new DataLoader<string, PaymentIntentWire | null>(async (ids) => byKey(ids, await app.payments.getMany(ctx, ids))),
+  loaders: ({ payments }, ctx) => ({
+    paymentIntent: new DataLoader<string, PaymentIntentWire | null>(async (ids) => byKey(ids, await payments.getMany(ctx, ids))),
   }),
   models: [PaymentReceiptSchema, PaymentIntentSchema],
   sealed: [{ entity: PaymentIntent, property: 'payerEncrypted' }],

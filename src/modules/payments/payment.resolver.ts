@@ -1,6 +1,8 @@
 /** GraphQL queries and mutations for payment intents: translate GraphQL <-> PaymentService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { paymentOperations } from './payment.operations';
+import type { PaymentService } from './payment.service';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
@@ -17,6 +19,8 @@ export function createBody(input: CreatePaymentIntentInput): Record<string, unkn
 
 @Resolver(() => PaymentIntentType)
 export class PaymentResolver {
+  constructor(private readonly services: { payments: PaymentService; ops: ReturnType<typeof paymentOperations> }) {}
+
   @Query(() => PaymentIntentType, { nullable: true, description: 'A payment intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
   paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
     return foundOrNotFound(loaders.paymentIntent.load(id), 'payment intent');
@@ -24,19 +28,19 @@ export class PaymentResolver {
 
   @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })
   paymentIntents(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => PaymentIntentFilter, { nullable: true }) filter?: PaymentIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.payments.list(ctx, app.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.payments.list(ctx, this.services.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 
   @Mutation(() => PaymentIntentType, {
     description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
   async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.payments.create, createBody(input), { baseUrl: gql.baseUrl });
+    return mutate(gql, this.services.ops.create, createBody(input), { baseUrl: gql.baseUrl });
   }
 
   @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
@@ -45,6 +49,6 @@ export class PaymentResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, gql.app.ops.payments.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
+    return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
   }
 }

@@ -1,20 +1,23 @@
 /** REST routes for payment intents: each names its operation or read and its document, nothing more. */
-import type { FastifyInstance } from 'fastify';
-import type { App } from '../../app';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RouteKit } from '../module';
+import type { paymentOperations } from './payment.operations';
+import type { PaymentService } from './payment.service';
 import { listRoute, operationRoute, readRoute } from '../../http/dispatch';
-import { requestBaseUrl } from './base-url';
 import { PAYMENT_ROUTES as doc } from './payment.schemas';
 import { PAYMENT_LIST } from './payment.wire';
 
-export function registerPaymentRoutes(fastify: FastifyInstance, app: App): void {
-  const { payments } = app;
-  const ops = app.ops.payments;
+export function registerPaymentRoutes(
+  fastify: FastifyInstance,
+  { payments, ops, baseUrlOf }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations>; baseUrlOf: (request: FastifyRequest) => string },
+  { pipeline }: RouteKit,
+): void {
 
-  operationRoute(fastify, app, 'post', '/v1/payment_intents', ops.create, { doc: doc.create, argsOf: (req) => ({ baseUrl: requestBaseUrl(app.config, req) }) });
+  operationRoute(fastify, pipeline, 'post', '/v1/payment_intents', ops.create, { doc: doc.create, argsOf: (req) => ({ baseUrl: baseUrlOf(req) }) });
   listRoute(fastify, '/v1/payment_intents', doc.list, PAYMENT_LIST, async (ctx, query) => payments.list(ctx, payments.parseList(ctx, query)));
   readRoute(fastify, '/v1/payment_intents/:id', doc.get, (ctx, _query, { id }) => payments.get(ctx, id));
-  operationRoute(fastify, app, 'post', '/v1/payment_intents/:id/cancel', ops.cancel, { doc: doc.cancel });
-  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/succeed', ops.testSucceed, { doc: doc.testSucceed });
-  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/fail', ops.testFail, { doc: doc.testFail });
-  operationRoute(fastify, app, 'post', '/v1/test_helpers/payment_intents/:id/expire', ops.testExpire, { doc: doc.testExpire });
+  operationRoute(fastify, pipeline, 'post', '/v1/payment_intents/:id/cancel', ops.cancel, { doc: doc.cancel });
+  operationRoute(fastify, pipeline, 'post', '/v1/test_helpers/payment_intents/:id/succeed', ops.testSucceed, { doc: doc.testSucceed });
+  operationRoute(fastify, pipeline, 'post', '/v1/test_helpers/payment_intents/:id/fail', ops.testFail, { doc: doc.testFail });
+  operationRoute(fastify, pipeline, 'post', '/v1/test_helpers/payment_intents/:id/expire', ops.testExpire, { doc: doc.testExpire });
 }

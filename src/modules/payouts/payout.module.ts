@@ -1,19 +1,37 @@
 /** Payout intents: creation, the approval gate and settlement. */
 import DataLoader from 'dataloader';
+import { balancesModule } from '../balances/balance.module';
+import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
 import { PayoutIntent } from './payout.entity';
+import { payoutOperations } from './payout.operations';
 import { PayoutIntentSchema } from './payout.schemas';
 import { PayoutResolver } from './payout.resolver';
 import { registerPayoutRoutes } from './payout.routes';
-import type { PayoutIntentWire } from './payout.service';
+import { PayoutService, type PayoutIntentWire } from './payout.service';
+import { simulatedPayoutConnector } from './simulated-payout.provider';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    payoutIntent: DataLoader<string, PayoutIntentWire | null>;
+  }
+}
 
 export const payoutsModule = defineModule({
   name: 'payouts',
+  uses: { balances: balancesModule, events: eventsModule },
+  provide({ db, cipher, config }, { balances, events }) {
+    const payouts = new PayoutService({
+      db, cipher, lifecycle: { ledger: balances.ledger, events: events.events }, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
+    });
+    return { payouts, ops: payoutOperations(payouts) };
+  },
+  jobs: ({ payouts }) => [{ name: 'payouts.settle', run: () => payouts.settleDue() }],
   entities: [PayoutIntent],
   resolvers: [PayoutResolver],
   routes: registerPayoutRoutes,
-  loaders: (app, ctx) => ({
-    payoutIntent: new DataLoader<string, PayoutIntentWire | null>(async (ids) => byKey(ids, await app.payouts.getMany(ctx, ids))),
+  loaders: ({ payouts }, ctx) => ({
+    payoutIntent: new DataLoader<string, PayoutIntentWire | null>(async (ids) => byKey(ids, await payouts.getMany(ctx, ids))),
   }),
   models: [PayoutIntentSchema],
   sealed: [{ entity: PayoutIntent, property: 'recipientAccountEncrypted' }],

@@ -1,14 +1,17 @@
 /** GraphQL queries and mutations for payout intents: translate GraphQL <-> PayoutService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { payoutOperations } from './payout.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import type { PayoutIntentWire } from './payout.service';
+import type { PayoutIntentWire, PayoutService } from './payout.service';
 import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
 
 @Resolver(() => PayoutIntentType)
 export class PayoutResolver {
+  constructor(private readonly services: { payouts: PayoutService; ops: ReturnType<typeof payoutOperations> }) {}
+
   @Query(() => PayoutIntentType, { nullable: true, description: 'A payout intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
   payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire> {
     return foundOrNotFound(loaders.payoutIntent.load(id), 'payout intent');
@@ -16,22 +19,22 @@ export class PayoutResolver {
 
   @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })
   payoutIntents(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => PayoutIntentFilter, { nullable: true }) filter?: PayoutIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.payouts.list(ctx, app.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.payouts.list(ctx, this.services.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 
   @Mutation(() => PayoutIntentType, { description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.' })
   async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.payouts.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> processing.' })
   async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.payouts.approve, {}, { id }, '');
+    return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
   @Mutation(() => PayoutIntentType, { description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
@@ -40,6 +43,6 @@ export class PayoutResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, gql.app.ops.payouts.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
+    return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
   }
 }

@@ -1,19 +1,39 @@
 /** Refunds of succeeded payment intents: creation, settlement by the refund provider, the test helpers. */
 import DataLoader from 'dataloader';
+import { balancesModule } from '../balances/balance.module';
+import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
+import { paymentsModule } from '../payments/payment.module';
 import { Refund } from './refund.entity';
+import { refundOperations } from './refund.operations';
 import { PaymentIntentRefundsResolver, RefundResolver } from './refund.resolver';
 import { registerRefundRoutes } from './refund.routes';
 import { RefundSchema } from './refund.schemas';
-import type { RefundWire } from './refund.service';
+import { RefundService, type RefundWire } from './refund.service';
+import { simulatedRefundConnector } from './simulated-refund.provider';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    refund: DataLoader<string, RefundWire | null>;
+  }
+}
 
 export const refundsModule = defineModule({
   name: 'refunds',
+  uses: { balances: balancesModule, events: eventsModule, payments: paymentsModule },
+  provide({ db, config }, { balances, events, payments }) {
+    const refunds = new RefundService({
+      db, lifecycle: { ledger: balances.ledger, events: events.events }, payments: payments.paymentLifecycle,
+      connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
+    });
+    return { refunds, ops: refundOperations(refunds) };
+  },
+  jobs: ({ refunds }) => [{ name: 'refunds.settle', run: () => refunds.settleDue() }],
   entities: [Refund],
   resolvers: [RefundResolver, PaymentIntentRefundsResolver],
   routes: registerRefundRoutes,
-  loaders: (app, ctx) => ({
-    refund: new DataLoader<string, RefundWire | null>(async (ids) => byKey(ids, await app.refunds.getMany(ctx, ids))),
+  loaders: ({ refunds }, ctx) => ({
+    refund: new DataLoader<string, RefundWire | null>(async (ids) => byKey(ids, await refunds.getMany(ctx, ids))),
   }),
   models: [RefundSchema],
 });

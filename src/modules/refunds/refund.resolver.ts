@@ -1,16 +1,19 @@
 /** GraphQL queries and mutations for refunds: translate GraphQL <-> RefundService, nothing more. */
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { refundOperations } from './refund.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { PaymentIntentType } from '../payments/payment.types';
 import type { PaymentIntentWire } from '../payments/payment.wire';
-import type { RefundWire } from './refund.service';
+import type { RefundService, RefundWire } from './refund.service';
 import { CreateRefundInput, RefundConnection, RefundFilter, RefundType } from './refund.types';
 
 @Resolver(() => RefundType)
 export class RefundResolver {
+  constructor(private readonly services: { refunds: RefundService; ops: ReturnType<typeof refundOperations> }) {}
+
   @Query(() => RefundType, { nullable: true, description: 'A refund of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
   refund(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<RefundWire> {
     return foundOrNotFound(loaders.refund.load(id), 'refund');
@@ -18,19 +21,19 @@ export class RefundResolver {
 
   @Query(() => RefundConnection, { description: 'Refunds, newest first.' })
   refunds(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => RefundFilter, { nullable: true }) filter?: RefundFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.refunds.list(ctx, app.refunds.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 
   @Mutation(() => RefundType, {
     description: 'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
   })
   async createRefund(@Arg('input', () => CreateRefundInput) input: CreateRefundInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.refunds.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
   @FieldResolver(() => PaymentIntentType, { description: 'The refunded payment intent, as it is now.' })
@@ -42,13 +45,15 @@ export class RefundResolver {
 /** `PaymentIntent.refunds`: the refunds module adds the field, so the payments module does not depend on it. */
 @Resolver(() => PaymentIntentType)
 export class PaymentIntentRefundsResolver {
+  constructor(private readonly services: { refunds: RefundService }) {}
+
   @FieldResolver(() => RefundConnection, { description: 'The refunds of this payment intent, newest first.' })
   refunds(
     @Root() payment: PaymentIntentWire,
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await app.refunds.list(ctx, app.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))));
+    return withListArgs(async () => toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))));
   }
 }

@@ -1,14 +1,17 @@
 /** GraphQL queries and mutations for topup intents: translate GraphQL <-> TopupService. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { topupOperations } from './topup.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
-import type { TopupIntentWire } from './topup.service';
+import type { TopupIntentWire, TopupService } from './topup.service';
 import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, TopupIntentType } from './topup.types';
 
 @Resolver(() => TopupIntentType)
 export class TopupResolver {
+  constructor(private readonly services: { topups: TopupService; ops: ReturnType<typeof topupOperations> }) {}
+
   @Query(() => TopupIntentType, { nullable: true, description: 'A topup intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
   topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire> {
     return foundOrNotFound(loaders.topupIntent.load(id), 'topup intent');
@@ -16,16 +19,16 @@ export class TopupResolver {
 
   @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
   topupIntents(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => TopupIntentFilter, { nullable: true }) filter?: TopupIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await app.topups.list(ctx, app.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () => toConnection(await this.services.topups.list(ctx, this.services.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
   }
 
   @Mutation(() => TopupIntentType, { description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.' })
   async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.topups.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 }

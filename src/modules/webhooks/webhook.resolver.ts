@@ -1,6 +1,8 @@
 /** GraphQL for webhook endpoints: translate GraphQL <-> WebhookEndpointService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import type { WebhookEndpointService } from './webhook-endpoint.service';
+import type { webhookOperations } from './webhook.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
@@ -11,29 +13,31 @@ import {
 
 @Resolver(() => WebhookEndpointType)
 export class WebhookResolver {
+  constructor(private readonly services: { webhookEndpoints: WebhookEndpointService; ops: ReturnType<typeof webhookOperations> }) {}
+
   @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints of this merchant and environment, newest first.' })
   webhookEndpoints(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await app.webhookEndpoints.list(ctx, app.webhookEndpoints.parseList(ctx, listQuery(first, after)))));
+    return withListArgs(async () => toConnection(await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, listQuery(first, after)))));
   }
 
   @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
   webhookAttempts(
-    @Ctx() { app, ctx }: GqlContext,
+    @Ctx() { ctx }: GqlContext,
     @Arg('webhookEndpointId', () => ID) endpointId: string,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
     return withListArgs(async () =>
-      toConnection(await app.webhookEndpoints.listAttempts(ctx, endpointId, app.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after)))));
+      toConnection(await this.services.webhookEndpoints.listAttempts(ctx, endpointId, this.services.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after)))));
   }
 
   @Mutation(() => WebhookEndpointType, { description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.' })
   async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.webhooks.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
   @Mutation(() => WebhookEndpointType, { description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.' })
@@ -44,21 +48,21 @@ export class WebhookResolver {
   ) {
     // An explicit null means unchanged, like an omitted field.
     const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
-    return mutate(gql, gql.app.ops.webhooks.update, snakeKeys(given), { id });
+    return mutate(gql, this.services.ops.update, snakeKeys(given), { id });
   }
 
   @Mutation(() => WebhookEndpointType, { description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.' })
   async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.webhooks.rotateSecret, {}, { id }, '');
+    return mutate(gql, this.services.ops.rotateSecret, {}, { id }, '');
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.' })
   async resendEvent(@Arg('id', () => ID) id: string, @Arg('webhookEndpointId', () => ID) webhookEndpointId: string, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.webhooks.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
+    return mutate(gql, this.services.ops.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
   }
 
   @Mutation(() => DeletedWebhookEndpointType, { description: 'Deletes a webhook endpoint; pending deliveries are cancelled.' })
   async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
-    return mutate(gql, gql.app.ops.webhooks.remove, {}, { id }, '');
+    return mutate(gql, this.services.ops.remove, {}, { id }, '');
   }
 }
