@@ -55,7 +55,7 @@ export interface App {
   config: Config;
   log: Logger;
   db: Db;
-  /** The data keyring: the current key seals, earlier keys still open (README "Production", rotating the data key). */
+  /** The data keyring: the current key seals, earlier keys still open (docs/operations.md, rotating the data key). */
   cipher: FieldCipher;
   auth: AuthService;
   /** Closes open graphql-ws sockets of revoked keys, on every process. */
@@ -141,7 +141,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   let guards: GuardForm | false = false;
   if (mysql) {
     guards = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
-    if (!mariaDb && !guards) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions.md, "MySQL 8, measured"); each write checks its row count before COMMIT, one round trip more');
+    if (!mariaDb && !guards) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions/0042-mysql-8.md); each write checks its row count before COMMIT, one round trip more');
   }
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
 

@@ -1,6 +1,6 @@
 /**
  * Environment variables -> one typed, validated configuration object.
- * Names and meanings follow CONTRACT.md "Configuration"; additions are documented in README.
+ * Names and meanings follow docs/contract.md "Configuration"; additions are documented in docs/operations.md.
  */
 import path from 'node:path';
 
@@ -9,7 +9,7 @@ export type DatabaseConfig =
   | { kind: 'sqlite'; file: string };
 
 /**
- * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions.md "Database
+ * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions/0030-database-timeouts-and-outages.md "Database
  * timeouts and outages"). Two mechanisms: hard limits on each wait, and a probe that tells a
  * server that is slow (lock waits, load) from one that does not answer at all (frozen,
  * stopped, partitioned). SQLite, embedded and synchronous, cannot stall by network.
@@ -99,7 +99,7 @@ export interface Config {
   revocationPollMs: number;
 }
 
-/** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (CONTRACT.md "Events and webhooks"). */
+/** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/contract.md "Events and webhooks"). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 function msList(name: string, value: string | undefined, fallback: number[]): number[] {

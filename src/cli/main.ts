@@ -1,12 +1,12 @@
 /**
- * Provisioning CLI (CONTRACT.md "Provisioning"). Prints JSON on standard output.
+ * Provisioning CLI (docs/contract.md "Provisioning"). Prints JSON on standard output.
  *
  *   keys create --merchant <id|name> --env test|live   (creates the merchant by name if needed)
  *   keys revoke <public_key|key_id>
  *   merchants create --name <name>
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
- *   data-key rewrap              re-encrypt every sealed column with the current data key (README "Production")
+ *   data-key rewrap              re-encrypt every sealed column with the current data key (docs/operations.md)
  *   migrate                      apply pending migrations
  *   db fix-charset               MySQL/MariaDB: convert the tables to utf8mb4 (ids byte-exact) and make
  *                                utf8mb4 the database default; what a start refused for (rebuilds tables)

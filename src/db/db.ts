@@ -7,12 +7,12 @@
  * deadlocks and lock wait time-outs are retried, with exponential back-off. On a Galera
  * cluster a row lock only holds on its own node: a competing writer on another node is
  * refused at commit by certification (or aborted by the applier) with the same
- * ER_LOCK_DEADLOCK, and is retried the same way (docs/decisions.md, "Galera cluster").
+ * ER_LOCK_DEADLOCK, and is retried the same way (docs/decisions/0026-galera-cluster.md).
  * Row locks (`forUpdate`) serialise competing writers. A unit of work that finds a row it
  * must lock missing throws `PrepareAndRetry`: the unit rolls back, the row is created and
  * committed on its own, and the unit reruns and locks it.
  *
- * Waiting on the server (DbSettings; docs/decisions.md "Database timeouts and outages"):
+ * Waiting on the server (DbSettings; docs/decisions/0030-database-timeouts-and-outages.md):
  *  - hard limits: waiting for a pooled connection, each statement, and the whole unit of
  *    work (retries included) (src/db/unit.ts). A unit that misses one has its connection
  *    destroyed and fails with `DatabaseUnavailableError` (503 `service_unavailable` with

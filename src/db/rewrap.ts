@@ -1,5 +1,5 @@
 /**
- * Data key rotation, step 2 of 3 (README "Production"): re-encrypts every sealed column
+ * Data key rotation, step 2 of 3 (docs/operations.md): re-encrypts every sealed column
  * with the current data key. Rows are walked in primary-key order, a batch at a time;
  * each row is written with a compare-and-set on its old value, so a row that a request
  * changed meanwhile is left alone (it was sealed with the current key by that request)

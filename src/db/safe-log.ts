@@ -1,7 +1,7 @@
 /**
  * What the log may say about a database error or a statement: never SQL text, never SQL
- * parameters, never a value the database quotes back in its message (CONTRACT.md
- * "Errors": details only in the server log; README "Production": logs carry no secrets,
+ * parameters, never a value the database quotes back in its message (docs/contract.md
+ * "Errors": details only in the server log; docs/operations.md: logs carry no secrets,
  * account numbers, SQL text or SQL parameters).
  *
  * A TypeORM `QueryFailedError` carries the statement (`query`), its `parameters` (holder

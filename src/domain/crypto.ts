@@ -22,7 +22,7 @@ function dataKey(b64: string, name: string): DataKey {
  * A keyring: the current key seals, every key opens. Sealed values name their key
  * (`v2.<key id>.<iv>.<tag>.<ciphertext>`), so rotating the data key is: make the new key
  * current, keep the old one in DATA_ENCRYPTION_KEYS_PREVIOUS, run `cli data-key rewrap`,
- * then drop the old key (README "Production"). Values sealed before key ids existed
+ * then drop the old key (docs/operations.md). Values sealed before key ids existed
  * (`v1.<iv>.<tag>.<ciphertext>`) are opened by trying each key; GCM's tag tells which fits.
  */
 export class FieldCipher {

@@ -3,7 +3,7 @@
  * with the contract's code and HTTP status; REST renders it as
  * `{ "error": { code, message, param? } }`, GraphQL as an error whose
  * `extensions.code` is the same code. `param` belongs to validation errors only
- * (CONTRACT.md "Errors": the body is `{ code, message }`, plus `param` for validation
+ * (docs/contract.md "Errors": the body is `{ code, message }`, plus `param` for validation
  * errors); other codes drop it, their message names what was wrong.
  */
 export type ErrorCode =
@@ -24,7 +24,7 @@ export type ErrorCode =
   | 'endpoint_limit_reached'
   | 'rate_limited'
   | 'internal_error'
-  // HTTP-level refusals (CONTRACT.md "HTTP details"; docs/decisions.md "HTTP details").
+  // HTTP-level refusals (docs/contract.md "HTTP details"; docs/decisions/0016-errors-before-routing.md).
   | 'bad_request'
   | 'method_not_allowed'
   | 'request_timeout'

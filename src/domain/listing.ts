@@ -1,6 +1,6 @@
 /**
  * The listing rules shared by every list endpoint: query parsing (wire names from
- * CONTRACT.md), limits, filters, and pages over a keyset cursor (created_at DESC, id DESC;
+ * docs/contract.md), limits, filters, and pages over a keyset cursor (created_at DESC, id DESC;
  * ./list-cursor.ts). No OFFSET: page N costs the same as page 1. The SQL that reads a page
  * (filters, keyset predicate, index hints) is src/db/list-query.ts.
  */

@@ -4,7 +4,7 @@
  * pieces); each module's `x.schemas.ts` holds its own.
  */
 
-/** List filters match stored values exactly: already upper-case (CONTRACT.md listing rules). */
+/** List filters match stored values exactly: already upper-case (docs/contract.md listing rules). */
 export const COUNTRY = /^[A-Z]{2}$/;
 export const CURRENCY = /^[A-Z]{3,6}$/;
 

@@ -111,7 +111,7 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    // CONTRACT.md serves GraphQL over GET as well as POST, for any GraphQL-over-HTTP client:
+    // docs/contract.md serves GraphQL over GET as well as POST, for any GraphQL-over-HTTP client:
     // a GET that carries the Basic credentials is answered without a preflight-forcing
     // header. That stays CSRF-safe here: Apollo refuses mutations over GET (queries have no
     // side effects), a POST must be application/json (415 otherwise), which a browser

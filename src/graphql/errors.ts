@@ -1,5 +1,5 @@
 /**
- * GraphQL errors carry the REST error code in `extensions.code` (CONTRACT.md). This file is
+ * GraphQL errors carry the REST error code in `extensions.code` (docs/contract.md). This file is
  * the one place where domain errors become GraphQL errors: mutations (`mutate`), list
  * arguments (`withListArgs`), plain arguments (`withArgs`) and `formatError` for the rest.
  */
@@ -14,7 +14,7 @@ import type { GqlContext } from './context';
 /**
  * A single-record query's answer: the record, or - for an id that is unknown, foreign or in
  * the other environment - the field is null and the response carries the REST failure as a
- * `not_found` error (CONTRACT.md: GraphQL reports the same failures with the same code).
+ * `not_found` error (docs/contract.md: GraphQL reports the same failures with the same code).
  */
 export async function foundOrNotFound<T>(record: Promise<T | null | undefined>, resource: string): Promise<T> {
   const found = await record;

@@ -57,7 +57,7 @@ export abstract class CreateIntentFields {
   merchantReference: string;
 }
 
-/** The listing filters of CONTRACT.md other than `status` (whose enum is per resource). */
+/** The listing filters of docs/contract.md other than `status` (whose enum is per resource). */
 @InputType()
 export abstract class IntentFilterFields {
   @Field(() => String, { nullable: true })

@@ -37,7 +37,7 @@ function pathParams(path: string): TSchema | undefined {
 }
 
 const IDEMPOTENCY_KEY = 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.';
-/** What the idempotency service accepts (src/modules/idempotency/idempotency.service.ts). */
+/** What the idempotency service accepts (src/ops/idempotency/idempotency.service.ts). */
 const idempotencyKey = () => Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$', 'x-expected': '1 to 255 printable ASCII characters (HTTP drops leading and trailing spaces)', description: IDEMPOTENCY_KEY });
 
 /**

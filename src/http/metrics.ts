@@ -31,7 +31,7 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
     });
   }
   if (db) {
-    // 0 while the service answers 503 because the database is out (README "Timeouts and outages").
+    // 0 while the service answers 503 because the database is out (docs/operations.md, "Timeouts and outages").
     new Gauge({
       name: 'database_available', help: '1 when the database answers, 0 during an outage (requests get 503 service_unavailable)', registers: [registry],
       collect() { this.set(db.available ? 1 : 0); },

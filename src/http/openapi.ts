@@ -36,7 +36,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     },
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, any> }).openapiObject; // eslint-disable-line @typescript-eslint/no-explicit-any
-      // @fastify/swagger marks every body required; a body with no required field may be absent (CONTRACT.md).
+      // @fastify/swagger marks every body required; a body with no required field may be absent (docs/contract.md).
       for (const item of Object.values(doc.paths ?? {}) as Record<string, any>[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
         for (const op of Object.values(item)) {
           const body = op?.requestBody?.content?.['application/json']?.schema;

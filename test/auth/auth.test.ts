@@ -1,6 +1,6 @@
 /**
- * Authentication (CONTRACT.md "Errors" 401 row) on REST and GraphQL, and the
- * provisioning CLI (CONTRACT.md "Provisioning") run as a real child process against
+ * Authentication (docs/contract.md "Errors" 401 row) on REST and GraphQL, and the
+ * provisioning CLI (docs/contract.md "Provisioning") run as a real child process against
  * the test database.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Balances (issue 4, parts 2 and 4): GET /v1/balances and GraphQL `balances`, scoped to
+ * Balances: GET /v1/balances and GraphQL `balances`, scoped to
  * merchant and environment, amounts as exact minor-unit strings (30-digit amounts and
  * sums beyond them), and how each payout transition moves money between buckets.
  */

@@ -1,5 +1,5 @@
 /**
- * Ledger under concurrency (issue 4, part 5), with real parallel HTTP requests:
+ * Ledger under concurrency, with real parallel HTTP requests:
  * no lost update, no negative available balance, no double release. On MariaDB this
  * exercises the row locks; on SQLite the write queue.
  */

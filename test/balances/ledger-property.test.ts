@@ -1,5 +1,5 @@
 /**
- * Property-based ledger test (issue 4): random sequences of topups, payments, payouts,
+ * Property-based ledger test: random sequences of topups, payments, payouts,
  * approvals, cancels, successes and failures, all over
  * real HTTP, checked step by step against a model of what every balance should be; after
  * each run the merchant's balances are compared to the model and `cli ledger verify`

@@ -1,6 +1,5 @@
 /**
- * Races split across two gateway processes sharing one MariaDB: the 40-payout race (issue 4,
- * part 5), approve || cancel, merchant_reference and Idempotency-Key (issue 2, part 4)
+ * Races split across two gateway processes sharing one MariaDB: the 40-payout race, approve || cancel, merchant_reference and Idempotency-Key
  * dedup; the in-test server plus a separately spawned OS process. Only MySQL/MariaDB
  * has row locks shared between processes; SQLite is single-process by design (src/db/db.ts).
  */

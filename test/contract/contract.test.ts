@@ -1,6 +1,6 @@
 /**
  * Black-box contract checklist: one assertion group per concrete statement of
- * /work/shared/spec/payments-api.md and CONTRACT.md, over real HTTP (and GraphQL where the
+ * docs/payments-api.md and docs/contract.md, over real HTTP (and GraphQL where the
  * contract names GraphQL). Nothing here reaches into the service's internals except to
  * create merchants and keys (the provisioning the contract gives a CLI for, which is
  * itself checked below).

@@ -3,7 +3,7 @@
  * Node.js line our range admits (its lowest version) must satisfy every package, except
  * the packages below whose declared minimum is above what they need here, each with the
  * reason and a check that it works on the Node.js running this test. A dependency update
- * that raises a real minimum fails this spec: raise `engines` (and README "Requirements"),
+ * that raises a real minimum fails this spec: raise `engines` (and docs/development.md "Requirements"),
  * or pin the package.
  */
 import fs from 'node:fs';

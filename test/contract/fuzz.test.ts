@@ -1,5 +1,5 @@
 /**
- * Fuzzing with fast-check (issue 10): over 10,000 malformed requests across REST (every
+ * Fuzzing with fast-check: over 10,000 malformed requests across REST (every
  * route of the live route table, over fetch and as raw bytes on a socket), GraphQL over
  * HTTP and graphql-ws. For every one: no 5xx; REST errors in the contract's shape with the
  * status of their code; GraphQL errors with a contract code (or Apollo's persisted-query

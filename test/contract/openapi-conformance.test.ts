@@ -51,7 +51,7 @@ interface Req {
   body?: unknown;
   /** invalid ones: the `param` the 400 must name. */
   param?: string;
-  /** A missing required header may answer with this code instead (CONTRACT.md). */
+  /** A missing required header may answer with this code instead (docs/contract.md). */
   altCode?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Text outside latin1 survives on every engine (issue 10, item 5). On MariaDB and MySQL 8 a database
+ * Text outside latin1 survives on every engine. On MariaDB and MySQL 8 a database
  * created latin1 is converted by the migrations (utf8mb4 tables, ids byte-exact, utf8mb4
  * default, foreign keys intact) so the gateway process stores a Thai holder name, a BOM and
  * an emoji; a connection the server forces to another character set is refused. The

@@ -1,7 +1,7 @@
 /**
  * Compiled writes (src/db/compiled-write.ts): the INSERT each hot entity is written with is
  * the SQL and the values TypeORM's InsertQueryBuilder would send (a RETURNING or re-read of
- * default columns aside), and the create path's statements per request (issue 11, writes).
+ * default columns aside), and the create path's statements per request (writes).
  */
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { startServer, TestServer } from '../helpers/server';
@@ -91,7 +91,7 @@ test('a row with a column left to its default is not compiled (em.insert writes 
   });
 });
 
-describe('the create path (issue 11, writes)', () => {
+describe('the create path (writes)', () => {
   const payout = (reference: string) => ({
     amount: '100', currency: 'THB', country: 'TH', merchant_reference: reference,
     recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },

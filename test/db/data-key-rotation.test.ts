@@ -1,5 +1,5 @@
 /**
- * Rotating the data key (README "Production"): make a new key current with the old one in
+ * Rotating the data key (docs/operations.md): make a new key current with the old one in
  * DATA_ENCRYPTION_KEYS_PREVIOUS, run `cli data-key rewrap`, then run with the new key
  * alone. Real server, real database, the compiled CLI.
  */

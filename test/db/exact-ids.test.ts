@@ -1,5 +1,5 @@
 /**
- * Ids match byte for byte on every engine (issue 10, item 9). MariaDB's default collation
+ * Ids match byte for byte on every engine. MariaDB's default collation
  * matched `PO_...` and `po_... ` to `po_...`; now every lookup by id - each REST
  * `/v1/.../{id}` route (reads, operations, test helpers), GraphQL queries and mutations,
  * an event id as list cursor and as subscription `after` - answers any other spelling of

@@ -1,5 +1,5 @@
 /**
- * A database that stalls or stops (issue 10, item 1). A TCP proxy written here sits between
+ * A database that stalls or stops. A TCP proxy written here sits between
  * gateway processes (the compiled service, spawned) and the shared MariaDB. Under parallel
  * load - payouts with Idempotency-Keys over REST and GraphQL, reads, lists, GraphQL queries,
  * the hosted checkout page - the proxy

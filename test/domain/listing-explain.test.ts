@@ -1,5 +1,5 @@
 /**
- * Keyset pages cost the same at any depth (issue 11): one merchant's payouts are seeded in
+ * Keyset pages cost the same at any depth: one merchant's payouts are seeded in
  * bulk (INSERT ... SELECT from MariaDB's seq_1_to_N, or a recursive CTE on MySQL 8 and SQLite; rows shaped as
  * the service writes them), the exact SQL of `GET /v1/payout_intents` is captured from the
  * query builder, and the database's plan is checked at 25,000, 50,000 and 75,000 rows deep

@@ -1,5 +1,5 @@
 /**
- * Listing rules (CONTRACT.md "Listing query parameters") over REST GET /v1/payout_intents
+ * Listing rules (docs/contract.md "Listing query parameters") over REST GET /v1/payout_intents
  * and GraphQL payoutIntents: keyset paging, filters, date bounds, parameter validation,
  * cursor scoping, and SQL statement counts that must not grow with the page size.
  */

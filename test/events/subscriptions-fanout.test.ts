@@ -1,5 +1,5 @@
 /**
- * Subscription fan-out (issue 11): the streams of one scope share one live reader, so the
+ * Subscription fan-out: the streams of one scope share one live reader, so the
  * statements a wake-up costs do not grow with the number of subscribers.
  */
 import WebSocket from 'ws';

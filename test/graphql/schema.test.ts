@@ -1,6 +1,6 @@
 /**
  * The committed GraphQL SDL (schema.graphql) must be exactly what the resolvers build,
- * and the schema must keep the conventions of CONTRACT.md "GraphQL surface".
+ * and the schema must keep the conventions of docs/contract.md "GraphQL surface".
  */
 import fs from 'node:fs';
 import path from 'node:path';

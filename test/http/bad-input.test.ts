@@ -1,5 +1,5 @@
 /**
- * Bad input is a 4xx in the contract's shape, never a 5xx (issue 10 item 4), pinned one by
+ * Bad input is a 4xx in the contract's shape, never a 5xx, pinned one by
  * one (test/contract/fuzz.test.ts finds the unknown ones): bodies nested thousands of
  * levels deep (with an Idempotency-Key they overflowed the fingerprint's canonical JSON),
  * bytes that are not UTF-8, unpaired surrogates, Apollo's refusals without a code, WebSocket

@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md "Additions (second round)" -> "HTTP details", end to end over real HTTP (fetch,
+ * docs/contract.md "Additions (second round)" -> "HTTP details", end to end over real HTTP (fetch,
  * and raw sockets where fetch refuses to send the request):
  *
  * - optional POST bodies: no body and no Content-Type is fine; a present body must be an object;

@@ -1,5 +1,5 @@
 /**
- * REST plumbing (CONTRACT.md "Errors"): body and content-type rules, unknown routes,
+ * REST plumbing (docs/contract.md "Errors"): body and content-type rules, unknown routes,
  * Request-Id on every response, health probes, and the OpenAPI document checked against
  * the routes the live server has registered (both directions).
  */

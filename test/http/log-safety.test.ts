@@ -1,6 +1,6 @@
 /**
  * What the service log says when the database refuses a statement nobody maps to an API
- * error (issue 10 item 3). The fault is real: a unique index the service does not know of
+ * error. The fault is real: a unique index the service does not know of
  * (on a payout's holder name, on a webhook endpoint's url) turns a second create into an
  * unhandled database error, REST and GraphQL, with an Idempotency-Key. The log is the
  * service's own logger (createLogger, as main.js builds it) at `trace`, so every line it

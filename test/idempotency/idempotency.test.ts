@@ -1,5 +1,5 @@
 /**
- * Idempotency (payments-api.md "Idempotency" + CONTRACT.md "Idempotency details"),
+ * Idempotency (payments-api.md "Idempotency" + docs/contract.md "Idempotency details"),
  * exercised over real HTTP against a real database. No mocks: faults and holds are
  * injected through app.idempotency.hooks: beforeExecute runs once the key is held, and
  * beforeCommit runs inside the handler's transaction just before it commits.

@@ -1,5 +1,5 @@
 /**
- * Stored Idempotency-Key answers are sealed at rest (issue 10 item 2). Creating a webhook
+ * Stored Idempotency-Key answers are sealed at rest. Creating a webhook
  * endpoint with an Idempotency-Key used to store its whole 201 answer, the `whsec_` signing
  * secret included, in `idempotency_keys.response_body` for 24 hours. Checked on the raw
  * rows of every table (plain SQL, no entity): no `whsec_`, no holder name in the key rows;

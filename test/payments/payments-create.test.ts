@@ -1,5 +1,5 @@
 /**
- * Payment intent create (issue 3, part 1 and 2): validation of every field, the payer-data
+ * Payment intent create: validation of every field, the payer-data
  * mapping table (discovery options.payer -> create-request paths), 422
  * payment_method_unavailable, and the merchant_reference fingerprint (payments-api.md
  * Idempotency rule 10) over all eleven fingerprinted fields, on both surfaces.

@@ -1,5 +1,5 @@
 /**
- * Payment intents (issue 3, part 3): every next_action type the catalogue produces, every
+ * Payment intents: every next_action type the catalogue produces, every
  * lifecycle transition on REST and GraphQL, test helpers, cancel rules, expiry by the
  * scheduler, the simulated providers' own settlement, balances and events per transition.
  */

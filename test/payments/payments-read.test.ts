@@ -1,5 +1,5 @@
 /**
- * Payment intent reads (issue 3, part 4): get scoping (unknown, foreign and other-environment
+ * Payment intent reads: get scoping (unknown, foreign and other-environment
  * ids are the same 404), the listing rules and filters of GET /v1/payment_intents, and the
  * list items' processing_reason and receipt.
  */

@@ -1,5 +1,5 @@
 /**
- * Provider calls run between atomic phases (issue 8): the provider is called outside any
+ * Provider calls run between atomic phases: the provider is called outside any
  * transaction, so a slow provider holds no row lock and does not stall other writers, and
  * a crash between the phases is finished by the scheduler's recovery.
  */

@@ -1,5 +1,5 @@
 /**
- * The GraphQL surface for payouts (CONTRACT.md "GraphQL surface"): mutations and
+ * The GraphQL surface for payouts (docs/contract.md "GraphQL surface"): mutations and
  * queries round-trip against REST, enums are UPPER_CASE, amounts strings, domain errors
  * carry extensions.code (and extensions.param), GET works (with or without a preflight header), and
  * graphql-armor limits reject abusive documents.
@@ -247,7 +247,7 @@ describe('GraphQL over HTTP GET', () => {
     expect(res.body.data.payoutIntent).toEqual(p);
   });
 
-  test('a plain GET with the Basic credentials works without a preflight header (CONTRACT.md: GET /graphql)', async () => {
+  test('a plain GET with the Basic credentials works without a preflight header (docs/contract.md: GET /graphql)', async () => {
     const res = await merchant.get(q('{ viewer { environment } }'));
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ viewer: { environment: 'TEST' } });

@@ -1,5 +1,5 @@
 /**
- * Refunds over REST and GraphQL (CONTRACT.md "Additions" -> "Refunds"): create (full by
+ * Refunds over REST and GraphQL (docs/contract.md "Additions" -> "Refunds"): create (full by
  * default, partial, several partial), get, list with the listing rules and the
  * `payment_intent` filter, `amount_refunded` on payment intents, the refusals
  * (invalid_state, refund_exceeds_payment, insufficient_balance, validation), the test

@@ -1,5 +1,5 @@
 /**
- * Topup intents (issue 4, part 3): create with a required Idempotency-Key, bank-transfer
+ * Topup intents: create with a required Idempotency-Key, bank-transfer
  * instructions, validation, get/list/filters, GraphQL, succeed/fail/expire, duplicate
  * merchant_reference (also under parallel requests), test helpers for live keys, and
  * "every transition is one transaction with its event row and its ledger rows".

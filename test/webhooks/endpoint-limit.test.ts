@@ -1,6 +1,6 @@
 /**
  * The cap of 16 enabled webhook endpoints per merchant and environment holds under
- * concurrency (issue 10, item 7): parallel creates in one process (SQLite or MariaDB) and
+ * concurrency: parallel creates in one process (SQLite or MariaDB) and
  * split across two gateway processes (MariaDB) make exactly 16, every other answer is
  * 422 endpoint_limit_reached; deletes racing creates never let the count pass 16.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoint management (issue 13 item 2, CONTRACT.md "Additions"): update (url,
+ * Webhook endpoint management (docs/contract.md, "Additions"): update (url,
  * enabled_events, status), re-enabling after a 410 and within the cap, secret rotation with
  * both signatures for 24 hours (receivers with only the old or only the new secret both
  * verify; after the overlap only the new one), resending one event to one endpoint (exactly

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { text, time } from './schema-helpers';
 
 /**
- * Webhook endpoint management (issue 13): the secret a rotation replaced, sealed like the
+ * Webhook endpoint management: the secret a rotation replaced, sealed like the
  * current one, and until when deliveries are still signed with it too; and the resend mark of
  * a delivery (a resend is one attempt, never retried).
  *

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /**
- * Keyset pages filtered by event `type` or audit `resource_id` (issue 11): the filter's index
+ * Keyset pages filtered by event `type` or audit `resource_id`: the filter's index
  * gets `id`, the keyset's tie-break, so that a page is a range of (merchant_id, environment,
  * <filter>, created_at, id) from the cursor down, read in order, limit + 1 entries at any
  * depth (src/db/list-query.ts `listRows`; events with several types read one range per type).

@@ -1,6 +1,6 @@
 /**
  * Writes events into the outbox inside the caller's transaction. Event types are
- * `<resource>.created` and `<resource>.<new status>` (CONTRACT.md "Events and webhooks").
+ * `<resource>.created` and `<resource>.<new status>` (docs/contract.md "Events and webhooks").
  *
  * Ordering: every event gets `seq`, its position in the (merchant, environment) stream,
  * from a counter row incremented inside the event's own transaction. The counter row stays
@@ -147,7 +147,7 @@ export class EventService {
     return new Map(rows.map((r) => [r.id, EventService.toWire(r)]));
   }
 
-  /** Listing rules plus `type`; `cursor` also accepts an event id (CONTRACT.md): the page after that event. */
+  /** Listing rules plus `type`; `cursor` also accepts an event id (docs/contract.md): the page after that event. */
   async parseList(scope: Scope, query: Record<string, unknown>): Promise<ListParams> {
     const cursor = query.cursor;
     if (typeof cursor === 'string' && cursor.startsWith('evt_')) {

@@ -14,7 +14,7 @@ export function registerMethodRoutes(
   { pipeline }: RouteKit,
 ): void {
 
-  // A page envelope (CONTRACT.md): the whole result is one page.
+  // A page envelope (docs/contract.md): the whole result is one page.
   const query: TSchema = DiscoveryQuery;
   readRoute(fastify, '/v1/payment_method_options', { ...doc.discover, query },
     async (ctx, q) => ({ data: await methodRouting.discover(ctx, q as Record<string, unknown>), has_more: false, next_cursor: null }));

@@ -11,7 +11,7 @@ const succeeded = { entryType: 'payment_succeeded' } as const;
 
 /**
  * requires_action -> processing -> succeeded | failed; requires_action -> cancelled | expired.
- * requires_action -> succeeded only for a method that settles at once (CONTRACT.md).
+ * requires_action -> succeeded only for a method that settles at once (docs/contract.md).
  * Processing holds the amount in `pending`; success moves it to `available`.
  */
 export const paymentStates = new StateMachine('payment_intent', PAYMENT_STATUSES, { to: 'requires_action' }, {

@@ -66,7 +66,7 @@ export class CreateRefundInput {
   merchantReference?: string;
 }
 
-/** The listing filters of CONTRACT.md, plus `paymentIntent` (REST `payment_intent`). */
+/** The listing filters of docs/contract.md, plus `paymentIntent` (REST `payment_intent`). */
 @InputType('RefundFilter')
 export class RefundFilter extends IntentFilterFields {
   @Field(() => [RefundStatusEnum], { nullable: true })

@@ -134,7 +134,7 @@ export class WebhookEndpointService {
   /**
    * One new delivery of an event to an endpoint, both of this scope: one attempt (not
    * retried), with the event id as webhook-id like every delivery. Allowed to a disabled
-   * endpoint and to one whose enabled_events do not match (docs/decisions.md).
+   * endpoint and to one whose enabled_events do not match (docs/decisions/0029-webhook-endpoint-management.md).
    */
   async resend(em: EntityManager, ctx: RequestContext, eventId: string, endpointId: string): Promise<Done<WebhookDeliveryWire>> {
     const event = isId('event', eventId) ? await em.findOneBy(EventRecord, { id: eventId, merchantId: ctx.merchantId, environment: ctx.environment }) : null;
