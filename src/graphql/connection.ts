@@ -4,16 +4,16 @@ import type { Page } from '../domain/listing';
 
 @ObjectType()
 export class PageInfo {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { simple: true })
   hasNextPage: boolean;
 
-  @Field(() => Boolean, { description: 'Always false: lists page forward only, newest first.' })
+  @Field(() => Boolean, { description: 'Always false: lists page forward only, newest first.', simple: true })
   hasPreviousPage: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, simple: true })
   startCursor: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, simple: true })
   endCursor: string | null;
 }
 
@@ -26,22 +26,22 @@ export interface ConnectionShape<T> {
 export function Connection<T extends object>(name: string, NodeType: ClassType<T>) {
   @ObjectType(`${name}Edge`)
   class Edge {
-    @Field(() => String)
+    @Field(() => String, { simple: true })
     cursor: string;
 
-    @Field(() => NodeType)
+    @Field(() => NodeType, { simple: true })
     node: T;
   }
 
   @ObjectType(`${name}Connection`)
   class ConnectionType implements ConnectionShape<T> {
-    @Field(() => [Edge])
+    @Field(() => [Edge], { simple: true })
     edges: Edge[];
 
-    @Field(() => [NodeType])
+    @Field(() => [NodeType], { simple: true })
     nodes: T[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { simple: true })
     pageInfo: PageInfo;
   }
   return ConnectionType;

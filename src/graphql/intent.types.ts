@@ -10,19 +10,19 @@ import { EnvironmentEnum } from './enums';
 
 @ObjectType()
 export abstract class IntentFields {
-  @Field(() => ID)
+  @Field(() => ID, { simple: true })
   id: string;
 
-  @Field(() => String, { description: 'Minor units, as a decimal string.' })
+  @Field(() => String, { description: 'Minor units, as a decimal string.', simple: true })
   amount: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   currency: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   country: string;
 
-  @Field(() => EnvironmentEnum)
+  @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;
 
   @Field(() => String, { name: 'merchantReference' })

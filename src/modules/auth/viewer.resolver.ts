@@ -6,22 +6,22 @@ import type { Merchant } from './merchant.entity';
 
 @ObjectType('Merchant')
 export class MerchantType {
-  @Field(() => ID)
+  @Field(() => ID, { simple: true })
   id: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   name: string;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { simple: true })
   createdAt: Date;
 }
 
 @ObjectType('Viewer', { description: 'The caller: the API key, its merchant and its environment.' })
 export class ViewerType {
-  @Field(() => ID)
+  @Field(() => ID, { simple: true })
   apiKeyId: string;
 
-  @Field(() => EnvironmentEnum)
+  @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;
 
   merchantId: string;

@@ -6,19 +6,19 @@ import type { BalanceWire, LedgerService } from './ledger.service';
 
 @ObjectType('Balance', { description: 'Minor-unit amounts per currency: available to pay out, pending settlement, reserved by payouts.' })
 export class BalanceType {
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   currency: string;
 
-  @Field(() => EnvironmentEnum)
+  @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   available: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   pending: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   reserved: string;
 
   @Field(() => DateTimeScalar, { name: 'updatedAt' })

@@ -10,25 +10,25 @@ import { EnvironmentEnum } from '../../graphql/enums';
 
 @ObjectType('EventData')
 export class EventDataType {
-  @Field(() => GraphQLJSONObject, { description: 'The record as its REST route returns it, at the moment of the event.' })
+  @Field(() => GraphQLJSONObject, { description: 'The record as its REST route returns it, at the moment of the event.', simple: true })
   object: Record<string, unknown>;
 }
 
 @ObjectType('Event')
 export class EventType {
-  @Field(() => ID)
+  @Field(() => ID, { simple: true })
   id: string;
 
-  @Field(() => String, { description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.' })
+  @Field(() => String, { description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.', simple: true })
   type: string;
 
-  @Field(() => EnvironmentEnum)
+  @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;
 
   @Field(() => DateTimeScalar, { name: 'createdAt' })
   created_at: string;
 
-  @Field(() => EventDataType)
+  @Field(() => EventDataType, { simple: true })
   data: EventDataType;
 }
 

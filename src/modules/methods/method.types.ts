@@ -9,7 +9,7 @@ import { NextActionTypeEnum } from './next-action.types';
 
 @ObjectType('PayerRequirement')
 export class PayerRequirementType {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { simple: true })
   required: boolean;
 }
 
@@ -30,7 +30,7 @@ export class PayerRequirementsType {
   @Field(() => PayerRequirementType, { name: 'accountNumber', nullable: true })
   account_number?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { nullable: true })
+  @Field(() => PayerRequirementType, { nullable: true, simple: true })
   bank?: PayerRequirementType;
 
   @Field(() => PayerRequirementType, { name: 'nameTh', nullable: true })
@@ -39,7 +39,7 @@ export class PayerRequirementsType {
 
 @ObjectType('PaymentMethodOptionOptions')
 export class PaymentMethodOptionOptionsType {
-  @Field(() => PayerRequirementsType)
+  @Field(() => PayerRequirementsType, { simple: true })
   payer: PayerRequirementsType;
 }
 
@@ -48,7 +48,7 @@ export class PaymentMethodOptionType {
   @Field(() => String, { name: 'paymentMethod' })
   payment_method: string;
 
-  @Field(() => String, { nullable: true, description: 'Provider-neutral bank code; null for methods without a bank choice.' })
+  @Field(() => String, { nullable: true, description: 'Provider-neutral bank code; null for methods without a bank choice.', simple: true })
   bank: string | null;
 
   @Field(() => String, { name: 'displayName' })
@@ -63,7 +63,7 @@ export class PaymentMethodOptionType {
   @Field(() => String, { name: 'maxAmount', nullable: true, description: 'Minor units, inclusive.' })
   max_amount: string | null;
 
-  @Field(() => PaymentMethodOptionOptionsType)
+  @Field(() => PaymentMethodOptionOptionsType, { simple: true })
   options: PaymentMethodOptionOptionsType;
 }
 
@@ -77,7 +77,7 @@ export class PaymentMethodSettingType {
   @Field(() => String, { name: 'displayName' })
   display_name: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { simple: true })
   enabled: boolean;
 
   @Field(() => DateTimeScalar, { name: 'updatedAt', nullable: true, description: 'Null while the catalogue default (enabled) applies.' })

@@ -14,7 +14,7 @@ registerEnumType(NextActionTypeEnum, { name: 'NextActionType' });
 
 @ObjectType('QrCodeDetails')
 export class QrCodeDetailsType {
-  @Field(() => String, { description: 'The EMVCo payload the QR code encodes.' })
+  @Field(() => String, { description: 'The EMVCo payload the QR code encodes.', simple: true })
   data: string;
 
   @Field(() => String, { name: 'imageUrlSvg', description: 'The QR code as an SVG data: URL.' })
@@ -23,7 +23,7 @@ export class QrCodeDetailsType {
 
 @ObjectType('BankTransferInstructions')
 export class BankTransferInstructionsType {
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   bank: string;
 
   @Field(() => String, { name: 'bankName' })
@@ -35,22 +35,22 @@ export class BankTransferInstructionsType {
   @Field(() => String, { name: 'accountName' })
   account_name: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   reference: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   amount: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   currency: string;
 }
 
 @ObjectType('NextAction')
 export class NextActionType {
-  @Field(() => NextActionTypeEnum)
+  @Field(() => NextActionTypeEnum, { simple: true })
   type: NextActionTypeEnum;
 
-  @Field(() => String, { nullable: true, description: 'For REDIRECT_TO_URL: where to send the payer.' })
+  @Field(() => String, { nullable: true, description: 'For REDIRECT_TO_URL: where to send the payer.', simple: true })
   url?: string;
 
   @Field(() => DateTimeScalar, { name: 'expiresAt' })

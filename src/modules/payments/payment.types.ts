@@ -17,19 +17,19 @@ export class PaymentReceiptType {
   @Field(() => String, { name: 'receiptNumber' })
   receipt_number: string;
 
-  @Field(() => String, { description: 'Minor units.' })
+  @Field(() => String, { description: 'Minor units.', simple: true })
   amount: string;
 
-  @Field(() => String)
+  @Field(() => String, { simple: true })
   currency: string;
 
   @Field(() => String, { name: 'paymentMethod' })
   payment_method: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, simple: true })
   bank: string | null;
 
-  @Field(() => String, { description: 'The payer-facing payment reference.' })
+  @Field(() => String, { description: 'The payer-facing payment reference.', simple: true })
   reference: string;
 
   @Field(() => DateTimeScalar, { name: 'paidAt' })
@@ -41,7 +41,7 @@ export class PaymentIntentType extends IntentFields {
   @Field(() => CheckoutModeEnum, { name: 'checkoutMode' })
   checkout_mode: CheckoutModeEnum;
 
-  @Field(() => PaymentIntentStatusEnum)
+  @Field(() => PaymentIntentStatusEnum, { simple: true })
   status: PaymentIntentStatusEnum;
 
   @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
@@ -53,7 +53,7 @@ export class PaymentIntentType extends IntentFields {
   @Field(() => String, { name: 'processingReason', nullable: true, description: 'Why the payment is processing (provider_confirmation, risk_review); null in every other state.' })
   processing_reason: string | null;
 
-  @Field(() => PaymentReceiptType, { nullable: true })
+  @Field(() => PaymentReceiptType, { nullable: true, simple: true })
   receipt: PaymentReceiptType | null;
 
   @Field(() => String, { name: 'amountRefunded', description: 'Minor units: the sum of the refunds that have not failed; "0" when none.' })

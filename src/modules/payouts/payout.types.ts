@@ -11,7 +11,7 @@ import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../grap
 
 @ObjectType('PayoutRecipient')
 export class PayoutRecipientType {
-  @Field(() => RecipientTypeEnum)
+  @Field(() => RecipientTypeEnum, { simple: true })
   type: RecipientTypeEnum;
 
   @Field(() => String, { name: 'accountLast4', description: 'Last four characters of the account number; the full number is never returned.' })
@@ -26,10 +26,10 @@ export class PayoutRecipientType {
 
 @ObjectType('PayoutIntent')
 export class PayoutIntentType extends IntentFields {
-  @Field(() => PayoutIntentStatusEnum)
+  @Field(() => PayoutIntentStatusEnum, { simple: true })
   status: PayoutIntentStatusEnum;
 
-  @Field(() => PayoutRecipientType)
+  @Field(() => PayoutRecipientType, { simple: true })
   recipient: PayoutRecipientType;
 }
 

@@ -12,25 +12,25 @@ import { IntentFilterFields } from '../../graphql/intent.types';
 
 @ObjectType('Refund')
 export class RefundType {
-  @Field(() => ID)
+  @Field(() => ID, { simple: true })
   id: string;
 
   @Field(() => ID, { name: 'paymentIntentId', description: 'The refunded payment intent (REST `payment_intent`); `paymentIntent` resolves it.' })
   payment_intent: string;
 
-  @Field(() => String, { description: 'Minor units, as a decimal string.' })
+  @Field(() => String, { description: 'Minor units, as a decimal string.', simple: true })
   amount: string;
 
-  @Field(() => String, { description: "The payment intent's currency." })
+  @Field(() => String, { description: "The payment intent's currency.", simple: true })
   currency: string;
 
-  @Field(() => EnvironmentEnum)
+  @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => RefundStatusEnum)
+  @Field(() => RefundStatusEnum, { simple: true })
   status: RefundStatusEnum;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, simple: true })
   reason: string | null;
 
   @Field(() => String, { name: 'merchantReference', nullable: true })

@@ -6,7 +6,7 @@ import { NextActionType } from '../methods/next-action.types';
 
 @ObjectType('TopupIntent')
 export class TopupIntentType extends IntentFields {
-  @Field(() => TopupIntentStatusEnum)
+  @Field(() => TopupIntentStatusEnum, { simple: true })
   status: TopupIntentStatusEnum;
 
   @Field(() => NextActionType, { name: 'nextAction', nullable: true })

@@ -6,13 +6,13 @@ import { EnvironmentEnum } from '../../graphql/enums';
 
 @ObjectType('WebhookEndpoint')
 export class WebhookEndpointType {
-  @Field(() => ID) id: string;
-  @Field(() => String) url: string;
-  @Field(() => EnvironmentEnum) environment: EnvironmentEnum;
+  @Field(() => ID, { simple: true }) id: string;
+  @Field(() => String, { simple: true }) url: string;
+  @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
   @Field(() => [String], { name: 'enabledEvents', description: 'Types, `resource.*` wildcards, or ["*"] for all.' }) enabled_events: string[];
-  @Field(() => String, { description: 'enabled or disabled (after the receiver answered 410 Gone, or by updateWebhookEndpoint).' }) status: string;
+  @Field(() => String, { description: 'enabled or disabled (after the receiver answered 410 Gone, or by updateWebhookEndpoint).', simple: true }) status: string;
   @Field(() => String, { name: 'disabledReason', nullable: true }) disabled_reason: string | null;
-  @Field(() => String, { nullable: true, description: 'whsec_...: only in the createWebhookEndpoint and rotateWebhookEndpointSecret responses; null elsewhere.' }) secret?: string;
+  @Field(() => String, { nullable: true, description: 'whsec_...: only in the createWebhookEndpoint and rotateWebhookEndpointSecret responses; null elsewhere.', simple: true }) secret?: string;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
   @Field(() => DateTimeScalar, { name: 'updatedAt' }) updated_at: string;
 }
@@ -21,12 +21,12 @@ export const WebhookEndpointConnection = Connection('WebhookEndpoint', WebhookEn
 
 @ObjectType('WebhookAttempt')
 export class WebhookAttemptType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { simple: true }) id: string;
   @Field(() => ID, { name: 'webhookEndpointId' }) webhook_endpoint: string;
   @Field(() => ID, { name: 'eventId' }) event: string;
   @Field(() => Int, { name: 'attemptNumber' }) attempt_number: number;
   @Field(() => Int, { name: 'statusCode', nullable: true }) status_code: number | null;
-  @Field(() => String, { nullable: true }) error: string | null;
+  @Field(() => String, { nullable: true, simple: true }) error: string | null;
   @Field(() => Int, { name: 'durationMs' }) duration_ms: number;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
 }
@@ -35,8 +35,8 @@ export const WebhookAttemptConnection = Connection('WebhookAttempt', WebhookAtte
 
 @ObjectType('DeletedWebhookEndpoint')
 export class DeletedWebhookEndpointType {
-  @Field(() => ID) id: string;
-  @Field(() => Boolean) deleted: boolean;
+  @Field(() => ID, { simple: true }) id: string;
+  @Field(() => Boolean, { simple: true }) deleted: boolean;
 }
 
 @InputType('CreateWebhookEndpointInput')
@@ -54,9 +54,9 @@ export class UpdateWebhookEndpointInput {
 
 @ObjectType('WebhookDelivery', { description: 'A delivery queued by resendEvent: one attempt, listed by webhookAttempts once made.' })
 export class WebhookDeliveryType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { simple: true }) id: string;
   @Field(() => ID, { name: 'webhookEndpointId' }) webhook_endpoint: string;
   @Field(() => ID, { name: 'eventId' }) event: string;
-  @Field(() => String) status: string;
+  @Field(() => String, { simple: true }) status: string;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
 }
