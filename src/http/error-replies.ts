@@ -89,6 +89,12 @@ function headersOf(err: ApiError): Record<string, string> {
   return headers;
 }
 
+/**
+ * Every JSON answer (API records, errors, GraphQL): never stored by a cache on the way (an
+ * answer may carry payment details) and never sniffed as another type by a browser.
+ */
+export const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   reply.header('Request-Id', request.id);
   for (const [name, value] of Object.entries(headersOf(err))) reply.header(name, value);
@@ -100,6 +106,7 @@ export function writeRawError(req: IncomingMessage, res: ServerResponse, err: Ap
   const body = JSON.stringify(errorBodyForUrl(req.url ?? '', err));
   res.writeHead(err.status, {
     'Content-Type': 'application/json; charset=utf-8',
+    ...JSON_ANSWER_HEADERS,
     'Content-Length': String(Buffer.byteLength(body)),
     'Request-Id': newRequestId(),
     Connection: 'close',
@@ -149,6 +156,7 @@ export function writeSocketError(socket: Duplex, error: ApiError, headers: Recor
     socket.write(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        Object.entries(JSON_ANSWER_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `Request-Id: ${requestId}\r\n` +
         Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +

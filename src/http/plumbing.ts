@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { RequestContext } from '../domain/scope';
 import type { AuthService } from '../modules/auth/auth.service';
-import { BODY_LIMIT, sendError, toApiError, writeRawError } from './error-replies';
+import { BODY_LIMIT, JSON_ANSWER_HEADERS, sendError, toApiError, writeRawError } from './error-replies';
 import { checkContentType, checkHeaders } from './header-guards';
 import { parseJsonBody } from './json-body';
 import type { RateLimiter } from './rate-limit';
@@ -85,6 +85,12 @@ export function registerPlumbing(
     // Unknown paths and methods are answered before the body is read: a 404/405 beats a 413/415.
     if (request.is404) throw routeError(request, routes);
     if (api && request.method === 'POST') checkContentType(request);
+  });
+
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/.test(type)) reply.headers(JSON_ANSWER_HEADERS);
+    done(null, payload);
   });
 
   fastify.setErrorHandler((err, request, reply) => {
