@@ -97,6 +97,8 @@ export interface Config {
   eventsPollMs: number;
   /** How often each process asks the database whether the keys of its open graphql-ws sockets were revoked (REVOCATION_POLL_MS). */
   revocationPollMs: number;
+  /** Where Prometheus metrics are served (METRICS_PORT, METRICS_HOST default 127.0.0.1); never on the API port. Unset: not served. */
+  metrics?: { port: number; host: string };
 }
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/contract.md "Events and webhooks"). */
@@ -173,5 +175,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
     revocationPollMs: int('REVOCATION_POLL_MS', env.REVOCATION_POLL_MS, 250, 10),
+    metrics: env.METRICS_PORT ? { port: int('METRICS_PORT', env.METRICS_PORT, 0), host: env.METRICS_HOST || '127.0.0.1' } : undefined,
   };
 }

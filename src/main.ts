@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const address = await server.listen({ port: config.port, host: config.host });
   app.scheduler.start();
   const port = server.server.address() && typeof server.server.address() === 'object' ? (server.server.address() as { port: number }).port : config.port;
-  log.info({ address, port, database: app.db.kind }, 'listening');
+  log.info({ address, port, metricsPort: server.metricsAddress?.()?.port, database: app.db.kind }, 'listening');
   if (demo) {
     const base = `http://localhost:${port}`;
     process.stdout.write(

@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/openapi';
 import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler } from './http/error-replies';
 import { registerPlumbing } from './http/plumbing';
-import { registerMetrics } from './http/metrics';
+import { registerMetrics, serveMetrics } from './http/metrics';
 import { lazyChildLogger } from './http/lazy-logger';
 import { RateLimiter } from './http/rate-limit';
 import { MODULES } from './modules';
@@ -30,7 +30,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
   const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
   registerPlumbing(fastify, app, limiter);
-  registerMetrics(fastify, limiter, app.db);
+  const metrics = registerMetrics(fastify, limiter, app.db);
+  if (app.config.metrics) serveMetrics(fastify, metrics, app.config.metrics);
   registerHealthRoutes(fastify, app.db);
   registerDashboardRoutes(fastify);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.

@@ -1,9 +1,15 @@
 /**
- * Prometheus metrics at /metrics (prom-client): process defaults plus request counts and
- * latency by method, route pattern and status, the rate limiter's refusals and fallbacks,
- * and whether the database is available. Route patterns, never raw URLs, so ids do
- * not explode the label space. No merchant data is exposed.
+ * Prometheus metrics (prom-client): process defaults plus request counts and latency by
+ * method, route pattern and status, the rate limiter's refusals and fallbacks, refused
+ * credentials, and whether the database is available. Route patterns, never raw URLs, so ids
+ * do not explode the label space. No merchant data is exposed.
+ *
+ * They are not served on the API port: versions and per-route 401 counts are for the
+ * operator, not for whoever reaches the API. With METRICS_PORT set, `GET /metrics` answers on
+ * a listener of its own, on METRICS_HOST (default 127.0.0.1, loopback).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/db';
@@ -50,6 +56,43 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-  fastify.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   return registry;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The metrics listener's address (METRICS_PORT), once the server is ready. */
+    metricsAddress?: () => AddressInfo | undefined;
+  }
+}
+
+/**
+ * Serves `GET /metrics` of `registry` on its own listener at `host:port`, opened before the API server
+ * listens and closed with it.
+ */
+export function serveMetrics(fastify: FastifyInstance, registry: Registry, { port, host }: { port: number; host: string }): void {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text),
+      () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  });
+  fastify.decorate('metricsAddress', () => (server.listening ? (server.address() as AddressInfo) : undefined));
+  // onReady runs (and is awaited) before the API server listens: a port that cannot be had fails the start.
+  fastify.addHook('onReady', (done) => {
+    server.once('error', done);
+    server.listen(port, host, () => {
+      server.off('error', done);
+      done();
+    });
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    if (!server.listening) return done();
+    server.close(() => done());
+    server.closeAllConnections();
+  });
 }

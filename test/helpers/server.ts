@@ -65,6 +65,8 @@ export interface TestServer {
   app: App;
   server: FastifyInstance;
   database: TestDatabase;
+  /** `http://127.0.0.1:<port>` of the metrics listener when started with METRICS_PORT. */
+  metricsUrl?: string;
   /**
    * Creates a merchant with a key pair in `env` and returns a client that authenticates
    * with it. Unless `fund` is false, the merchant starts with FUNDING THB available in
@@ -148,8 +150,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     const key = await app.auth.issueKey(merchantId, env);
     return new Client(url, `${key.public_key}:${key.secret_key}`, { merchantId, apiKeyId: key.api_key_id, environment: env });
   };
+  const metricsPort = server.metricsAddress?.()?.port;
   return {
     url, app, server, database,
+    metricsUrl: metricsPort === undefined ? undefined : `http://127.0.0.1:${metricsPort}`,
     async merchant(name, env = 'test', { fund: withFunds = true } = {}) {
       const m = await app.auth.createMerchant(name ?? `merchant-${process.pid}-${++merchantSeq}-${randomBytes(3).toString('hex')}`);
       const client = await keyFor(m.id, env);
@@ -169,11 +173,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 }
 
 /** Starts the compiled service as a separate OS process on the same database. */
-export async function startProcess(database: TestDatabase, extra: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
+export async function startProcess(database: TestDatabase, extra: Record<string, string> = {}): Promise<{ url: string; metricsUrl?: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
   const main = path.resolve(__dirname, '../../src/main.js');
   // LOG_LEVEL info: the parent reads the "listening" line (with the port) from stdout.
   const env = { ...process.env, ...database.env, ...TEST_ENV, LOG_LEVEL: 'info', ...extra };
   const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let metricsUrl: string | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`process did not start: ${buffer}`)), 30000);
@@ -182,6 +187,8 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(buffer);
       if (m) {
         clearTimeout(timer);
+        const metrics = /"metricsPort":(\d+)[^\n]*"msg":"listening"/.exec(buffer);
+        if (metrics) metricsUrl = `http://127.0.0.1:${metrics[1]}`;
         resolve(`http://127.0.0.1:${m[1]}`);
       }
     });
@@ -193,6 +200,7 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
   });
   return {
     url,
+    metricsUrl,
     child,
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@ import { startServer, TestServer } from '../helpers/server';
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startServer({ env: { RATE_LIMIT_PER_SECOND: '5' } });
+  srv = await startServer({ env: { RATE_LIMIT_PER_SECOND: '5', METRICS_PORT: '0' } });
 });
 afterAll(async () => {
   await srv.close();
@@ -31,16 +31,20 @@ test('a key over its rate gets 429 rate_limited with Retry-After; another key is
   expect(gqlLimited[0].body.errors?.[0].extensions.code).toBe('rate_limited');
 });
 
-test('/metrics exposes request counters by route pattern, never raw ids', async () => {
+test('/metrics (its own listener, METRICS_PORT) exposes request counters by route pattern, never raw ids', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   await c.get('/v1/payout_intents/po_doesnotexist');
-  const res = await srv.client().get('/metrics');
+  expect(srv.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  const res = await srv.client().withBase(srv.metricsUrl!).get('/metrics');
   expect(res.status).toBe(200);
   expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/v1\/payout_intents\/:id",status="404"\} \d+/);
   expect(res.text).not.toContain('po_doesnotexist');
   expect(res.text).toContain('process_cpu_user_seconds_total');
   expect(res.text).toMatch(/^database_available 1$/m);
   expect(Number(/^database_statements_total (\d+)$/m.exec(res.text)?.[1])).toBeGreaterThan(0);
+  // Not on the API port.
+  const api = await srv.client().get('/metrics');
+  expect([api.status, api.body?.error?.code]).toEqual([404, 'not_found']);
 });
 
 test('graphql-ws connections and subscribes take from the same allowance (4429, rate_limited)', async () => {

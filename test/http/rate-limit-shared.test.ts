@@ -59,7 +59,7 @@ async function hammer(clients: Client[], seconds: number, primed = false): Promi
 const withRedis = testIf(!redisUnavailable(), redisUnavailable() ?? '');
 
 withRedis('two gateway processes sharing Redis admit one allowance in total, not one each', async () => {
-  const env = { RATE_LIMIT_PER_SECOND: String(RATE), REDIS_URL };
+  const env = { RATE_LIMIT_PER_SECOND: String(RATE), REDIS_URL, METRICS_PORT: '0' };
   const one = await startServer({ env });
   const two = await startProcess(one.database, env);
   try {
@@ -88,7 +88,7 @@ withRedis('two gateway processes sharing Redis admit one allowance in total, not
     // The metrics say the decisions were Redis's: in memory only when a Redis command took
     // over 500 ms (it happens on a machine under heavy load), never most of them.
     const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
-    const [m1, m2] = await Promise.all([one.client().get('/metrics'), one.client().withBase(two.url).get('/metrics')]);
+    const [m1, m2] = await Promise.all([one.client().withBase(one.metricsUrl!).get('/metrics'), one.client().withBase(two.metricsUrl!).get('/metrics')]);
     const fallbacks = counter(m1.text, 'rate_limit_fallback_total') + counter(m2.text, 'rate_limit_fallback_total');
     figures.push(`  decisions taken in memory (Redis command over 500 ms) during that: ${fallbacks} of ${ref.ok + ref.limited + a.ok + a.limited + b.ok + b.limited}`);
     expect(fallbacks).toBeLessThan((ref.ok + ref.limited + a.ok + a.limited + b.ok + b.limited) / 10);
@@ -134,7 +134,7 @@ test.each([
   const redis = await makeRedis();
   let srv: TestServer | undefined;
   try {
-    srv = await startServer({ env: { RATE_LIMIT_PER_SECOND: String(RATE), REDIS_URL: redis.url } });
+    srv = await startServer({ env: { RATE_LIMIT_PER_SECOND: String(RATE), REDIS_URL: redis.url, METRICS_PORT: '0' } });
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const [t] = await hammer([c], SECONDS);
     figures.push(`Redis ${label}: admitted ${t.ok}, refused ${t.limited}, other ${JSON.stringify(t.other)}, slowest answer ${t.worstMs} ms`);
@@ -144,7 +144,7 @@ test.each([
     expect(t.limited).toBeGreaterThan(0);
     expect(t.retryAfterOk).toBe(true);
     expect(t.worstMs).toBeLessThan(2000);
-    const metrics = (await srv.client().get('/metrics')).text;
+    const metrics = (await srv.client().withBase(srv.metricsUrl!).get('/metrics')).text;
     expect(Number(/^rate_limit_fallback_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(t.ok);
   } finally {
     await srv?.close();
