@@ -52,6 +52,23 @@ export const DEFAULT_DB_SETTINGS: DbSettings = {
   pingTimeoutMs: 1000,
 };
 
+/**
+ * Limits on slow clients (docs/operations.md, "Timeouts and outages"). A client that sends
+ * its request line and headers, or its whole request, slower than these gets 408
+ * request_timeout and the connection is closed; an idle connection is closed after
+ * `idleMs`. Node checks the first two every `checkEveryMs`.
+ */
+export interface HttpTimeouts {
+  /** Request line and headers (HTTP_HEADERS_TIMEOUT_MS, default 10 s). */
+  headersMs: number;
+  /** The whole request, body included (HTTP_REQUEST_TIMEOUT_MS, default 30 s). */
+  requestMs: number;
+  /** A connection with no traffic either way, and a kept-alive one between requests (HTTP_IDLE_TIMEOUT_MS, default 30 s; keep-alive 5 s). */
+  idleMs: number;
+  keepAliveMs: number;
+  checkEveryMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -97,6 +114,8 @@ export interface Config {
   eventsPollMs: number;
   /** How often each process asks the database whether the keys of its open graphql-ws sockets were revoked (REVOCATION_POLL_MS). */
   revocationPollMs: number;
+  /** How long a client may take to send a request and how long a connection may idle (HTTP_*_TIMEOUT_MS). */
+  http: HttpTimeouts;
   /** Where Prometheus metrics are served (METRICS_PORT, METRICS_HOST default 127.0.0.1); never on the API port. Unset: not served. */
   metrics?: { port: number; host: string };
 }
@@ -138,6 +157,21 @@ function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
   return s;
 }
 
+function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const t: HttpTimeouts = {
+    headersMs: int('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 100),
+    requestMs: int('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 100),
+    idleMs: int('HTTP_IDLE_TIMEOUT_MS', env.HTTP_IDLE_TIMEOUT_MS, 30_000, 100),
+    keepAliveMs: 5_000,
+    checkEveryMs: 0,
+  };
+  if (t.headersMs > t.requestMs) throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${t.headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${t.requestMs})`);
+  t.keepAliveMs = Math.min(t.keepAliveMs, t.idleMs);
+  // Node looks for late requests every 30 s by default: often enough to keep every limit within a second of itself.
+  t.checkEveryMs = Math.min(1000, t.headersMs);
+  return t;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const url = env.DATABASE_URL?.trim();
@@ -175,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
     revocationPollMs: int('REVOCATION_POLL_MS', env.REVOCATION_POLL_MS, 250, 10),
+    http: httpTimeouts(env),
     metrics: env.METRICS_PORT ? { port: int('METRICS_PORT', env.METRICS_PORT, 0), host: env.METRICS_HOST || '127.0.0.1' } : undefined,
   };
 }

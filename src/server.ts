@@ -21,6 +21,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
+    // Slow clients: 408 request_timeout (clientErrorHandler) past the header or request limit; idle sockets closed.
+    http: { headersTimeout: app.config.http.headersMs, requestTimeout: app.config.http.requestMs, connectionsCheckingInterval: app.config.http.checkEveryMs },
+    requestTimeout: app.config.http.requestMs,
+    connectionTimeout: app.config.http.idleMs,
+    keepAliveTimeout: app.config.http.keepAliveMs,
     genReqId: newRequestId,
     requestIdHeader: false,
     return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
