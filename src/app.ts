@@ -14,6 +14,7 @@ import { REDACTED_PATHS, serializeError } from './db/safe-log';
 import { provideMigrationCipher } from './db/migrations/cipher';
 import { RedisBus } from './db/redis';
 import { FieldCipher } from './domain/crypto';
+import { PublicBaseUrl } from './domain/public-url';
 import { Scheduler } from './jobs/scheduler';
 import { IdempotencyService } from './ops/idempotency/idempotency.service';
 import { OperationPipeline } from './ops/pipeline';
@@ -57,6 +58,8 @@ export interface App {
   db: Db;
   /** The data keyring: the current key seals, earlier keys still open (docs/operations.md, rotating the data key). */
   cipher: FieldCipher;
+  /** The base of every link the service gives out (PUBLIC_BASE_URL; else the address it listens on). */
+  publicUrl: PublicBaseUrl;
   auth: AuthService;
   /** Closes open graphql-ws sockets of revoked keys, on every process. */
   revocations: RevocationWatcher;
@@ -146,7 +149,8 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
-  const modules = composeModules({ config, log, db, dataSource: ds, cipher, redis });
+  const publicUrl = new PublicBaseUrl(config.publicBaseUrl, config.host);
+  const modules = composeModules({ config, log, db, dataSource: ds, cipher, redis, publicUrl });
   const { auth, revocations } = modules.of(authModule);
   const { audit } = modules.of(auditModule);
   const { events, eventHub } = modules.of(eventsModule);
@@ -180,7 +184,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, cipher, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
+    config, log, db, cipher, publicUrl, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
     paymentLifecycle, payments, checkout, refunds, pipeline, ops, modules, scheduler,
     async close() {
       await scheduler.stop();

@@ -94,8 +94,10 @@ export interface Config {
   dataEncryptionKeysPrevious: string[];
   /** Directory for the embedded database and the generated development key. */
   dataDir: string;
-  /** Public base URL used in links (hosted checkout). Defaults to http://localhost:PORT. */
+  /** Base of every link (PUBLIC_BASE_URL, no trailing slash); required with NODE_ENV=production. Unset: the address the server listens on. */
   publicBaseUrl?: string;
+  /** Proxies whose X-Forwarded-* headers are believed (TRUST_PROXY: comma list of addresses or CIDR ranges); none by default. */
+  trustProxy: string[];
   /** How long an in-flight idempotency lock is honoured before a crashed request's key may be taken over. */
   idempotencyLockTimeoutMs: number;
   /** Requests per second per API key (plus as many again per 10 s as a burst), shared through Redis when set; 0 disables the limit. */
@@ -157,6 +159,24 @@ function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
   return s;
 }
 
+function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.PUBLIC_BASE_URL?.trim();
+  if (!value) {
+    if (env.NODE_ENV === 'production') throw new Error('PUBLIC_BASE_URL must be set when NODE_ENV=production (the base of checkout links, e.g. https://pay.example.com)');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_BASE_URL must be an absolute http(s) URL such as https://pay.example.com, got "${value}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
+    throw new Error(`PUBLIC_BASE_URL must be an http(s) URL without credentials, query or fragment, got "${value}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   const t: HttpTimeouts = {
     headersMs: int('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 100),
@@ -199,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
     dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== ''),
     dataDir,
-    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    publicBaseUrl: publicBaseUrl(env),
+    trustProxy: (env.TRUST_PROXY ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
     idempotencyLockTimeoutMs: int('IDEMPOTENCY_LOCK_TIMEOUT_MS', env.IDEMPOTENCY_LOCK_TIMEOUT_MS, 60_000, 1),
     seedDemo: env.SEED_DEMO !== '0',
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, 1000),

@@ -1,4 +1,5 @@
 /** Builds the HTTP app: REST routes, Apollo (GraphQL over HTTP), health and OpenAPI. */
+import type { AddressInfo } from 'node:net';
 import Fastify, { FastifyInstance, LogController } from 'fastify';
 import type { App } from './app';
 import { newRequestId } from './domain/ids';
@@ -31,14 +32,20 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
     frameworkErrors: frameworkErrorHandler(app.auth),
     clientErrorHandler,
+    // X-Forwarded-* are believed only from the proxies TRUST_PROXY names (links never come from them).
+    trustProxy: app.config.trustProxy.length > 0 ? app.config.trustProxy : false,
   }) as unknown as FastifyInstance;
+  fastify.addHook('onListen', (done) => {
+    app.publicUrl.listeningOn((fastify.server.address() as AddressInfo).port);
+    done();
+  });
   // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
   const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
   registerPlumbing(fastify, app, limiter);
   const metrics = registerMetrics(fastify, limiter, app.db);
   if (app.config.metrics) serveMetrics(fastify, metrics, app.config.metrics);
   registerHealthRoutes(fastify, app.db);
-  registerDashboardRoutes(fastify);
+  registerDashboardRoutes(fastify, app.publicUrl);
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);
   fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));

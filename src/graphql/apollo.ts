@@ -18,7 +18,6 @@ import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
 import { ctxOf, idempotencyKeyOf } from '../http/request';
 import { createContext, GqlContext } from './context';
 import { graphServices } from './services';
-import { requestBaseUrl } from '../modules/payments/base-url';
 import { formatError } from './errors';
 import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
@@ -131,7 +130,7 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     url: '/graphql',
     exposeHeadRoute: false,
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => createContext(graphServices(app), ctxOf(request), idempotencyKeyOf(request), requestBaseUrl(app.config, request)),
+      context: async (request) => createContext(graphServices(app), ctxOf(request), idempotencyKeyOf(request)),
     }),
   });
   return apollo;

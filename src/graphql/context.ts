@@ -28,12 +28,10 @@ export interface GqlContext {
   ctx: RequestContext;
   idempotencyKey?: string;
   loaders: Loaders;
-  /** Base of links the operation creates (hosted checkout): PUBLIC_BASE_URL, else the request's Host. */
-  baseUrl?: string;
   /** Set when a mutation of this operation answered from the idempotency store. */
   replayed: boolean;
 }
 
-export function createContext(services: GraphServices, ctx: RequestContext, idempotencyKey?: string, baseUrl?: string): GqlContext {
-  return { services, ctx, idempotencyKey, loaders: services.loaders(ctx), baseUrl, replayed: false };
+export function createContext(services: GraphServices, ctx: RequestContext, idempotencyKey?: string): GqlContext {
+  return { services, ctx, idempotencyKey, loaders: services.loaders(ctx), replayed: false };
 }

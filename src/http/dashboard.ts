@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors';
+import type { PublicBaseUrl } from '../domain/public-url';
 
 const DIR = path.resolve(__dirname, '../../dashboard');
 const TYPES: Record<string, string> = {
@@ -19,11 +20,10 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** A Host header as a CSP source: host[:port] only, anything else is left out. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-export function dashboardCsp(host: string | undefined): string {
-  const sockets = host && HOST.test(host) ? ` ws://${host} wss://${host}` : '';
+/** The CSP: this origin only, plus the graphql-ws socket of the public base URL (never the request's Host). */
+export function dashboardCsp(publicBase: string): string {
+  const { protocol, host } = new URL(publicBase);
+  const sockets = ` ${protocol === 'https:' ? 'wss' : 'ws'}://${host}`;
   return [
     "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
     `connect-src 'self'${sockets}`, "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
@@ -40,13 +40,13 @@ function loadFiles(): Map<string, Buffer> {
   return files;
 }
 
-export function registerDashboardRoutes(fastify: FastifyInstance): void {
+export function registerDashboardRoutes(fastify: FastifyInstance, publicUrl: PublicBaseUrl): void {
   let files: Map<string, Buffer> | null = null;
-  const send = (request: FastifyRequest, reply: FastifyReply, name: string) => {
+  const send = (_request: FastifyRequest, reply: FastifyReply, name: string) => {
     files ??= loadFiles();
     const body = files.get(name);
     reply
-      .header('Content-Security-Policy', dashboardCsp(request.headers.host))
+      .header('Content-Security-Policy', dashboardCsp(publicUrl.get()))
       .header('X-Content-Type-Options', 'nosniff')
       .header('X-Frame-Options', 'DENY')
       .header('Referrer-Policy', 'no-referrer')

@@ -17,6 +17,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/db';
 import type { RedisBus } from '../db/redis';
 import type { FieldCipher } from '../domain/crypto';
+import type { PublicBaseUrl } from '../domain/public-url';
 import type { RequestContext } from '../domain/scope';
 import type { Loaders } from '../graphql/context';
 import type { Job } from '../jobs/scheduler';
@@ -32,6 +33,8 @@ export interface Kernel {
   cipher: FieldCipher;
   /** The shared Redis connections when REDIS_URL is set. */
   redis?: RedisBus;
+  /** The base of every link the service gives out (PUBLIC_BASE_URL). */
+  publicUrl: PublicBaseUrl;
 }
 
 /** What a module's REST routes are given beside its services. */

@@ -82,8 +82,8 @@ test('the provider is never called inside a database transaction', async () => {
 test('the transaction guard is on by default and off with NODE_ENV=production unless DB_TX_GUARD=1', () => {
   expect(loadConfig({}).txGuard).toBe(true);
   expect(loadConfig({ NODE_ENV: 'test' }).txGuard).toBe(true);
-  expect(loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'x' }).txGuard).toBe(false);
-  expect(loadConfig({ NODE_ENV: 'production', DB_TX_GUARD: '1' }).txGuard).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'x', PUBLIC_BASE_URL: 'https://pay.example.com' }).txGuard).toBe(false);
+  expect(loadConfig({ NODE_ENV: 'production', DB_TX_GUARD: '1', PUBLIC_BASE_URL: 'https://pay.example.com' }).txGuard).toBe(true);
   expect(loadConfig({ DB_TX_GUARD: '0' }).txGuard).toBe(false);
 });
 

@@ -43,8 +43,8 @@ export interface PaymentLifecycleDeps {
   cipher: FieldCipher;
   /** Delay before the simulated providers take their next step on their own; 0 = never. */
   settleMs: number;
-  /** Used when a caller gives no base URL: PUBLIC_BASE_URL, else http://localhost:PORT. */
-  defaultBaseUrl: string;
+  /** The base of checkout links (PUBLIC_BASE_URL). */
+  baseUrl: () => string;
 }
 
 /** Fault injection and slow-provider simulation for tests. */
@@ -269,7 +269,7 @@ export class PaymentLifecycle {
   checkoutUrlOf(p: PaymentIntent): string {
     // Hosted intents were created with the checkout address as their next_action.
     if (p.nextAction?.type === 'redirect_to_url' && p.nextAction.url.endsWith(`/checkout/${p.checkoutToken}`)) return p.nextAction.url;
-    return `${this.deps.defaultBaseUrl}/checkout/${p.checkoutToken}`;
+    return `${this.deps.baseUrl()}/checkout/${p.checkoutToken}`;
   }
 
   async merchantName(em: EntityManager, merchantId: string): Promise<string> {

@@ -5,7 +5,6 @@ import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { methodsModule } from '../methods/method.module';
 import { byKey, defineModule, type RouteKit } from '../module';
-import { defaultBaseUrl, requestBaseUrl } from './base-url';
 import { CheckoutService } from './checkout.service';
 import { registerCheckoutRoutes } from './checkout.routes';
 import { PaymentLifecycle } from './payment-lifecycle.service';
@@ -26,18 +25,16 @@ declare module '../../graphql/context' {
 export const paymentsModule = defineModule({
   name: 'payments',
   uses: { balances: balancesModule, events: eventsModule, methods: methodsModule },
-  provide({ db, cipher, config }, { balances, events, methods }) {
+  provide({ db, cipher, config, publicUrl }, { balances, events, methods }) {
     const paymentLifecycle = new PaymentLifecycle({
       db, lifecycle: { ledger: balances.ledger, events: events.events }, methods: methods.methodRouting, cipher,
-      settleMs: config.simulatedSettleMs, defaultBaseUrl: defaultBaseUrl(config),
+      settleMs: config.simulatedSettleMs, baseUrl: () => publicUrl.get(),
     });
     const payments = new PaymentService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     return {
       paymentLifecycle, payments, checkout,
-      ops: paymentOperations(payments, defaultBaseUrl(config)),
-      /** Links of a payment created by this request: PUBLIC_BASE_URL, else the request's Host. */
-      baseUrlOf: (request: Parameters<typeof requestBaseUrl>[1]) => requestBaseUrl(config, request),
+      ops: paymentOperations(payments, () => publicUrl.get()),
     };
   },
   jobs: ({ paymentLifecycle }) => [

@@ -9,12 +9,13 @@ import { DEFAULT_TEST_FAILURE } from './payment.wire';
 
 type ById = { id: string };
 
-export function paymentOperations(payments: PaymentService, defaultBaseUrl: string) {
+/** `baseUrl`: the base of the checkout link a hosted intent gets (PUBLIC_BASE_URL). */
+export function paymentOperations(payments: PaymentService, baseUrl: () => string) {
   return {
     create: defineOperation({
       name: 'payment.create', label: 'POST /v1/payment_intents',
-      ...withBody(CreatePaymentIntentBody, (body, _args: { baseUrl?: string }) => parseCreatePayment(body)),
-      execute: (em, ctx, input, { baseUrl }) => payments.create(em, ctx, input, baseUrl ?? defaultBaseUrl),
+      ...withBody(CreatePaymentIntentBody, (body) => parseCreatePayment(body)),
+      execute: (em, ctx, input) => payments.create(em, ctx, input, baseUrl()),
     }),
     cancel: defineOperation({
       name: 'payment.cancel', label: 'POST /v1/payment_intents/:id/cancel',

@@ -40,7 +40,7 @@ export class PaymentResolver {
     description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
   async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, this.services.ops.create, createBody(input), { baseUrl: gql.baseUrl });
+    return mutate(gql, this.services.ops.create, createBody(input), {});
   }
 
   @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })

@@ -1,5 +1,5 @@
 /** REST routes for payment intents: each names its operation or read and its document, nothing more. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { RouteKit } from '../module';
 import type { paymentOperations } from './payment.operations';
 import type { PaymentService } from './payment.service';
@@ -9,11 +9,11 @@ import { PAYMENT_LIST } from './payment.wire';
 
 export function registerPaymentRoutes(
   fastify: FastifyInstance,
-  { payments, ops, baseUrlOf }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations>; baseUrlOf: (request: FastifyRequest) => string },
+  { payments, ops }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations> },
   { pipeline }: RouteKit,
 ): void {
 
-  operationRoute(fastify, pipeline, 'post', '/v1/payment_intents', ops.create, { doc: doc.create, argsOf: (req) => ({ baseUrl: baseUrlOf(req) }) });
+  operationRoute(fastify, pipeline, 'post', '/v1/payment_intents', ops.create, { doc: doc.create });
   listRoute(fastify, '/v1/payment_intents', doc.list, PAYMENT_LIST, async (ctx, query) => payments.list(ctx, payments.parseList(ctx, query)));
   readRoute(fastify, '/v1/payment_intents/:id', doc.get, (ctx, _query, { id }) => payments.get(ctx, id));
   operationRoute(fastify, pipeline, 'post', '/v1/payment_intents/:id/cancel', ops.cancel, { doc: doc.cancel });
