@@ -84,6 +84,11 @@ export interface Config {
   txGuard: boolean;
   logLevel: string;
   webhookAllowLoopback: boolean;
+  /**
+   * Whether live-mode keys reach the simulated providers (SIMULATED_PROVIDERS_IN_LIVE=1; demo
+   * only). Off: live discovery lists nothing and live creates are 422 no_provider_available.
+   */
+  simulatedProvidersInLive: boolean;
   /** Delay before simulated providers settle on their own; 0 = never. */
   simulatedSettleMs: number;
   /** How often the in-process scheduler looks for due work (settlements, expiries). */
@@ -214,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     txGuard: env.DB_TX_GUARD ? env.DB_TX_GUARD !== '0' : env.NODE_ENV !== 'production',
     logLevel: env.LOG_LEVEL ?? 'info',
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1',
+    simulatedProvidersInLive: env.SIMULATED_PROVIDERS_IN_LIVE === '1',
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,

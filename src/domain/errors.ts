@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'insufficient_balance'
   | 'refund_exceeds_payment'
   | 'payment_method_unavailable'
+  | 'no_provider_available'
   | 'endpoint_limit_reached'
   | 'rate_limited'
   | 'internal_error'
@@ -47,6 +48,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   insufficient_balance: 422,
   refund_exceeds_payment: 422,
   payment_method_unavailable: 422,
+  no_provider_available: 422,
   endpoint_limit_reached: 422,
   rate_limited: 429,
   internal_error: 500,

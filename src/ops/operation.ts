@@ -3,6 +3,7 @@
  * operation files define, and what their services' phases return.
  */
 import type { Tx } from '../db/tx';
+import { ApiError } from '../domain/errors';
 import { defineOperation as define, external as step, type External, type Operation, type Step } from '../domain/operation';
 
 export { withBody, type Done } from '../domain/operation';
@@ -12,6 +13,29 @@ export type TxStep<T> = Step<T, Tx>;
 
 export function defineOperation<A, I, T>(op: TxOperation<A, I, T>): TxOperation<A, I, T> {
   return define(op);
+}
+
+/**
+ * `op` for test-mode keys, and for live keys only where `live` (the providers behind it serve
+ * live mode): otherwise a live call is refused with no_provider_available before it changes
+ * anything. Every provider here is simulated, so live mode needs SIMULATED_PROVIDERS_IN_LIVE.
+ */
+export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean): TxOperation<A, I, T> {
+  if (live) return op;
+  return {
+    ...op,
+    execute: (tx, ctx, input, args) => {
+      if (ctx.environment === 'live') {
+        throw new ApiError('no_provider_available', 'No provider serves live mode for this request: the simulated providers serve test mode only (SIMULATED_PROVIDERS_IN_LIVE turns them on for live demos).');
+      }
+      return op.execute(tx, ctx, input, args);
+    },
+  };
+}
+
+/** The module's operations, each `create` gated by `providedIn` (the ones that reach a provider). */
+export function liveGated<O extends { create: TxOperation<any, any, any> }>(ops: O, live: boolean): O { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { ...ops, create: providedIn(ops.create, live) };
 }
 
 /** The step "call the provider, then finish with its answer in a new Tx". */

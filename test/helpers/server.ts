@@ -101,6 +101,9 @@ const TEST_ENV = {
   SEED_DEMO: '0',
   WEBHOOK_ALLOW_LOOPBACK: '1',
   RATE_LIMIT_PER_SECOND: '0',
+  // The suites check live-mode isolation against the simulated providers; without this flag
+  // live mode has no provider (test/methods/live-providers.test.ts checks that default).
+  SIMULATED_PROVIDERS_IN_LIVE: '1',
   // The test machines are shared and often overloaded: a row lock behind 90 concurrent writers
   // can take longer than the production limits (8-9 s), and the probe longer than 3 s. The
   // limits are relaxed here; test/db/outage.test.ts runs the production defaults.

@@ -57,6 +57,8 @@ export class MethodRouting {
   constructor(
     private readonly db: Db,
     private readonly settings: Pick<MethodSettings, 'disabledMethods'>,
+    /** Whether live-mode keys may use these (simulated) connectors (SIMULATED_PROVIDERS_IN_LIVE). */
+    private readonly live: boolean,
     private readonly connectors: ReadonlyMap<string, PaymentConnector> = CONNECTORS,
   ) {}
 
@@ -113,7 +115,7 @@ export class MethodRouting {
     let order = 0;
     for (const provider of PROVIDERS) {
       const connector = this.connectors.get(provider.code);
-      if (!connector || !provider.environments.includes(environment)) continue;
+      if (!connector || !provider.environments.includes(environment) || (environment === 'live' && !this.live)) continue;
       if (criteria.provider !== undefined && criteria.provider !== provider.code) continue;
       for (const offer of provider.offers) {
         order++;

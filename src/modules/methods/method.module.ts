@@ -10,9 +10,9 @@ import { METHOD_MODELS } from './method.schemas';
 
 export const methodsModule = defineModule({
   name: 'methods',
-  provide({ db }) {
+  provide({ db, config }) {
     const methodSettings = new MethodSettings(db);
-    const methodRouting = new MethodRouting(db, methodSettings);
+    const methodRouting = new MethodRouting(db, methodSettings, config.simulatedProvidersInLive);
     return { methodSettings, methodRouting, ops: methodOperations(methodSettings) };
   },
   entities: [PaymentMethodSetting],

@@ -15,6 +15,7 @@ import { PaymentIntentSchema, PaymentReceiptSchema } from './payment.schemas';
 import { registerPaymentRoutes } from './payment.routes';
 import { PaymentService } from './payment.service';
 import type { PaymentIntentWire } from './payment.wire';
+import { liveGated } from '../../ops/operation';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -34,7 +35,7 @@ export const paymentsModule = defineModule({
     const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     return {
       paymentLifecycle, payments, checkout,
-      ops: paymentOperations(payments, () => publicUrl.get()),
+      ops: liveGated(paymentOperations(payments, () => publicUrl.get()), config.simulatedProvidersInLive),
     };
   },
   jobs: ({ paymentLifecycle }) => [

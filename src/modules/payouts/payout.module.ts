@@ -10,6 +10,7 @@ import { PayoutResolver } from './payout.resolver';
 import { registerPayoutRoutes } from './payout.routes';
 import { PayoutService, type PayoutIntentWire } from './payout.service';
 import { simulatedPayoutConnector } from './simulated-payout.provider';
+import { liveGated } from '../../ops/operation';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -24,7 +25,7 @@ export const payoutsModule = defineModule({
     const payouts = new PayoutService({
       db, cipher, lifecycle: { ledger: balances.ledger, events: events.events }, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
     });
-    return { payouts, ops: payoutOperations(payouts) };
+    return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive) };
   },
   jobs: ({ payouts }) => [{ name: 'payouts.settle', run: () => payouts.settleDue() }],
   entities: [PayoutIntent],

@@ -11,6 +11,7 @@ import { registerRefundRoutes } from './refund.routes';
 import { RefundSchema } from './refund.schemas';
 import { RefundService, type RefundWire } from './refund.service';
 import { simulatedRefundConnector } from './simulated-refund.provider';
+import { liveGated } from '../../ops/operation';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -26,7 +27,7 @@ export const refundsModule = defineModule({
       db, lifecycle: { ledger: balances.ledger, events: events.events }, payments: payments.paymentLifecycle,
       connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
     });
-    return { refunds, ops: refundOperations(refunds) };
+    return { refunds, ops: liveGated(refundOperations(refunds), config.simulatedProvidersInLive) };
   },
   jobs: ({ refunds }) => [{ name: 'refunds.settle', run: () => refunds.settleDue() }],
   entities: [Refund],

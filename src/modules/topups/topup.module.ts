@@ -9,6 +9,7 @@ import { TopupResolver } from './topup.resolver';
 import { TopupIntentSchema } from './topup.schemas';
 import { registerTopupRoutes } from './topup.routes';
 import { TopupService, type TopupIntentWire } from './topup.service';
+import { liveGated } from '../../ops/operation';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -19,9 +20,9 @@ declare module '../../graphql/context' {
 export const topupsModule = defineModule({
   name: 'topups',
   uses: { balances: balancesModule, events: eventsModule },
-  provide({ db }, { balances, events }) {
+  provide({ db, config }, { balances, events }) {
     const topups = new TopupService({ db, lifecycle: { ledger: balances.ledger, events: events.events } });
-    return { topups, ops: topupOperations(topups) };
+    return { topups, ops: liveGated(topupOperations(topups), config.simulatedProvidersInLive) };
   },
   jobs: ({ topups }) => [{ name: 'topups.expire', run: () => topups.expireDue(), everyMs: 1000 }],
   entities: [TopupIntent],
