@@ -42,7 +42,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   // One limiter for every surface: REST, POST /graphql and graphql-ws take from the same allowance.
   const limiter = new RateLimiter(app.config.rateLimitPerSecond, app.redis, app.log.child({ component: 'rate-limit' }));
   registerPlumbing(fastify, app, limiter);
-  const metrics = registerMetrics(fastify, limiter, app.db);
+  const metrics = registerMetrics(fastify, limiter, app.db, app.auth);
   if (app.config.metrics) serveMetrics(fastify, metrics, app.config.metrics);
   registerHealthRoutes(fastify, app.db);
   registerDashboardRoutes(fastify, app.publicUrl);

@@ -14,8 +14,9 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/db';
 import type { RateLimiter } from './rate-limit';
+import type { AuthService } from '../modules/auth/auth.service';
 
-export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter, db?: Db): Registry {
+export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter, db?: Db, auth?: Pick<AuthService, 'refused'>): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -34,6 +35,15 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
     new Counter({
       name: 'rate_limit_fallback_total', help: 'Rate-limit decisions taken in process memory because Redis was not ready or failed', registers: [registry],
       collect() { this.reset(); this.inc(limiter.stats.fallbacks); },
+    });
+  }
+  if (auth) {
+    new Counter({
+      name: 'auth_refused_total', help: 'Requests and graphql-ws operations refused with 401 by this process, by reason', labelNames: ['reason'], registers: [registry],
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(auth.refused)) this.inc({ reason }, count);
+      },
     });
   }
   if (db) {

@@ -97,7 +97,9 @@ export class RateLimiter {
     } catch (err) {
       if (err instanceof RateLimiterRes) {
         this.stats.limited++;
-        throw rateLimited(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+        const retryAfterS = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+        this.log.warn({ apiKeyId: key, retryAfterS }, 'request refused: rate limited');
+        throw rateLimited(retryAfterS);
       }
       // Neither Redis nor the fallback could decide (not expected): let the request through.
       this.log.warn({ err: (err as Error)?.message }, 'rate limiter failed; request allowed');

@@ -16,7 +16,7 @@ declare module '../../graphql/context' {
 export const authModule = defineModule({
   name: 'auth',
   provide({ db, config, log, redis }) {
-    const auth = new AuthService(db);
+    const auth = new AuthService(db, log.child({ component: 'auth' }));
     // Closes open graphql-ws sockets of revoked keys, on every process.
     const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
     auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));

@@ -39,20 +39,42 @@ function alnum(bytes: number): string {
   return randomBytes(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
 
+/** Why credentials were refused: for the server's log and metrics only, never told to the client. */
+export type RefusalReason = 'missing' | 'malformed' | 'unknown_key' | 'wrong_secret' | 'revoked' | 'environment_mismatch';
+
+/** Where refusals are logged (pino's Logger fits). */
+export interface RefusalLog {
+  warn(obj: object, msg: string): void;
+}
+
 export class AuthService {
   /** Run after a revocation has committed (the revocation watcher: open sockets, other processes). */
   readonly afterRevoke: ((apiKeyId: string) => Promise<void> | void)[] = [];
+  /** Credentials refused by this process, by reason (the metric auth_refused_total). */
+  readonly refused: Record<RefusalReason, number> = { missing: 0, malformed: 0, unknown_key: 0, wrong_secret: 0, revoked: 0, environment_mismatch: 0 };
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly log?: RefusalLog) {}
+
+  /**
+   * Counts and logs one refusal (one line: the reason, the key id when the public key is
+   * known, else the public key's first characters when it has the public key's form; never
+   * the secret) and returns the client's 401, which says none of it.
+   */
+  private refuse(reason: RefusalReason, publicKey?: string, apiKeyId?: string): ApiError {
+    this.refused[reason]++;
+    const publicKeyPrefix = publicKey && PUBLIC_KEY.test(publicKey) ? `${publicKey.slice(0, 12)}...` : undefined;
+    this.log?.warn({ reason, apiKeyId, publicKeyPrefix }, 'request refused: credentials');
+    return unauthorized();
+  }
 
   /** Parses `Authorization: Basic base64(pk:sk)` and returns the key's scope, or throws 401. */
   async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
-    if (!header) throw unauthorized();
+    if (!header) throw this.refuse('missing');
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-    if (!m) throw unauthorized();
+    if (!m) throw this.refuse('malformed');
     const decoded = Buffer.from(m[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw unauthorized();
+    if (colon < 0) throw this.refuse('malformed');
     const publicKey = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
     const pk = PUBLIC_KEY.exec(publicKey);
@@ -63,9 +85,11 @@ export class AuthService {
       : null;
     const presented = sha256(secret).toString('hex');
     const matches = digestEquals(presented, key?.secretHash ?? DUMMY_DIGEST);
-    if (!key || !pk || !sk || !matches || pk[1] !== sk[1] || key.environment !== pk[1] || key.revokedAt) {
-      throw unauthorized();
-    }
+    if (!pk || !sk) throw this.refuse('malformed', publicKey);
+    if (!key) throw this.refuse('unknown_key', publicKey);
+    if (!matches) throw this.refuse('wrong_secret', publicKey, key.id);
+    if (pk[1] !== sk[1] || key.environment !== pk[1]) throw this.refuse('environment_mismatch', publicKey, key.id);
+    if (key.revokedAt) throw this.refuse('revoked', publicKey, key.id);
     return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment };
   }
 
