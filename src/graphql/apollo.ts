@@ -19,6 +19,7 @@ import { ctxOf, idempotencyKeyOf } from '../http/request';
 import { createContext, GqlContext } from './context';
 import { graphServices } from './services';
 import { formatError } from './errors';
+import { ApiError } from '../domain/errors';
 import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
 
@@ -110,6 +111,9 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    // Off: Apollo's store is one cache for every caller, so a hash one merchant registered would
+    // run for another. A request that names one is refused before Apollo (persistedQueryRefusal).
+    persistedQueries: false,
     // docs/contract.md serves GraphQL over GET as well as POST, for any GraphQL-over-HTTP client:
     // a GET that carries the Basic credentials is answered without a preflight-forcing
     // header. That stays CSRF-safe here: Apollo refuses mutations over GET (queries have no
@@ -120,9 +124,26 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
   } as ApolloServerOptions<GqlContext>;
 }
 
+/**
+ * Automatic persisted queries are not served (see `persistedQueries` above): a request whose
+ * `extensions` name a persisted query is 400 validation_error, a contract code, instead of
+ * Apollo's own PERSISTED_QUERY_NOT_SUPPORTED answered with 200.
+ */
+export function persistedQueryRefusal(body: unknown, query: unknown): ApiError | undefined {
+  const fromBody = (body as { extensions?: { persistedQuery?: unknown } } | undefined)?.extensions?.persistedQuery;
+  const fromQuery = (query as { extensions?: unknown } | undefined)?.extensions;
+  const named = fromBody !== undefined || (typeof fromQuery === 'string' && fromQuery.includes('persistedQuery'));
+  return named ? ApiError.validation('extensions.persistedQuery', 'Persisted queries are not supported: send the document in `query` (and leave out extensions.persistedQuery).') : undefined;
+}
+
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
   const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
+  fastify.addHook('preHandler', async (request) => {
+    if (request.routeOptions.url !== '/graphql') return;
+    const refusal = persistedQueryRefusal(request.body, request.query);
+    if (refusal) throw refusal;
+  });
   // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
   // refuses HEAD, so the route table (405 Allow) must not offer it.
   fastify.route({

@@ -73,8 +73,6 @@ export async function mutate<A, T>(
  * `method_not_allowed` where Apollo answers 405 (a mutation over GET).
  */
 const APOLLO_INPUT_CODES = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST']);
-/** Apollo's automatic persisted queries protocol: clients (Apollo Client's APQ link) act on these codes, so they pass as they are. */
-const PROTOCOL_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED']);
 
 function httpStatusOf(error: unknown): number | undefined {
   const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: unknown } | undefined;
@@ -99,7 +97,6 @@ export function formatError(log: Logger) {
       return { ...formatted, extensions: { ...formatted.extensions, code: mapped } };
     }
     if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;
-    if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return formatted;
     log.error({ err: original }, 'unhandled GraphQL error');
     return { message: ApiError.internal().message, path: formatted.path, locations: formatted.locations, extensions: { code: 'internal_error' } };
   };

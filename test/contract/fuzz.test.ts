@@ -22,7 +22,7 @@ import { allRows } from '../helpers/db-rows';
 import { registeredRoutes } from '../helpers/routes';
 import { rawExchange, parseRawResponse } from '../helpers/raw-http';
 import { createPayment, directDebit, paymentBody } from '../helpers/fixtures';
-import { CONTRACT_CODES, gqlCase, Known, PROTOCOL_CODES, rawCase, restCase, wsCase, WsFrame } from '../helpers/fuzz-cases';
+import { CONTRACT_CODES, gqlCase, Known, rawCase, restCase, wsCase, WsFrame } from '../helpers/fuzz-cases';
 import { STATUS_OF, ErrorCode } from '../../src/domain/errors';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -131,7 +131,7 @@ function gqlProblem(status: number, text: string): string | null {
   if (status >= 400 && !(Array.isArray(body.errors) && body.errors.length > 0)) return `status ${status} without errors: ${snippet(text)}`;
   for (const e of body.errors ?? []) {
     const code = e.extensions?.code;
-    if (typeof code !== 'string' || (!CONTRACT_CODES.has(code as ErrorCode) && !PROTOCOL_CODES.has(code))) return `code ${String(code)}: ${snippet(text)}`;
+    if (typeof code !== 'string' || !CONTRACT_CODES.has(code as ErrorCode)) return `code ${String(code)}: ${snippet(text)}`;
     if (code === 'internal_error') return `internal_error: ${snippet(text)}`;
     if (typeof e.message !== 'string') return 'error without message';
     count('graphql', `code ${code}`);

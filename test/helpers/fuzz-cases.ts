@@ -27,8 +27,6 @@ export interface Known {
 }
 
 export const CONTRACT_CODES = new Set(Object.keys(STATUS_OF) as ErrorCode[]);
-/** Apollo's persisted-query protocol codes (docs/decisions/0014-graphql-surface.md: they pass as they are). */
-export const PROTOCOL_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED']);
 
 const LONE_SURROGATES = ['\ud800', '\udfff', 'a\ud83dz', '\udc00\ud800'];
 /** The string with each unpaired surrogate replaced by U+FFFD (what can be percent-encoded). */

@@ -97,14 +97,26 @@ describe('a key twice in one object', () => {
   });
 });
 
-describe('GraphQL refusals Apollo raises without a code', () => {
+describe('persisted queries are not served (Apollo keeps one store for every caller)', () => {
   test.each([
-    ['a persisted query whose hash does not match its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }],
-    ['a persisted query of an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: '0'.repeat(64) } } }],
-  ])('%s: 400 validation_error', async (_label, body) => {
+    ['a hash alone (POST)', { extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } } }],
+    ['a hash with its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } } }],
+    ['a hash that does not match its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }],
+    ['an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: '0'.repeat(64) } } }],
+  ])('%s: 400 validation_error naming extensions.persistedQuery', async (_label, body) => {
     const res: Res = await c.request('POST', '/graphql', { body });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['validation_error']);
+    expect(res.body.errors.map((e: any) => e.extensions)).toEqual([{ code: 'validation_error', param: 'extensions.persistedQuery' }]);
+  });
+
+  test('over GET too, and a hash registered by one merchant never runs for another', async () => {
+    const other = await srv.merchant(undefined, 'test', { fund: false });
+    const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } }));
+    await c.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=${extensions}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const res: Res = await other.request('GET', `/graphql?extensions=${extensions}`, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toEqual({ code: 'validation_error', param: 'extensions.persistedQuery' });
+    expect(res.body.data).toBeUndefined();
   });
 });
 
