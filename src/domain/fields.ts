@@ -35,7 +35,10 @@ export const Country = Type.String({
   description: 'ISO 3166-1 alpha-2; trimmed and upper-cased.',
 });
 
-export const MerchantReference = Type.String({ minLength: 1, maxLength: 256, description: "The merchant's own reference; unique per merchant and environment." });
+/** Free text: no control characters (src/domain/schema.ts, format `text`). */
+export const TEXT = { format: 'text' } as const;
+
+export const MerchantReference = Type.String({ minLength: 1, maxLength: 256, ...TEXT, description: "The merchant's own reference; unique per merchant and environment." });
 
 /** Accepted anywhere at the root of a body and ignored: the API key alone decides the environment. */
 export const IgnoredEnvironment = Type.Optional(Type.Unknown({ description: 'Accepted and ignored: the API key alone decides the environment.' }));
@@ -44,13 +47,13 @@ export const IgnoredEnvironment = Type.Optional(Type.Unknown({ description: 'Acc
 export const EmptyBody = Obj({ environment: IgnoredEnvironment }, { title: 'EmptyBody' });
 
 export const CancelBody = Obj({
-  reason: Type.Optional(Type.String({ maxLength: CANCEL_REASON_MAX, description: `Why; at most ${CANCEL_REASON_MAX} characters (code points). Blank means none.` })),
+  reason: Type.Optional(Type.String({ maxLength: CANCEL_REASON_MAX, ...TEXT, description: `Why; at most ${CANCEL_REASON_MAX} characters (code points). Blank means none.` })),
   environment: IgnoredEnvironment,
 }, { title: 'CancelBody' });
 
 export const TestFailureBody = Obj({
   failure_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', 'x-expected': 'a snake_case code' })),
-  failure_message: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  failure_message: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, ...TEXT })),
   environment: IgnoredEnvironment,
 }, { title: 'TestFailureBody' });
 

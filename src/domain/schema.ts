@@ -20,6 +20,9 @@ const ajv = addFormats(new Ajv({ allErrors: false, strict: false, verbose: true,
 // Codes are matched as the operation normalises them: trimmed and upper-cased.
 ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => isSupportedCurrency(v.trim().toUpperCase()) });
 ajv.addFormat('country-code', { type: 'string', validate: (v: string) => isCountry(v.trim().toUpperCase()) });
+/** Control characters (C0, DEL, C1): no free-text field holds them (`format: 'text'`). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+ajv.addFormat('text', { type: 'string', validate: (v: string) => !CONTROL.test(v) });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 function validatorFor(schema: TSchema): ValidateFunction {
@@ -105,6 +108,7 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       return ApiError.validation(p, `${p} must be at most ${params.limit} characters.`);
     case 'pattern':
     case 'format': {
+      if (params.format === 'text') return ApiError.validation(p, `${p} must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
       const expected = schema?.['x-expected'];
       return ApiError.validation(p, `${p} is malformed${expected ? `: expected ${expected}` : e.keyword === 'format' ? `: expected ${article(String(params.format))}` : ''}.`);
     }

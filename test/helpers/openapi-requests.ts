@@ -59,6 +59,7 @@ export class OpenApiSchemas {
     addFormats(this.ajv);
     // The service's own formats: codes from its supported tables, matched as it normalises them.
     this.ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => CURRENCY_MINOR_UNITS.has(v.trim().toUpperCase()) });
+    this.ajv.addFormat('text', { type: 'string', validate: (v: string) => !/[\u0000-\u001f\u007f-\u009f]/.test(v) });
     this.ajv.addFormat('country-code', { type: 'string', validate: (v: string) => COUNTRIES.has(v.trim().toUpperCase()) });
     this.ajv.addSchema({ $id: this.base, components: doc.components ?? {} });
   }
@@ -314,7 +315,8 @@ export class OpenApiSchemas {
         if (broken !== undefined) put('pattern', broken);
         else this.unchecked.add(`${param}: no string breaking ${s.pattern}`);
       }
-      if (s.format && s.format !== 'uri' && s.format !== 'email') put('format', 'not-a-' + s.format);
+      if (s.format === 'text') put('format', `${seedText}\u0000`);
+      else if (s.format && s.format !== 'uri' && s.format !== 'email') put('format', 'not-a-' + s.format);
       else if (s.format === 'email') put('format', 'not an email');
       else if (s.format === 'uri') put('format', 'not a uri');
     }

@@ -1,5 +1,5 @@
 /**
- * Currency and country on creates are supported codes (src/domain/iso-codes.ts), on REST and
+ * Currency and country on creates are supported codes, and free text holds no control characters (src/domain/iso-codes.ts), on REST and
  * GraphQL alike: a made-up code is 400 validation_error naming the field and creates nothing.
  */
 import { startServer, TestServer } from '../helpers/server';
@@ -56,4 +56,36 @@ test('the tables: ISO 4217 minor units where they are not 2, and 249 country cod
   expect(COUNTRIES.size).toBe(249);
   for (const code of ['TH', 'ID', 'US', 'GB', 'SG']) expect(COUNTRIES.has(code)).toBe(true);
   for (const code of ['XX', 'EU', 'UK', 'ZZ']) expect(COUNTRIES.has(code)).toBe(false);
+});
+
+describe('free text holds no control characters', () => {
+  test.each([
+    ['merchant_reference', (s: string) => payoutBody({ merchant_reference: s })],
+    ['recipient.holder_name', (s: string) => payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: s } })],
+  ])('payout %s with NUL, a C0 or a C1 character: 400 naming it, nothing created', async (param, body) => {
+    for (const bad of ['ref\u0000x', 'ref\u001bx', 'ref\u0085x', 'ref\u007fx']) {
+      const made = body(bad);
+      const res = await c.post('/v1/payout_intents', made);
+      expectError(res, 400, 'validation_error', param);
+      expect(res.body.error.message).toMatch(/must not contain control characters/);
+    }
+  });
+
+  test('payment metadata values, and a cancel reason; tab and newline are control characters too', async () => {
+    expectError(await c.post('/v1/payment_intents', payment({ metadata: { order: 'a\tb' } }), { headers: { 'idempotency-key': ref('k') } }), 400, 'validation_error', 'metadata.order');
+    const p = await c.post('/v1/payout_intents', payoutBody());
+    expectError(await c.post(`/v1/payout_intents/${p.body.id as string}/cancel`, { reason: 'line one\nline two' }), 400, 'validation_error', 'reason');
+  });
+
+  test('GraphQL refuses the same', async () => {
+    const res = await c.gql(`mutation($input: CreateTopupIntentInput!) { createTopupIntent(input: $input) { id } }`, {
+      input: { amount: '1000', currency: 'THB', country: 'TH', merchantReference: 'ref\u0000' },
+    }, { 'idempotency-key': ref('k') });
+    expect(res.body.errors![0].extensions).toEqual({ code: 'validation_error', param: 'input.merchantReference' });
+  });
+
+  test('Thai, emoji and other printable Unicode are text like any other', async () => {
+    const res = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: ref('ใบแจ้งหนี้ 😀') }));
+    expect(res.status).toBe(201);
+  });
 });

@@ -9,7 +9,7 @@
  * read off their schemas.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf } from '../../domain/fields';
+import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf, TEXT } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { CHECKOUT_MODES, PAYMENT_METHODS } from '../methods/catalogue';
 import { NextActionSchema } from '../methods/next-action';
@@ -30,7 +30,7 @@ export const THAI_NAME = '^[\\u0E00-\\u0E7F][\\u0E00-\\u0E7F .]*$';
 const FREE_TEXT = 'Surrounding spaces are trimmed and runs of spaces collapsed to one; the limit counts the characters as sent.';
 
 /** A name (payer, account holder): not blank. */
-const PersonName = Type.String({ maxLength: 256, pattern: '\\S', 'x-expected': 'a name that is not blank', description: FREE_TEXT });
+const PersonName = Type.String({ maxLength: 256, pattern: '\\S', ...TEXT, 'x-expected': 'a name that is not blank', description: FREE_TEXT });
 
 export const CustomerName = PersonName;
 
@@ -103,14 +103,14 @@ export const ReturnUrl = Type.String({
 });
 
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
-export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength }), {
+export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength, ...TEXT }), {
   maxProperties: METADATA_LIMITS.keys,
   propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength, 'x-expected': `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` },
   description: `String keys (1 to ${METADATA_LIMITS.keyLength} characters, kept as sent) to string values (at most ${METADATA_LIMITS.valueLength} characters); at most ${METADATA_LIMITS.keys} keys. Empty means none.`,
 });
 
-export const DeviceFingerprint = Type.String({ minLength: 1, maxLength: 512, description: 'Stored and fingerprinted as sent.' });
-export const ExternalReference = Type.String({ minLength: 1, maxLength: 256, description: 'Stored and fingerprinted as sent.' });
+export const DeviceFingerprint = Type.String({ minLength: 1, maxLength: 512, ...TEXT, description: 'Stored and fingerprinted as sent.' });
+export const ExternalReference = Type.String({ minLength: 1, maxLength: 256, ...TEXT, description: 'Stored and fingerprinted as sent.' });
 
 /** "An object none of whose fields (all listed) has a value": `not` of it is "at least one field set". */
 const allNull = (names: readonly string[]): TSchema => ({

@@ -4,7 +4,7 @@
  * document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj } from '../../domain/fields';
+import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, TEXT } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { Literals } from '../shared/wire-schema';
 import { PAYOUT_STATUSES } from './payout.states';
@@ -22,7 +22,7 @@ export const CreatePayoutIntentBody = Obj({
       'x-expected': '4 to 34 letters or digits (spaces and hyphens are ignored)',
       description: '4 to 34 letters or digits once spaces and hyphens are removed; stored encrypted, only the last four are ever returned.',
     }),
-    holder_name: Type.String({ maxLength: 256, pattern: '\\S', 'x-expected': 'a name that is not blank', description: 'Trimmed.' }),
+    holder_name: Type.String({ maxLength: 256, pattern: '\\S', ...TEXT, 'x-expected': 'a name that is not blank', description: 'Trimmed.' }),
   }),
   environment: IgnoredEnvironment,
 }, { title: 'CreatePayoutIntent' });

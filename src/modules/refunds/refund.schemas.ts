@@ -4,7 +4,7 @@
  * publishes in the OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj } from '../../domain/fields';
+import { Amount, AmountText, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, TEXT } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { REFUND_REASON_MAX } from '../../domain/validation';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
@@ -18,7 +18,7 @@ export const CreateRefundBody = Obj({
   payment_intent: PaymentIntentId,
   amount: Type.Optional(Nullable({ ...Amount, description: `${Amount.description} Omitted or null: what is still refundable on the payment intent.` })),
   reason: Type.Optional(Nullable(Type.String({
-    maxLength: REFUND_REASON_MAX,
+    maxLength: REFUND_REASON_MAX, ...TEXT,
     description: `Why; at most ${REFUND_REASON_MAX} characters (code points), stored as sent. Blank or null means none.`,
   }))),
   merchant_reference: Type.Optional(Nullable({
