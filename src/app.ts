@@ -15,6 +15,7 @@ import { provideMigrationCipher } from './db/migrations/cipher';
 import { RedisBus } from './db/redis';
 import { FieldCipher } from './domain/crypto';
 import { PublicBaseUrl } from './domain/public-url';
+import { useCursorKeys } from './domain/list-cursor';
 import { Scheduler } from './jobs/scheduler';
 import { IdempotencyService } from './ops/idempotency/idempotency.service';
 import { OperationPipeline } from './ops/pipeline';
@@ -150,6 +151,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const publicUrl = new PublicBaseUrl(config.publicBaseUrl, config.host);
+  useCursorKeys(cipher.derivedKeys('list cursor'));
   const modules = composeModules({ config, log, db, dataSource: ds, cipher, redis, publicUrl });
   const { auth, revocations } = modules.of(authModule);
   const { audit } = modules.of(auditModule);

@@ -2,7 +2,7 @@
  * Field encryption (AES-256-GCM) for data the API must never return, such as full bank
  * account numbers, with a keyring for rotation, and constant-time secret comparison.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -54,6 +54,14 @@ export class FieldCipher {
       }
     }
     return FieldCipher.fromBase64(fs.readFileSync(file, 'utf8').trim(), opts.previous);
+  }
+
+  /**
+   * Keys for `purpose` derived from the keyring (HKDF-SHA256), current first: a rotation of the
+   * data key rotates them too, and the previous keys still verify what they signed.
+   */
+  derivedKeys(purpose: string): Buffer[] {
+    return this.keys.map(({ key }) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `payments-gateway ${purpose}`, 32)));
   }
 
   /** The id of the key that seals. */

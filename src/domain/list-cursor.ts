@@ -1,44 +1,42 @@
 /**
- * The keyset cursor of every list: a position (created_at, id) tagged with its resource and
- * with a hash of the API key's scope, so that a cursor of another list or another merchant is
- * refused. Opaque to clients: base64url of `[1, resource, scopeTag, t, id]`.
+ * The keyset cursor of every list: a position (created_at, id) and its resource, signed with
+ * an HMAC over the resource, the API key's scope and the position. A cursor of another list,
+ * merchant or environment, or one changed by hand, is refused: only the server makes
+ * cursors. Opaque to clients: base64url of `[2, resource, t, id, mac]`.
+ *
+ * The HMAC keys come from the data key ring (FieldCipher.derivedKeys("list cursor")): the
+ * current key signs, the previous ones still verify, so a rotation of the data key rotates
+ * them without breaking the pages a client is reading. `useCursorKeys` installs them once,
+ * when the application starts (src/app.ts).
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors';
 import type { Scope } from './scope';
-import { sha256Hex } from './canonical';
 
 export interface KeysetPosition {
   t: number;
   id: string;
 }
 
-/** Recent scope tags: a list request decodes one cursor and encodes one, both with its scope's tag. */
-const scopeTags = new Map<string, string>();
-const SCOPE_TAG_CACHE = 1024;
+let keys: Buffer[] = [];
 
-function scopeTag(scope: Scope): string {
-  const key = `${scope.merchantId}/${scope.environment}`;
-  let tag = scopeTags.get(key);
-  if (tag === undefined) {
-    tag = sha256Hex(key).slice(0, 16);
-    if (scopeTags.size >= SCOPE_TAG_CACHE) scopeTags.delete(scopeTags.keys().next().value as string);
-    scopeTags.set(key, tag);
-  }
-  return tag;
+/** The cursor keys, current first (the data key ring's, derived for this purpose). */
+export function useCursorKeys(derived: Buffer[]): void {
+  keys = derived;
 }
 
-function encodeWithTag(resource: string, tag: string, pos: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([1, resource, tag, pos.t, pos.id])).toString('base64url');
+function mac(key: Buffer, resource: string, scope: Scope, pos: KeysetPosition): Buffer {
+  return createHmac('sha256', key).update(JSON.stringify([resource, scope.merchantId, scope.environment, pos.t, pos.id])).digest().subarray(0, 16);
 }
 
 export function encodeCursor(resource: string, scope: Scope, pos: KeysetPosition): string {
-  return encodeWithTag(resource, scopeTag(scope), pos);
+  if (keys.length === 0) throw new Error('no cursor key: useCursorKeys was not called');
+  return Buffer.from(JSON.stringify([2, resource, pos.t, pos.id, mac(keys[0], resource, scope, pos).toString('base64url')])).toString('base64url');
 }
 
-/** An encoder for one page's cursors: the scope's tag is looked up once. */
+/** An encoder for one page's cursors. */
 export function cursorEncoder(resource: string, scope: Scope): (pos: KeysetPosition) => string {
-  const tag = scopeTag(scope);
-  return (pos) => encodeWithTag(resource, tag, pos);
+  return (pos) => encodeCursor(resource, scope, pos);
 }
 
 export function decodeCursor(resource: string, scope: Scope, cursor: string, param = 'cursor'): KeysetPosition {
@@ -51,9 +49,10 @@ export function decodeCursor(resource: string, scope: Scope, cursor: string, par
     throw invalid();
   }
   if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-  const [version, res, tag, t, id] = parsed;
-  if (version !== 1 || res !== resource || tag !== scopeTag(scope) || !Number.isSafeInteger(t) || typeof id !== 'string') {
-    throw invalid();
-  }
-  return { t, id };
+  const [version, res, t, id, signature] = parsed as unknown[];
+  if (version !== 2 || res !== resource || !Number.isSafeInteger(t) || typeof id !== 'string' || typeof signature !== 'string') throw invalid();
+  const pos = { t: t as number, id };
+  const presented = Buffer.from(signature, 'base64url');
+  if (presented.length !== 16 || !keys.some((key) => timingSafeEqual(presented, mac(key, resource, scope, pos)))) throw invalid();
+  return pos;
 }

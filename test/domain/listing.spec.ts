@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { useCursorKeys } from '../../src/domain/list-cursor';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 /** The listing parser (src/domain/listing.ts) on its own: limits, cursors, filters, unknown parameters. */
@@ -9,6 +11,8 @@ import type { Scope } from '../../src/domain/scope';
 import { expectValidation } from '../helpers/unit';
 
 const scope: Scope = { merchantId: 'mer_a', environment: 'test' };
+const [currentKey, previousKey] = [randomBytes(32), randomBytes(32)];
+beforeAll(() => useCursorKeys([currentKey, previousKey]));
 const spec: ListSpec = { resource: 'payout_intent', statuses: ['requires_approval', 'processing', 'succeeded', 'failed', 'cancelled'] };
 const parse = (query: Record<string, unknown>, s: ListSpec = spec, sc: Scope = scope) => parseListQuery(query, s, sc);
 
@@ -151,14 +155,25 @@ describe('cursors', () => {
   test('malformed and forged cursors are refused', () => {
     const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const good = JSON.parse(Buffer.from(encodeCursor('payout_intent', scope, pos), 'base64url').toString('utf8'));
+    // The old unkeyed form: a SHA-256 prefix of the scope anyone could compute.
+    const unkeyed = forge([1, 'payout_intent', createHash('sha256').update('mer_a/test').digest('hex').slice(0, 16), pos.t, pos.id]);
     for (const cursor of [
-      '', 'not a cursor', 'a'.repeat(513), '!!!!', forge('x'), forge([]), forge({ t: 1, id: 'x' }),
-      forge([2, ...good.slice(1)]), forge([1, 'payout_intent', 'wrongtag', pos.t, pos.id]),
-      forge([...good.slice(0, 3), 1.5, pos.id]), forge([...good.slice(0, 3), String(pos.t), pos.id]),
-      forge([...good.slice(0, 4), 42]), forge([...good, 'extra']),
+      '', 'not a cursor', 'a'.repeat(513), '!!!!', forge('x'), forge([]), forge({ t: 1, id: 'x' }), unkeyed,
+      forge([3, ...good.slice(1)]), forge([...good.slice(0, 2), pos.t + 1, ...good.slice(3)]), forge([...good.slice(0, 3), 'po_other', good[4]]),
+      forge([...good.slice(0, 2), 1.5, ...good.slice(3)]), forge([...good.slice(0, 2), String(pos.t), ...good.slice(3)]),
+      forge([...good.slice(0, 4), 'A'.repeat(22)]), forge([...good.slice(0, 4), 42]), forge([...good, 'extra']),
     ]) {
       expectValidation(() => parse({ cursor }), 'cursor');
     }
+  });
+
+  test('signed with the current key; a previous key still verifies; a key dropped from the ring does not', () => {
+    const cursor = encodeCursor('payout_intent', scope, pos);
+    useCursorKeys([randomBytes(32), currentKey]);
+    expect(decodeCursor('payout_intent', scope, cursor)).toEqual(pos);
+    useCursorKeys([randomBytes(32)]);
+    expectValidation(() => decodeCursor('payout_intent', scope, cursor), 'cursor');
+    useCursorKeys([currentKey, previousKey]);
   });
 
   test('the error names the parameter it was given under (GraphQL `after`)', () => {

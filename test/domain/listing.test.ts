@@ -367,10 +367,11 @@ describe('cursor scoping', () => {
     expect(res.body.error.param).toBe('cursor');
   });
 
-  test('a cursor with a forged version, scope tag or position type is 400', async () => {
-    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 0, 2)}`, 'cursor');
-    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 2, '0000000000000000')}`, 'cursor');
-    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 3, 'yesterday')}`, 'cursor');
+  test('a cursor with a forged version, signature, position or position type is 400', async () => {
+    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 0, 1)}`, 'cursor');
+    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 4, 'A'.repeat(22))}`, 'cursor');
+    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 3, 'po_00000000000000000000000000')}`, 'cursor');
+    await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 2, 'yesterday')}`, 'cursor');
     await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 4, 42)}`, 'cursor');
   });
 });
