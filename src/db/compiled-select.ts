@@ -103,7 +103,7 @@ export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.ge
  */
 export async function runSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<E[]> {
   const { qb, sql } = parts(select);
-  const hydrate = planHydration(qb as SelectQueryBuilder<ObjectLiteral>, sql);
+  const hydrate = planHydration(qb, sql);
   if (!hydrate) return qb.getMany();
   const { driver } = em.connection;
   const [text, params] = driver.escapeQueryWithParameters(sql, qb.getParameters());
@@ -175,7 +175,7 @@ export async function compiledSelect<E extends ObjectLiteral>(
 ): Promise<E[]> {
   const key = `${em.connection.options.type}:${shapeOf(name, values)}${options.shareLock ? ':share' : ''}`;
   const entry = compiled.get(key, () => {
-    const built = compile(build(em) as Select<ObjectLiteral>, values);
+    const built = compile(build(em), values);
     if (!built.hydrate && options.shareLock) throw new Error(`compiledSelect: ${name} locks rows, and only a one-table select can`);
     // A shared row lock on MySQL/MariaDB (TypeORM's pessimistic_read writes FOR SHARE, which
     // MariaDB does not parse; LOCK IN SHARE MODE is understood by both). SQLite has no row locks.

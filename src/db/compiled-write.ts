@@ -101,7 +101,7 @@ export async function insertRows(em: EntityManager, target: EntityTarget<ObjectL
   if (rows.length === 0) return;
   const statement = insertStatement(em, target, rows);
   if (!statement) {
-    await em.insert(target, rows as never);
+    await em.insert(target, rows);
     return;
   }
   await em.query(statement[0], statement[1]);

@@ -14,7 +14,7 @@
  *    subscriptions); never after a rollback.
  * Each statement counts (and logs) as one; a query that carried several counts as one round trip.
  */
-import { EntityManager, type DataSource, type QueryResult, type QueryRunner } from 'typeorm';
+import { EntityManager, type DataSource, type QueryRunner } from 'typeorm';
 import type { UnitOfWork } from '../domain/operation';
 import type { Batch, EndWork, GuardForm, Statement } from './batch';
 import { multiStatementSafe } from './mysql-session';
@@ -145,7 +145,7 @@ export class Tx extends EntityManager implements UnitOfWork {
   /** One statement's answer as mysql2 gives it: SQLite's write answers with its row count, a read (RETURNING) with its rows. */
   private async sendOne(s: Statement): Promise<unknown> {
     if (this.mysql) return this.runner.query(s.sql, s.params);
-    const r = (await this.runner.query(s.sql, s.params, true)) as QueryResult;
+    const r = (await this.runner.query(s.sql, s.params, true));
     return r.affected !== undefined ? { affectedRows: r.affected } : r.records;
   }
 }

@@ -50,7 +50,7 @@ function readIntegers(schema: TSchema, value: Record<string, unknown>): Record<s
 export function check<T extends TSchema>(schema: T, value: unknown, part: Part): Static<T> {
   const fn = validatorFor(schema);
   if (part !== 'body' && value !== null && typeof value === 'object') value = readIntegers(schema, value as Record<string, unknown>);
-  if (fn(value)) return value as Static<T>;
+  if (fn(value)) return value;
   throw toApiError((fn.errors ?? [])[0], part);
 }
 

@@ -118,7 +118,7 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
     // cannot send cross-site without a CORS preflight, and unauthenticated requests are a
     // 401 before Apollo sees them.
     csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
-  } as ApolloServerOptions<GqlContext>;
+  };
 }
 
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {

@@ -99,8 +99,8 @@ const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>
  */
 async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
-  const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  if (!(Symbol.asyncIterator in source)) return source;
+  const iterator = (source)[Symbol.asyncIterator]();
   const key = operationKeys.get(args.document);
   const run = (payload: unknown) => Promise.resolve(execute({ ...args, rootValue: payload }));
   const map = (payload: unknown): Promise<ExecutionResult> => {

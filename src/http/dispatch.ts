@@ -81,7 +81,7 @@ export function operationRoute<A>(
   { doc, argsOf = (req) => req.params as A }: { doc: RouteDoc; argsOf?: (req: FastifyRequest) => A },
 ): void {
   fastify.route({
-    method: method.toUpperCase() as 'POST' | 'DELETE',
+    method: method.toUpperCase(),
     url: path,
     schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,

@@ -157,7 +157,7 @@ beforeAll(async () => {
     event: events.body.data[0].id, method: methods.body.data[0].payment_method,
   };
   before = await snapshot();
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz seed ${SEED} (FUZZ_SEED to change), scale ${SCALE}, database ${srv.app.db.kind}`);
 });
 
@@ -388,7 +388,7 @@ test('the log holds no error line (an unhandled error is logged at level error)'
   const errors = logLines.filter((l) => JSON.parse(l).level >= 50);
   expect(errors.slice(0, 3)).toEqual([]);
   const requests = (totals.rest ?? 0) + (totals.raw ?? 0) + (totals.graphql ?? 0) + (totals.ws ?? 0);
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz seed ${SEED}: ${requests} malformed requests (REST ${totals.rest}, raw ${totals.raw}, GraphQL ${totals.graphql}, graphql-ws ${totals.ws} frames in ${totals.wsSessions} sessions); `
     + `${totals.storedRefusals} refusals stored against Idempotency-Keys; ${totals.tables} tables, ${totals.rowsChecked} rows unchanged\n`
     + `answers ${JSON.stringify(statuses)}\nmilliseconds ${JSON.stringify(timings)}`);

@@ -25,7 +25,7 @@ async function tsc(files: string[]): Promise<string> {
 
 test('openapi-typescript types generated from the document type a fetch call', async () => {
   if (!fs.existsSync(BIN('openapi-typescript'))) {
-    // eslint-disable-next-line no-console
+     
     console.log(`SKIPPED: ${BIN('openapi-typescript')} is missing (npm install the dev dependency openapi-typescript): no typed client was generated.`);
     return;
   }

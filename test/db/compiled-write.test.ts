@@ -38,7 +38,7 @@ function inline(sql: string, values: unknown[]): string {
 
 function sameAsBuilder(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: ObjectLiteral[]): void {
   const [sql, values] = insertStatement(em, target, rows)!;
-  const [builderSql, builderValues] = em.createQueryBuilder().insert().into(target).values(rows as never).getQueryAndParameters();
+  const [builderSql, builderValues] = em.createQueryBuilder().insert().into(target).values(rows).getQueryAndParameters();
   // MariaDB >= 10.5: the builder adds RETURNING for columns with a default (to reload them); the rows set every column.
   // SQLite: the builder writes numbers into the text, the compiled statement binds them (same values in INTEGER columns).
   expect(inline(sql, values)).toBe(inline(builderSql.replace(/ RETURNING .*$/, ''), builderValues));

@@ -179,7 +179,7 @@ async function plan([sql, params]: [string, unknown[]]): Promise<Plan> {
     const [row]: Record<string, string>[] = await srv.app.db.ds.query(`EXPLAIN ANALYZE ${sql}`, params);
     const tree = Object.values(row)[0];
     const p = mysqlTreePlan(tree);
-    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`); // eslint-disable-line no-console
+    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`);  
     return p;
   }
   if (mysql) {
@@ -252,7 +252,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(`listing-explain figures (${engine}):\n${JSON.stringify(figures, null, 2)}`);
   await srv?.close();
 });

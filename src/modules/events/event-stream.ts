@@ -66,7 +66,7 @@ export function eventStream({ scope, events, shared, state, types, release }: St
     next: () => gen.next(),
     return: (value?: unknown) => {
       release();
-      return gen.return(value as never);
+      return gen.return(value);
     },
     throw: (err?: unknown) => {
       release();
