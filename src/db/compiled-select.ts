@@ -81,13 +81,13 @@ export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.ge
   return (raw, driver) => {
     const out: ObjectLiteral[] = [];
     for (const row of raw) {
-      const entity: ObjectLiteral = metadata.create(undefined, { fromDeserializer: true });
+      const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
       let hasData = false;
       for (const [key, property, column] of plan) {
-        const value = row[key];
+        const value: unknown = row[key];
         if (value === undefined) continue;
         if (value !== null) hasData = true;
-        entity[property] = driver.prepareHydratedValue(value, column);
+        entity[property] = driver.prepareHydratedValue(value, column) as unknown;
       }
       // As getMany: a row whose selected columns are all NULL is no entity.
       if (hasData) out.push(entity);

@@ -130,7 +130,7 @@ export async function updateWhere(
     };
   });
   const driver = em.connection.driver;
-  const values = shape.columns.map((c) => driver.preparePersistentValue(changes[c.propertyName], c));
+  const values = shape.columns.map((c): unknown => driver.preparePersistentValue(changes[c.propertyName], c));
   const runner = em.queryRunner;
   if (!runner) throw new Error('compiled writes: updateWhere needs a unit of work');
   const result = await runner.query(shape.sql, [...values, ...whereValues], true) as { affected?: number };

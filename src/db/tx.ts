@@ -137,9 +137,9 @@ export class Tx extends EntityManager implements UnitOfWork {
       for (const s of statements) results.push(await this.sendOne(s));
       return results;
     }
-    const raw = await this.runner.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));
+    const raw = (await this.runner.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params))) as unknown[];
     for (let i = 1; i < statements.length; i++) logRidingQuery(this.connection.logger, statements[i].sql, statements[i].params, this.runner);
-    return raw as unknown[];
+    return raw;
   }
 
   /** One statement's answer as mysql2 gives it: SQLite's write answers with its row count, a read (RETURNING) with its rows. */

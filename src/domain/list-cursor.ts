@@ -51,9 +51,9 @@ export function decodeCursor(resource: string, scope: Scope, cursor: string, par
     throw invalid();
   }
   if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-  const [version, res, tag, t, id] = parsed;
+  const [version, res, tag, t, id] = parsed as unknown[];
   if (version !== 1 || res !== resource || tag !== scopeTag(scope) || !Number.isSafeInteger(t) || typeof id !== 'string') {
     throw invalid();
   }
-  return { t, id };
+  return { t: t as number, id };
 }

@@ -12,7 +12,7 @@ import type { PaymentMethodOptionWire } from '../methods/method.wire';
 import { AccountName, ACCOUNT_NUMBER_DIGITS, ACCOUNT_NUMBER_SEPARATORS, CustomerName, CustomerPhone, E164, NameTh, PHONE_SEPARATORS, THAI_NAME } from './payment.schemas';
 import type { CheckoutView } from './checkout.service';
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | bigint | boolean | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
