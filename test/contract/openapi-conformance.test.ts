@@ -178,7 +178,8 @@ async function fillPath(o: Operation, values: Record<string, string>, notes: str
 }
 
 /** Query and header values travel as text. */
-const text = (v: unknown): string | undefined => (v === undefined || v === null || typeof v === 'object' ? undefined : String(v));
+const text = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : undefined;
 
 /** Reads a query/header text back the way OpenAPI's form style does, to know whether a broken value really is invalid. */
 function asParameter(s: Schema, t: string): unknown {

@@ -20,7 +20,7 @@ jest.setTimeout(180_000);
 
 async function tsc(files: string[]): Promise<string> {
   const args = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--lib', 'ES2022', '--types', 'node', ...files];
-  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(() => '', (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err));
+  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(() => '', (err: Error & { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err));
 }
 
 test('openapi-typescript types generated from the document type a fetch call', async () => {
