@@ -340,7 +340,7 @@ pool.query('SELECT VERSION() AS v').then(([rows]) => {
     process.send?.({ port });
   });
 }, (err) => {
-  console.error(`floor: cannot reach the database: ${err?.message ?? err}`); // eslint-disable-line no-console
+  console.error(`floor: cannot reach the database: ${err?.message ?? err}`);  
   process.exit(1);
 });
 process.on('disconnect', () => process.exit(0));

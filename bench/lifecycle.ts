@@ -24,7 +24,7 @@ let cleaning: Promise<void> | undefined;
 export function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : Promise.race([new Promise((r) => c.once('exit', r)), sleep(5000)]))));
+    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => Promise.race([new Promise((r) => c.once('exit', r)), sleep(5000)])));
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     if (dropDatabase) await dropDatabase().catch((err) => log(`could not drop the database: ${err}`));
   })();
@@ -119,8 +119,8 @@ export async function startGateway(db: Db, nodeArgs: string[] = []): Promise<Sta
       gatewayWarnings.set(msg, (gatewayWarnings.get(msg) ?? 0) + 1);
     }
   };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
+  proc.stdout.on('data', onData);
+  proc.stderr.on('data', onData);
   let exited = false;
   proc.once('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;

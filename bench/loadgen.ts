@@ -77,7 +77,7 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
         if ((status < 200 || status > 299) && refusals.length < 5) refusals.push(`${status} ${String(body).slice(0, 300)}`);
       },
     }],
-  } as autocannon.Options);
+  });
   const statusCodes: Record<string, number> = {};
   for (const k of ['1', '2', '3', '4', '5']) statusCodes[`${k}xx`] = (result as any)[`${k}xx`] ?? 0;
   return {
@@ -127,12 +127,13 @@ function receipts(ids: string[]): { times: (string | null)[][]; failures: number
 }
 
 async function closeSubscribers(): Promise<void> {
-  await Promise.all(subscribers.map((s) => s.client.dispose()));
+  await Promise.all(subscribers.map((s) => Promise.resolve(s.client.dispose())));
   subscribers = [];
 }
 
 process.on('message', (msg: any) => {
-  const reply = (p: Promise<unknown>) => p.then(
+  // Each job's outcome, success or failure, goes back to the parent as a message.
+  const reply = (p: Promise<unknown>): void => void p.then(
     (result) => process.send!({ id: msg.id, result }),
     (err) => process.send!({ id: msg.id, error: String(err?.stack ?? err) }),
   );

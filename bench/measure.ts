@@ -63,7 +63,7 @@ export async function measureScenarios(loadgen: LoadGen, targets: Target[], sele
     results.push(result);
     const refusals = [...rounds.values()].flat().flatMap((r) => r.refusals ?? []);
     if (refusals.length) log(`  answers that were not 2xx (first of them): ${refusals.slice(0, 3).join(' | ')}`);
-    if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${v}`).join(', ')}`);
+    if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${String(v)}`).join(', ')}`);
     if (Object.values(sides).some((x) => x.rps === 0)) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
     for (const t of targets) log(`  ${describe(t.side, sides[t.side])}`);
     log(`  ratio ${result.ratio ?? '-'} (text floor), ${result.ratio_prepared ?? '-'} (prepared floor)`);

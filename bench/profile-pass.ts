@@ -59,7 +59,7 @@ export async function profileScenarios(db: Db, loadgen: LoadGen, methodsAnswer: 
       'gateway top (µs/req)': bySide.gateway.top.slice(0, 5).map((x) => `${x.package.replace('node_modules/', '')} ${x.us_per_request}`).join(', '),
     });
   }
-  // eslint-disable-next-line no-console
+   
   console.table(rows);
   if (process.env.BENCH_PROFILE_KEEP === '1') log(`  profiles kept in ${dir}`);
   else fs.rmSync(dir, { recursive: true, force: true });

@@ -88,8 +88,8 @@ if (require.main === module) {
   }
   const s = summarise(files.map(readProfile), Number(process.env.PROFILE_TOP ?? 25));
   // A profile taken by hand covers the whole process: start-up and warm-up included.
-  // eslint-disable-next-line no-console
+   
   console.log(`busy ${s.sampled_ms} ms, idle ${s.idle_ms} ms`);
-  // eslint-disable-next-line no-console
+   
   console.table(s.top);
 }

@@ -32,11 +32,11 @@ export async function report(run: Run): Promise<void> {
     ...Object.fromEntries(run.targets.map((t) => [`${t.side}_mb`, peakRssMb(t.proc.pid)])),
     load_generator_mb: peakRssMb(run.loadGeneratorPid),
   };
-  // eslint-disable-next-line no-console
+   
   console.table(results.map(tableRow));
-  // eslint-disable-next-line no-console
+   
   if (fanout) console.table([fanout]);
-  // eslint-disable-next-line no-console
+   
   console.log(`peak RSS (VmHWM): ${Object.entries(rss).map(([k, v]) => `${k.replace(/_mb$/, '').replace(/_/g, ' ')} ${v} MB`).join(', ')}`);
 
   const [[counts]] = await run.pool.query('SELECT (SELECT COUNT(*) FROM payout_intents) AS payouts, (SELECT COUNT(*) FROM payment_intents) AS payments') as any;

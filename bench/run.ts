@@ -76,7 +76,7 @@ main().then(
     process.exit(0);
   },
   async (err) => {
-    // eslint-disable-next-line no-console
+     
     console.error(err);
     await cleanup();
     process.exit(1);

@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   } finally {
     await database.drop();
   }
-  // eslint-disable-next-line no-console
+   
   console.table(rows);
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg().map(round), node: process.version };
   process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), database: database.kind, events: COUNT, warmup: WARMUP, eventsPollMs: Number(POLL_MS), machine, rows })}\n`);
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err) => {
-    // eslint-disable-next-line no-console
+     
     console.error(err);
     process.exit(1);
   },

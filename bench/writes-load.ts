@@ -29,7 +29,7 @@ autocannon({
       body: JSON.stringify(body()),
     }),
   }],
-} as autocannon.Options).then((r) => {
+}).then((r) => {
   process.send!({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors }, () => process.exit(0));
 }, (err) => {
   console.error(err);

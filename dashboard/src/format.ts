@@ -23,3 +23,9 @@ export const REASON_MAX = 512;
 export const codePoints = (s: string): number => [...s].length;
 
 export const label = (status: string): string => status.toLowerCase().replace(/_/g, ' ');
+
+/** The id of the object an event is about ('' when it has none); ids are strings on the wire. */
+export function objectIdOf(e: { data: { object: Record<string, unknown> } }): string {
+  const id = e.data.object.id;
+  return typeof id === 'string' ? id : '';
+}

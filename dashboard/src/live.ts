@@ -27,8 +27,7 @@ export const LiveEventDocument = graphql(`
   }
 `);
 
-export type LiveEvent = LiveEventSubscription['events'];
-export type LinkState = 'connecting' | 'live' | 'reconnecting';
+export type LiveEvent = LiveEventSubscription['events'];export type LinkState = 'connecting' | 'live' | 'reconnecting';
 
 export interface LiveHandlers {
   onEvent(event: LiveEvent, missed: boolean): void;

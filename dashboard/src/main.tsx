@@ -6,6 +6,7 @@ import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiFailure, createApi, type Api } from './api';
 import { startLive, type LinkState, type LiveEvent } from './live';
+import { objectIdOf } from './format';
 import { ViewerDocument } from './operations';
 import type { ViewerQuery } from './gql/graphql';
 import { clearSession, loadSession, saveSession, type Session } from './session';
@@ -38,7 +39,7 @@ function useRoute(): [string, string | undefined] {
   return route;
 }
 
-function SignIn({ message, onSignedIn }: { message: string | null; onSignedIn(s: Session, api: Api, viewer: ViewerQuery): void }) {
+function SignIn({ message, onSignedIn }: { message: string | null; onSignedIn: (s: Session, api: Api, viewer: ViewerQuery) => void }) {
   const [publicKey, setPublicKey] = useState('');
   const [secretKey, setSecretKey] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -64,7 +65,7 @@ function SignIn({ message, onSignedIn }: { message: string | null; onSignedIn(s:
     <main class="signin" id="main">
       <h1>Merchant dashboard</h1>
       {message && <p class="notice" role="alert" data-testid="signed-out-reason">{message}</p>}
-      <form onSubmit={submit} data-testid="signin">
+      <form onSubmit={(e) => void submit(e)} data-testid="signin">
         <label for="pk">Public key</label>
         <input id="pk" name="pk" autoComplete="username" spellcheck={false} placeholder="pk_test_…" value={publicKey} onInput={(e) => setPublicKey(e.currentTarget.value)} />
         <label for="sk">Secret key</label>
@@ -79,7 +80,7 @@ function SignIn({ message, onSignedIn }: { message: string | null; onSignedIn(s:
 
 interface Signed { session: Session; api: Api; viewer: ViewerQuery }
 
-function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut(message: string | null): void }) {
+function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut: (message: string | null) => void }) {
   const [view, id] = useRoute();
   const [link, setLink] = useState<{ state: LinkState; detail?: string }>({ state: 'connecting' });
   const [missed, setMissed] = useState<LiveEvent[] | null>(null);
@@ -106,7 +107,7 @@ function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut(message: s
 
   const { viewer } = signed.viewer;
   const page = { payouts: Payouts, balances: Balances, payments: Payments, topups: Topups, refunds: Refunds, events: Events, webhooks: Webhooks, audit: Audit }[view] ?? Payouts;
-  const Page = page as (p: { id?: string }) => preact.JSX.Element;
+  const Page = page;
   return (
     <AppContext.Provider value={ctx}>
       <a class="skip" href="#main">Skip to content</a>
@@ -127,7 +128,7 @@ function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut(message: s
       {missed && missed.length > 0 && (
         <div class="notice" role="status" data-testid="missed">
           <strong>Reconnected.</strong> {missed.length} change{missed.length === 1 ? '' : 's'} while the connection was down:
-          <ul>{missed.slice(0, 8).map((e) => <li key={e.id}>{e.type} <code>{String(e.data.object.id ?? '')}</code></li>)}</ul>
+          <ul>{missed.slice(0, 8).map((e) => <li key={e.id}>{e.type} <code>{objectIdOf(e)}</code></li>)}</ul>
           {missed.length > 8 && <span>and {missed.length - 8} more (see Events).</span>}
           <button type="button" onClick={() => setMissed(null)}>Dismiss</button>
         </div>

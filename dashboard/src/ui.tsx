@@ -15,7 +15,7 @@ export type Listener = (event: LiveEvent) => void;
 export interface Ctx {
   api: Api;
   test: boolean;
-  listen(fn: Listener): () => void;
+  listen: (fn: Listener) => () => void;
 }
 
 export const AppContext = createContext<Ctx>(null as unknown as Ctx);
@@ -35,10 +35,10 @@ export interface Paged<T> {
   nodes: T[];
   hasNext: boolean;
   page: number;
-  next(): void;
-  previous(): void;
-  refresh(): void;
-  update(fn: (nodes: T[]) => T[]): void;
+  next: () => void;
+  previous: () => void;
+  refresh: () => void;
+  update: (fn: (nodes: T[]) => T[]) => void;
 }
 
 /** Cursor paging forward (the API pages forward only, newest first); "previous" walks back the cursors seen. */
@@ -119,7 +119,7 @@ export function Panel({ title, back, children }: { title: string; back: string; 
 }
 
 /** Runs an action, with a busy flag and its error. */
-export function useAction(): { busy: boolean; error: string | null; run(fn: () => Promise<void>): Promise<void> } {
+export function useAction(): { busy: boolean; error: string | null; run: (fn: () => Promise<void>) => Promise<void> } {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return {
@@ -139,7 +139,7 @@ export function useAction(): { busy: boolean; error: string | null; run(fn: () =
 }
 
 /** Load one record (details); reloads when `key` or `tick` changes. */
-export function useRecord<T>(load: () => Promise<T>, key: string): { data?: T; error?: string; loading: boolean; reload(): void } {
+export function useRecord<T>(load: () => Promise<T>, key: string): { data?: T; error?: string; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   useEffect(() => {

@@ -45,32 +45,32 @@ const charsetOf = (collation: string | null): string => (collation ?? '').split(
 
 async function columnsOf(qr: QueryRunner, tables: readonly string[]): Promise<ColumnInfo[]> {
   if (tables.length === 0) return [];
-  const rows: Record<string, string>[] = await qr.query(
+  const rows = (await qr.query(
     `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, CHARACTER_SET_NAME AS cs, COLLATION_NAME AS co, COLUMN_TYPE AS ty, IS_NULLABLE AS n
        FROM information_schema.COLUMNS
       WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND TABLE_NAME IN (${tables.map(() => '?').join(',')})
       ORDER BY TABLE_NAME, ORDINAL_POSITION`,
     [...tables],
-  );
+  )) as Record<string, string>[];
   return rows.map((r) => ({ table: r.t, column: r.c, charset: r.cs, collation: r.co, type: r.ty, nullable: r.n === 'YES' }));
 }
 
 /** Every base table of the connection's database (the gateway's own database holds only its tables). */
 export async function allTables(qr: QueryRunner): Promise<string[]> {
-  const rows: { t: string }[] = await qr.query(
+  const rows = (await qr.query(
     "SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME",
-  );
+  )) as { t: string }[];
   return rows.map((r) => r.t);
 }
 
 async function tablesOf(qr: QueryRunner, tables: readonly string[]): Promise<TableInfo[]> {
   if (tables.length === 0) return [];
-  const rows: Record<string, string>[] = await qr.query(
+  const rows = (await qr.query(
     `SELECT TABLE_NAME AS t, TABLE_COLLATION AS co FROM information_schema.TABLES
       WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' AND TABLE_NAME IN (${tables.map(() => '?').join(',')})
       ORDER BY TABLE_NAME`,
     [...tables],
-  );
+  )) as Record<string, string>[];
   return rows.map((r) => ({ table: r.t, collation: r.co }));
 }
 
@@ -79,7 +79,7 @@ interface ForeignKey { table: string; name: string; columns: string; referenced:
 /** The foreign keys of `tables`, in one statement (TypeORM's getTable takes seconds for a schema this size). */
 async function foreignKeysOf(qr: QueryRunner, tables: readonly string[]): Promise<ForeignKey[]> {
   if (tables.length === 0) return [];
-  const rows: Record<string, string>[] = await qr.query(
+  const rows = (await qr.query(
     `SELECT rc.TABLE_NAME AS t, rc.CONSTRAINT_NAME AS name, rc.REFERENCED_TABLE_NAME AS rt, rc.DELETE_RULE AS del, rc.UPDATE_RULE AS upd,
             GROUP_CONCAT(CONCAT('\`', k.COLUMN_NAME, '\`') ORDER BY k.ORDINAL_POSITION) AS cols,
             GROUP_CONCAT(CONCAT('\`', k.REFERENCED_COLUMN_NAME, '\`') ORDER BY k.ORDINAL_POSITION) AS rcols
@@ -90,7 +90,7 @@ async function foreignKeysOf(qr: QueryRunner, tables: readonly string[]): Promis
       GROUP BY rc.TABLE_NAME, rc.CONSTRAINT_NAME, rc.REFERENCED_TABLE_NAME, rc.DELETE_RULE, rc.UPDATE_RULE
       ORDER BY rc.TABLE_NAME, rc.CONSTRAINT_NAME`,
     [...tables],
-  );
+  )) as Record<string, string>[];
   return rows.map((r) => ({ table: r.t, name: r.name, columns: r.cols, referenced: r.rt, referencedColumns: r.rcols, onDelete: r.del, onUpdate: r.upd }));
 }
 

@@ -24,5 +24,5 @@ export const timeTransformer: ValueTransformer = {
 
 export const jsonTransformer: ValueTransformer = {
   to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
-  from: (value: string | null) => (value === null || value === undefined ? null : JSON.parse(value)),
+  from: (value: string | null) => (value === null || value === undefined ? null : (JSON.parse(value) as unknown)),
 };

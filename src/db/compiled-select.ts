@@ -81,13 +81,13 @@ export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.ge
   return (raw, driver) => {
     const out: ObjectLiteral[] = [];
     for (const row of raw) {
-      const entity: ObjectLiteral = metadata.create(undefined, { fromDeserializer: true });
+      const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
       let hasData = false;
       for (const [key, property, column] of plan) {
-        const value = row[key];
+        const value: unknown = row[key];
         if (value === undefined) continue;
         if (value !== null) hasData = true;
-        entity[property] = driver.prepareHydratedValue(value, column);
+        entity[property] = driver.prepareHydratedValue(value, column) as unknown;
       }
       // As getMany: a row whose selected columns are all NULL is no entity.
       if (hasData) out.push(entity);
@@ -103,7 +103,7 @@ export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.ge
  */
 export async function runSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<E[]> {
   const { qb, sql } = parts(select);
-  const hydrate = planHydration(qb as SelectQueryBuilder<ObjectLiteral>, sql);
+  const hydrate = planHydration(qb, sql);
   if (!hydrate) return qb.getMany();
   const { driver } = em.connection;
   const [text, params] = driver.escapeQueryWithParameters(sql, qb.getParameters());
@@ -175,7 +175,7 @@ export async function compiledSelect<E extends ObjectLiteral>(
 ): Promise<E[]> {
   const key = `${em.connection.options.type}:${shapeOf(name, values)}${options.shareLock ? ':share' : ''}`;
   const entry = compiled.get(key, () => {
-    const built = compile(build(em) as Select<ObjectLiteral>, values);
+    const built = compile(build(em), values);
     if (!built.hydrate && options.shareLock) throw new Error(`compiledSelect: ${name} locks rows, and only a one-table select can`);
     // A shared row lock on MySQL/MariaDB (TypeORM's pessimistic_read writes FOR SHARE, which
     // MariaDB does not parse; LOCK IN SHARE MODE is understood by both). SQLite has no row locks.

@@ -101,7 +101,7 @@ export async function insertRows(em: EntityManager, target: EntityTarget<ObjectL
   if (rows.length === 0) return;
   const statement = insertStatement(em, target, rows);
   if (!statement) {
-    await em.insert(target, rows as never);
+    await em.insert(target, rows);
     return;
   }
   await em.query(statement[0], statement[1]);
@@ -130,7 +130,7 @@ export async function updateWhere(
     };
   });
   const driver = em.connection.driver;
-  const values = shape.columns.map((c) => driver.preparePersistentValue(changes[c.propertyName], c));
+  const values = shape.columns.map((c): unknown => driver.preparePersistentValue(changes[c.propertyName], c));
   const runner = em.queryRunner;
   if (!runner) throw new Error('compiled writes: updateWhere needs a unit of work');
   const result = await runner.query(shape.sql, [...values, ...whereValues], true) as { affected?: number };

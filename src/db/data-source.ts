@@ -29,7 +29,7 @@ export function createDataSource(database: DatabaseConfig, entities: Function[],
       ...common,
       type: 'mysql',
       // mysql2, with session settings on every new pooled connection (./mysql-session.ts).
-      driver: mysqlWithSession(mysql2 as never, [GALERA_CAUSAL_READS], logger),
+      driver: mysqlWithSession(mysql2, [GALERA_CAUSAL_READS], logger),
       url: database.url,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',

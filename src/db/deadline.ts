@@ -15,6 +15,7 @@ export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error, 
     };
     work.then(
       (value) => { done(); resolve(value); },
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- settles with work's own rejection, whatever it is
       (err: unknown) => { done(); reject(err); },
     );
   });

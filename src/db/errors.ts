@@ -57,7 +57,7 @@ export function mayHaveReachedDatabase(err: unknown): boolean {
 /** The driver error behind `err` (TypeORM wraps it in QueryFailedError). */
 export function driverErrorOf(err: unknown): { code?: unknown; errno?: unknown; message?: unknown } | undefined {
   if (!err || typeof err !== 'object') return undefined;
-  return ((err as { driverError?: unknown }).driverError ?? err) as { code?: unknown; errno?: unknown; message?: unknown };
+  return ((err as { driverError?: unknown }).driverError ?? err);
 }
 
 /** True when `err` says the database is out (see UNAVAILABLE_*), not that a statement failed. */

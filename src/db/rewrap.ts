@@ -49,7 +49,7 @@ export async function rewrapSealedColumns(db: Db, cipher: FieldCipher, columns: 
       rewrapped += stale.length;
       after = rows[rows.length - 1].id;
     }
-    const [{ n }] = await db.read((em) => em.query(`SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`));
+    const [{ n }] = await db.read((em) => em.query<{ n: unknown }[]>(`SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${q(column)} IS NOT NULL`));
     report.columns.push({ table, column, rewrapped, rows: Number(n), ...(notSealed > 0 ? { not_sealed: notSealed } : {}) });
   }
   return report;

@@ -14,7 +14,7 @@
  *    subscriptions); never after a rollback.
  * Each statement counts (and logs) as one; a query that carried several counts as one round trip.
  */
-import { EntityManager, type DataSource, type QueryResult, type QueryRunner } from 'typeorm';
+import { EntityManager, type DataSource, type QueryRunner } from 'typeorm';
 import type { UnitOfWork } from '../domain/operation';
 import type { Batch, EndWork, GuardForm, Statement } from './batch';
 import { multiStatementSafe } from './mysql-session';
@@ -137,15 +137,15 @@ export class Tx extends EntityManager implements UnitOfWork {
       for (const s of statements) results.push(await this.sendOne(s));
       return results;
     }
-    const raw = await this.runner.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params));
+    const raw = (await this.runner.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params))) as unknown[];
     for (let i = 1; i < statements.length; i++) logRidingQuery(this.connection.logger, statements[i].sql, statements[i].params, this.runner);
-    return raw as unknown[];
+    return raw;
   }
 
   /** One statement's answer as mysql2 gives it: SQLite's write answers with its row count, a read (RETURNING) with its rows. */
   private async sendOne(s: Statement): Promise<unknown> {
     if (this.mysql) return this.runner.query(s.sql, s.params);
-    const r = (await this.runner.query(s.sql, s.params, true)) as QueryResult;
+    const r = (await this.runner.query(s.sql, s.params, true));
     return r.affected !== undefined ? { affectedRows: r.affected } : r.records;
   }
 }

@@ -53,7 +53,7 @@ function readIntegers(schema: TSchema, value: Record<string, unknown>): Record<s
 export function check<T extends TSchema>(schema: T, value: unknown, part: Part): Static<T> {
   const fn = validatorFor(schema);
   if (part !== 'body' && value !== null && typeof value === 'object') value = readIntegers(schema, value as Record<string, unknown>);
-  if (fn(value)) return value as Static<T>;
+  if (fn(value)) return value;
   throw toApiError((fn.errors ?? [])[0], part);
 }
 
@@ -103,9 +103,9 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       return ApiError.validation(p, `${p}${item ? ' items' : ''} must be ${article(String(params.type))}.`);
     }
     case 'minLength':
-      return ApiError.validation(p, params.limit === 1 ? `${p} must not be empty.` : `${p} must be at least ${params.limit} characters.`);
+      return ApiError.validation(p, params.limit === 1 ? `${p} must not be empty.` : `${p} must be at least ${String(params.limit)} characters.`);
     case 'maxLength':
-      return ApiError.validation(p, `${p} must be at most ${params.limit} characters.`);
+      return ApiError.validation(p, `${p} must be at most ${String(params.limit)} characters.`);
     case 'pattern':
     case 'format': {
       if (params.format === 'text') return ApiError.validation(p, `${p} must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
@@ -118,15 +118,15 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       return ApiError.validation(p, `${p} must be ${JSON.stringify(params.allowedValue)}.`);
     case 'minimum':
     case 'maximum':
-      return ApiError.validation(p, `${p} must be ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}.`);
+      return ApiError.validation(p, `${p} must be ${e.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}.`);
     case 'minItems':
-      return ApiError.validation(p, `${p} must have at least ${params.limit} item${params.limit === 1 ? '' : 's'}.`);
+      return ApiError.validation(p, `${p} must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}.`);
     case 'maxItems':
-      return ApiError.validation(p, `${p} must have at most ${params.limit} items.`);
+      return ApiError.validation(p, `${p} must have at most ${String(params.limit)} items.`);
     case 'maxProperties':
-      return ApiError.validation(p, `${p} has more than ${params.limit} keys.`);
+      return ApiError.validation(p, `${p} has more than ${String(params.limit)} keys.`);
     case 'minProperties':
-      return ApiError.validation(p, `${p} must have at least ${params.limit} field${params.limit === 1 ? '' : 's'}.`);
+      return ApiError.validation(p, `${p} must have at least ${String(params.limit)} field${params.limit === 1 ? '' : 's'}.`);
     case 'propertyNames': {
       const q = joinPath(at, String(params.propertyName));
       return ApiError.validation(q, `${q}: key is not allowed${schema?.['x-expected'] ? ` (${schema['x-expected']})` : ''}.`);

@@ -38,7 +38,7 @@ export class StateMachine<S extends string, T extends string = string> {
     readonly transitions: Readonly<Record<T, Transition<S>>>,
   ) {
     this.states = states;
-    for (const [name, t] of Object.entries(this.transitions) as [string, Transition<S>][]) {
+    for (const [name, t] of Object.entries<Transition<S>>(this.transitions)) {
       for (const s of [...t.from, t.to]) {
         if (!states.includes(s)) throw new Error(`${this.name}.${name}: unknown state ${s}`);
       }
@@ -51,7 +51,7 @@ export class StateMachine<S extends string, T extends string = string> {
   }
 
   targets(from: S): S[] {
-    return (Object.values(this.transitions) as Transition<S>[]).filter((t) => t.from.includes(from)).map((t) => t.to);
+    return Object.values<Transition<S>>(this.transitions).filter((t) => t.from.includes(from)).map((t) => t.to);
   }
 
   isTerminal(state: S): boolean {

@@ -12,7 +12,7 @@ import {
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
 import type { App } from '../app';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
 import { ctxOf, idempotencyKeyOf } from '../http/request';
@@ -40,18 +40,18 @@ export const ARMOR_LIMITS = {
  * Apollo calls every listener of every plugin at each stage of every request.
  */
 const responseHeadListener: GraphQLRequestListener<GqlContext> = {
-  async willSendResponse({ contextValue, response }) {
+  willSendResponse({ contextValue, response }) {
     if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
     const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-    if (!errors?.some((e) => e.extensions?.code === 'service_unavailable')) return;
-    response.http.status = 503;
-    response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
+    if (errors?.some((e) => e.extensions?.code === 'service_unavailable')) {
+      response.http.status = 503;
+      response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
+    }
+    return Promise.resolve();
   },
 };
 const responseHeadPlugin: ApolloServerPlugin<GqlContext> = {
-  async requestDidStart() {
-    return responseHeadListener;
-  },
+  requestDidStart: () => Promise.resolve(responseHeadListener),
 };
 
 /**
@@ -76,7 +76,7 @@ export function createArmor() {
  */
 export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
   OperationDefinition(node) {
-    if (node.operation === 'subscription') {
+    if (node.operation === OperationTypeNode.SUBSCRIPTION) {
       context.reportError(new GraphQLError(
         'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at /graphql, not over HTTP.',
         { nodes: node },
@@ -121,7 +121,7 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
     // cannot send cross-site without a CORS preflight, and unauthenticated requests are a
     // 401 before Apollo sees them.
     csrfPrevention: { requestHeaders: ['authorization', 'x-apollo-operation-name', 'apollo-require-preflight'] },
-  } as ApolloServerOptions<GqlContext>;
+  };
 }
 
 /**
@@ -139,10 +139,8 @@ export function persistedQueryRefusal(body: unknown, query: unknown): ApiError |
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
   const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
-  fastify.addHook('preHandler', async (request) => {
-    if (request.routeOptions.url !== '/graphql') return;
-    const refusal = persistedQueryRefusal(request.body, request.query);
-    if (refusal) throw refusal;
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    done(request.routeOptions.url === '/graphql' ? persistedQueryRefusal(request.body, request.query) : undefined);
   });
   // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
   // refuses HEAD, so the route table (405 Allow) must not offer it.
@@ -151,7 +149,7 @@ export async function registerGraphQL(fastify: FastifyInstance, app: App): Promi
     url: '/graphql',
     exposeHeadRoute: false,
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => createContext(graphServices(app), ctxOf(request), idempotencyKeyOf(request)),
+      context: (request) => Promise.resolve(createContext(graphServices(app), ctxOf(request), idempotencyKeyOf(request))),
     }),
   });
   return apollo;

@@ -7,7 +7,7 @@
  * `execute` exactly as before. Subscriptions are not served over HTTP (ws.ts keeps graphql-js).
  */
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, ExecutionResult, getVariableValues, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
+import { execute, ExecutionResult, getVariableValues, GraphQLError, GraphQLSchema, OperationTypeNode, printSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /** Compiled programs kept (most recently used); a document not kept is compiled again. */
@@ -71,7 +71,7 @@ export function jitGateway(
     const graphqlJs = () => execute({ schema, document, contextValue: rc.context, variableValues: variables, operationName }) as Promise<ExecutionResult>;
     // No operation (several and no or an unknown operationName): graphql-js reports it, and
     // Apollo turns that report into its OPERATION_RESOLUTION_FAILURE answer.
-    if (!operation || operation.operation !== 'query') return graphqlJs();
+    if (!operation || operation.operation !== OperationTypeNode.QUERY) return graphqlJs();
 
     const key = rc.queryHash ? `${rc.queryHash}:${operationName ?? ''}` : undefined;
     let program = key === undefined ? undefined : programs.get(key);
@@ -83,7 +83,7 @@ export function jitGateway(
       }
       let result: CompiledQuery | ExecutionResult | undefined;
       try {
-        result = compileQuery(schema, document, operationName) as CompiledQuery | ExecutionResult;
+        result = compileQuery(schema, document, operationName);
       } catch {
         result = undefined;
       }
@@ -108,17 +108,18 @@ export function jitGateway(
   };
 
   return {
-    async load() {
+    load() {
       const sdl = printSchema(schema);
       for (const listener of listeners) listener({ apiSchema: schema, coreSupergraphSdl: sdl });
-      return { schema, executor };
+      return Promise.resolve({ schema, executor });
     },
     onSchemaLoadOrUpdate(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async stop() {
+    stop() {
       listeners.clear();
+      return Promise.resolve();
     },
     stats: () => ({ compiled, fallbacks, cached: programs.size }),
   };

@@ -16,7 +16,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
-  createSourceEventStream, execute, getOperationAST, GraphQLError, parse, specifiedRules, validate,
+  createSourceEventStream, execute, getOperationAST, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
   type DocumentNode, type ExecutionArgs, type ExecutionResult,
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -99,14 +99,14 @@ const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>
  */
 async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
-  const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]() as AsyncIterator<unknown>;
+  if (!(Symbol.asyncIterator in source)) return source;
+  const iterator = (source)[Symbol.asyncIterator]();
   const key = operationKeys.get(args.document);
   const run = (payload: unknown) => Promise.resolve(execute({ ...args, rootValue: payload }));
   const map = (payload: unknown): Promise<ExecutionResult> => {
     if (key === undefined || typeof payload !== 'object' || payload === null) return run(payload);
     let byKey = sharedResults.get(payload);
-    if (!byKey) sharedResults.set(payload, (byKey = new Map()));
+    if (!byKey) sharedResults.set(payload, (byKey = new Map<string, Promise<ExecutionResult>>()));
     let result = byKey.get(key);
     if (!result) byKey.set(key, (result = run(payload)));
     return result;
@@ -222,7 +222,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         // Queries and mutations go over HTTP, where rate limits, Idempotency-Key and the
         // request's base URL (hosted checkout links) apply; the socket is for subscriptions.
         const operation = getOperationAST(document, payload.operationName ?? undefined);
-        if (!operation || operation.operation !== 'subscription') {
+        if (!operation || operation.operation !== OperationTypeNode.SUBSCRIPTION) {
           return [new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', { extensions: { code: 'validation_error' } })];
         }
         operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);

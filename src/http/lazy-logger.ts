@@ -7,7 +7,7 @@
  * makes that same child on its first log line at an enabled level, or on `child()`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Level, LevelWithSilentOrString, Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, Logger } from 'pino';
 
 const METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 type Method = (typeof METHODS)[number];
@@ -49,7 +49,7 @@ class LazyChildLogger {
 for (const method of METHODS) {
   Object.defineProperty(LazyChildLogger.prototype, method, {
     value(this: LazyChildLogger, ...args: unknown[]) {
-      if (!this.isLevelEnabled(method as Level)) return;
+      if (!this.isLevelEnabled(method)) return;
       (this as unknown as { real: Record<Method, (...a: unknown[]) => void> }).real[method](...args);
     },
   });

@@ -28,7 +28,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
       components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' } } },
     },
     // Components keep their `$id` as their name (#/components/schemas/PayoutIntent).
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transform: ({ schema, url }) => {
       // Only the documented /v1 routes; GraphQL, health, metrics and checkout pages are not REST API.
       if (!url.startsWith(`${PREFIX}/`) || !schema || !('operationId' in schema)) return { schema: { ...schema, hide: true }, url };
@@ -37,10 +37,11 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, any> }).openapiObject; // eslint-disable-line @typescript-eslint/no-explicit-any
       // @fastify/swagger marks every body required; a body with no required field may be absent (docs/contract.md).
-      for (const item of Object.values(doc.paths ?? {}) as Record<string, any>[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const paths = (doc.paths ?? {}) as Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } } | undefined> } } | undefined>>;
+      for (const item of Object.values(paths)) {
         for (const op of Object.values(item)) {
           const body = op?.requestBody?.content?.['application/json']?.schema;
-          if (body && !(Array.isArray(body.required) && body.required.length > 0)) op.requestBody.required = false;
+          if (body && op.requestBody && !(Array.isArray(body.required) && body.required.length > 0)) op.requestBody.required = false;
         }
       }
       return doc;

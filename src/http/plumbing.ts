@@ -62,7 +62,7 @@ export function registerPlumbing(
   // with a JSON type is an absent body, as if no Content-Type had been sent.
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     try {
-      done(null, parseJsonBody(body as Buffer));
+      done(null, parseJsonBody(body));
     } catch (err) {
       done(err as Error, undefined);
     }

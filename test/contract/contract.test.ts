@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { startReceiver } from '../helpers/receiver';
 import { promisify } from 'node:util';
-import { runCli, startServer, TestServer } from '../helpers/server';
+import { runCli, startServer, TEST_ENCRYPTION_KEY, TestServer } from '../helpers/server';
 import { loadConfig } from '../../src/config';
 import { Client, Res, eventually, payoutBody, ref } from '../helpers/client';
 import { waitForStatus } from '../helpers/fixtures';
@@ -96,7 +96,7 @@ describe('Addresses', () => {
   });
 
   test('/graphql answers POST and GET', async () => {
-    const p = await track(await m.gql('{ __typename }'));
+    const p = track(await m.gql('{ __typename }'));
     expect(p.status).toBe(200);
     expect(p.body.data).toEqual({ __typename: 'Query' });
     // A plain GraphQL-over-HTTP GET: no preflight-forcing header.
@@ -1070,7 +1070,7 @@ describe('Provisioning CLI', () => {
   }, 30000);
 
   test('the documented form `npm run --silent cli -- keys create --merchant acme --env test` prints only that JSON', async () => {
-    const env = { ...process.env, ...srv.database.env, LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_ENCRYPTION_KEY: require('../helpers/server').TEST_ENCRYPTION_KEY };
+    const env = { ...process.env, ...srv.database.env, LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     const root = path.resolve(__dirname, '../../..');
     const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'keys', 'create', '--merchant', 'acme', '--env', 'test'], { env, cwd: root });
     const out = JSON.parse(stdout);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 
 // semver comes with fastify (and npm); no types are installed for it.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an untyped transitive package, typed right here
 const semver = require('semver') as {
   satisfies(v: string, range: string): boolean;
   validRange(range: string): string | null;

@@ -157,7 +157,7 @@ beforeAll(async () => {
     event: events.body.data[0].id, method: methods.body.data[0].payment_method,
   };
   before = await snapshot();
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz seed ${SEED} (FUZZ_SEED to change), scale ${SCALE}, database ${srv.app.db.kind}`);
 });
 
@@ -242,7 +242,7 @@ test('GraphQL over HTTP: malformed documents, refused variables, wrong types, li
     let text: string;
     try {
       res = k.method === 'GET'
-        ? await fetch(`${srv.url}/graphql${k.payload ? `?${k.payload}` : ''}`, { headers: k.headers })
+        ? await fetch(`${srv.url}/graphql${k.payload ? `?${String(k.payload)}` : ''}`, { headers: k.headers })
         : await fetch(`${srv.url}/graphql`, { method: 'POST', headers: k.headers, body: k.payload });
       text = await res.text();
     } catch (err) {
@@ -272,7 +272,7 @@ interface WsOutcome {
  * what follows reaches an acknowledged connection; then the other frames, 20 ms apart.
  */
 function wsSession(url: string, protocol: string | undefined, frames: WsFrame[]): Promise<WsOutcome> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const ws = protocol === undefined ? new WebSocket(url) : new WebSocket(url, protocol);
     const messages: WsOutcome['messages'] = [];
     let closedBy: 'server' | 'client' = 'server';
@@ -284,7 +284,7 @@ function wsSession(url: string, protocol: string | undefined, frames: WsFrame[])
       if ('text' in f) ws.send(f.text);
       else ws.send(f.binary, { binary: true });
     };
-    ws.on('open', async () => {
+    const sendFrames = async () => {
       let rest = frames;
       if ('text' in frames[0] && frames[0].text.includes('"connection_init"')) {
         const answered = new Promise<void>((r) => { acked = r; setTimeout(r, 1000); });
@@ -300,8 +300,11 @@ function wsSession(url: string, protocol: string | undefined, frames: WsFrame[])
         closedBy = 'client';
         ws.close(1000);
       }, 200);
-    });
-    ws.on('message', (data) => {
+    };
+    // A failure while sending fails the session.
+    ws.on('open', () => { sendFrames().catch(reject); });
+    ws.on('message', (raw) => {
+      const data = raw as Buffer; // ws hands messages over as Buffers (its default binaryType, 'nodebuffer')
       try {
         messages.push(JSON.parse(data.toString()));
       } catch {
@@ -388,7 +391,7 @@ test('the log holds no error line (an unhandled error is logged at level error)'
   const errors = logLines.filter((l) => JSON.parse(l).level >= 50);
   expect(errors.slice(0, 3)).toEqual([]);
   const requests = (totals.rest ?? 0) + (totals.raw ?? 0) + (totals.graphql ?? 0) + (totals.ws ?? 0);
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz seed ${SEED}: ${requests} malformed requests (REST ${totals.rest}, raw ${totals.raw}, GraphQL ${totals.graphql}, graphql-ws ${totals.ws} frames in ${totals.wsSessions} sessions); `
     + `${totals.storedRefusals} refusals stored against Idempotency-Keys; ${totals.tables} tables, ${totals.rowsChecked} rows unchanged\n`
     + `answers ${JSON.stringify(statuses)}\nmilliseconds ${JSON.stringify(timings)}`);

@@ -18,7 +18,7 @@ jest.setTimeout(120_000);
 
 test('redocly lint: the OpenAPI document has no errors', async () => {
   if (!fs.existsSync(REDOCLY)) {
-    // eslint-disable-next-line no-console
+     
     console.log(`SKIPPED: ${REDOCLY} is missing (npm install the dev dependency @redocly/cli): the document was not linted.`);
     return;
   }
@@ -38,7 +38,7 @@ test('redocly lint: the OpenAPI document has no errors', async () => {
     const errors = (report.problems ?? []).filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location?.[0]?.pointer ?? '?'}: ${p.message}`);
     const warnings = (report.problems ?? []).filter((p) => p.severity === 'warn');
     const byRule = warnings.reduce((m, p) => m.set(p.ruleId, (m.get(p.ruleId) ?? 0) + 1), new Map<string, number>());
-    // eslint-disable-next-line no-console
+     
     console.log(`redocly lint: ${errors.length} errors, ${warnings.length} warnings${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
     expect(errors).toEqual([]);
     expect(report.totals?.errors ?? 0).toBe(0);

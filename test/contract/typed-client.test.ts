@@ -20,12 +20,12 @@ jest.setTimeout(180_000);
 
 async function tsc(files: string[]): Promise<string> {
   const args = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--lib', 'ES2022', '--types', 'node', ...files];
-  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(() => '', (err: { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err));
+  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(() => '', (err: Error & { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err));
 }
 
 test('openapi-typescript types generated from the document type a fetch call', async () => {
   if (!fs.existsSync(BIN('openapi-typescript'))) {
-    // eslint-disable-next-line no-console
+     
     console.log(`SKIPPED: ${BIN('openapi-typescript')} is missing (npm install the dev dependency openapi-typescript): no typed client was generated.`);
     return;
   }

@@ -93,7 +93,6 @@ describeBrowser('merchant dashboard in a browser', () => {
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   const row = (id: string) => page.getByTestId(`payout-${id}`);
   const statusOf = (id: string) => row(id).getAttribute('data-status');
-  const linkState = () => page.getByTestId('link-state');
 
   async function createPayout(amount = '125050'): Promise<string> {
     const res = await merchant.post('/v1/payout_intents', payoutBody({ amount, merchant_reference: ref('po') }));
@@ -247,7 +246,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const scan = async (where: string) => {
       // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-      const result = (await page.evaluate(`${axeSource}; axe.run(document, { resultTypes: ['violations'] })`)) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+      const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(`${axeSource}; axe.run(document, { resultTypes: ['violations'] })`);
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     };
     const violations: string[] = [];
@@ -270,7 +269,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     await page.setViewportSize(PHONE);
     await page.goto(`${srv.url}/dashboard#/payouts/${ids.cancel}`);
     await page.getByTestId('failure-message').waitFor();
-    const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
+    const widths = await page.evaluate<{ scroll: number; inner: number }>('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })');
     expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
     await shot('dashboard-390');
     violations.push(...(await scan('payouts 390')));

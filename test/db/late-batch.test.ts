@@ -51,8 +51,8 @@ function unit(id: string, target: string, body?: (tx: Tx) => Promise<void>): Pro
   });
 }
 
-const rows = async (prefix: string) => (await srv.app.db.ds.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${prefix}%`]) as { id: string }[]).map((r) => r.id);
-const counter = async () => Number(((await srv.app.db.ds.query("SELECT n FROM late_probe WHERE id = 'counter'")) as { n: number }[])[0].n);
+const rows = async (prefix: string) => (await srv.app.db.ds.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${prefix}%`])).map((r) => r.id);
+const counter = async () => Number((await srv.app.db.ds.query<{ n: number }[]>("SELECT n FROM late_probe WHERE id = 'counter'"))[0].n);
 
 // Each server runs its guard and the mode without one (as where the guard cannot be used).
 const modes: [string, GuardForm | false][] = {
@@ -91,7 +91,7 @@ describe.each(modes)('%s', (_name, guards) => {
     let seenInBody: string[] = [];
     await unit(id, 'counter', async (tx) => {
       await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 3)', [`${id}-c`]);
-      seenInBody = (await tx.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`]) as { id: string }[]).map((r) => r.id);
+      seenInBody = (await tx.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`])).map((r) => r.id);
     });
     expect(seenInBody).toEqual([`${id}-a`, `${id}-c`]);
     expect(await rows(id)).toEqual([`${id}-a`, `${id}-b`, `${id}-c`]);
@@ -138,7 +138,7 @@ describe('the unit of work', () => {
       const before = srv.app.db.roundTripCount;
       await tx.now({ statements: [insert(`${id}-a`, 1), insert(`${id}-b`, 1)], after: () => undefined });
       const sent = srv.app.db.roundTripCount - before;
-      return { sent, rows: (await tx.query('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`]) as { id: string }[]).map((r) => r.id) };
+      return { sent, rows: (await tx.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`])).map((r) => r.id) };
     });
     expect(seen.rows).toEqual([`${id}-a`, `${id}-b`]);
     expect(seen.sent).toBe(usingMysql() ? 1 : 2);

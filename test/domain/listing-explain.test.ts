@@ -112,6 +112,7 @@ async function captureListSql(fn: () => Promise<void>, table = 'payout_intents')
   // with its SQL and values as sent, however it was built (compiledSelect, listRows).
   const seen: [string, unknown[]][] = [];
   const logger = srv.app.db.ds.logger;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the logger as `this`, and put back as it was
   const logQuery = logger.logQuery;
   logger.logQuery = function (this: typeof logger, sql, params, runner) {
     seen.push([sql, (params as unknown[] | undefined) ?? []]);
@@ -133,7 +134,7 @@ async function listSql(s: Seeded, depth: number, status?: string): Promise<[stri
   if (depth > 0) qs.set('cursor', cursorAt(s, depth));
   if (status) qs.set('status', status);
   return captureListSql(async () => {
-    const res = await s.client.get(`/v1/payout_intents?${qs}`);
+    const res = await s.client.get(`/v1/payout_intents?${qs.toString()}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(LIMIT);
     if (depth > 0 && !status) {
@@ -179,7 +180,7 @@ async function plan([sql, params]: [string, unknown[]]): Promise<Plan> {
     const [row]: Record<string, string>[] = await srv.app.db.ds.query(`EXPLAIN ANALYZE ${sql}`, params);
     const tree = Object.values(row)[0];
     const p = mysqlTreePlan(tree);
-    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`); // eslint-disable-line no-console
+    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`);  
     return p;
   }
   if (mysql) {
@@ -202,7 +203,7 @@ async function pageMs(s: Seeded, depth: number, status?: string, times = 5): Pro
   const ms: number[] = [];
   for (let i = 0; i < times; i++) {
     const t0 = process.hrtime.bigint();
-    const res = await s.client.get(`/v1/payout_intents?${qs}`);
+    const res = await s.client.get(`/v1/payout_intents?${qs.toString()}`);
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
     expect(res.status).toBe(200);
   }
@@ -252,7 +253,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(`listing-explain figures (${engine}):\n${JSON.stringify(figures, null, 2)}`);
   await srv?.close();
 });
@@ -474,7 +475,7 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
     const qs = new URLSearchParams({ limit: String(LIMIT), ...k.query });
     if (depth > 0) qs.set('cursor', cursor(k.t, depth));
     return captureListSql(async () => {
-      const res = await c.get(`${k.path}?${qs}`);
+      const res = await c.get(`${k.path}?${qs.toString()}`);
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(LIMIT);
       expect(res.body.data.map((r: { id: string }) => r.id)).toEqual(await reference(k, depth));

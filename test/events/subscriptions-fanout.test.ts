@@ -31,7 +31,7 @@ async function open(c: Client, n: number): Promise<{ received: string[][]; close
     }
   }
   await eventually(async () => srv.app.eventHub.streamCount === before + n, 10000, 10);
-  return { received, close: async () => { await Promise.all(clients.map((cl) => cl.dispose())); } };
+  return { received, close: async () => { await Promise.all(clients.map((cl) => Promise.resolve(cl.dispose()))); } };
 }
 
 /** Statements (all of the process's) and event-read statements per event, for `m` events with `n` subscribers. */

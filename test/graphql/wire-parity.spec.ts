@@ -61,7 +61,7 @@ const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(na
 const camel = (snake: string): string => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const RECORDS = new Map<string, JsonSchema>();
-for (const module of MODULES) for (const model of module.models ?? []) RECORDS.set(String(model.$id), model as JsonSchema);
+for (const module of MODULES) for (const model of module.models ?? []) RECORDS.set(String(model.$id), model);
 
 const GRAPHQL = buildGraphQLSchema();
 

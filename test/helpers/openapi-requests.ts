@@ -92,7 +92,7 @@ export class OpenApiSchemas {
     let s: Schema = schema ?? {};
     for (let i = 0; i < 20 && typeof s.$ref === 'string'; i++) {
       const { $ref, ...rest } = s;
-      const target = ($ref as string).replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      const target = ($ref).replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
       if (!target) throw new Error(`unresolved reference ${$ref}`);
       s = { ...target, ...rest };
     }
@@ -341,11 +341,11 @@ export class OpenApiSchemas {
         out.push({ rule: 'required', param: [...path, name].join('.'), value: setAt(base, path, copy) });
       }
       if (s.additionalProperties === false) {
-        out.push({ rule: 'additionalProperties', param: [...path, UNKNOWN].join('.'), value: setAt(base, path, { ...(value as object), [UNKNOWN]: 'x' }) });
+        out.push({ rule: 'additionalProperties', param: [...path, UNKNOWN].join('.'), value: setAt(base, path, { ...(value), [UNKNOWN]: 'x' }) });
       }
       if (s.maxProperties !== undefined) this.unchecked.add(`${param}: maxProperties is not broken`);
       for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-        if (!(name in (value as object))) continue;
+        if (!(name in (value))) continue;
         this.breakAt(this.resolve(prop), [...path, name], base, root, out);
       }
     }

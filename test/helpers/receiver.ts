@@ -22,14 +22,12 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
-  const receiver = {
-    received,
-    respond: (() => ({ status: 200 })) as Receiver['respond'],
-  } as Receiver;
+  const respond: Receiver['respond'] = () => ({ status: 200 });
+  const receiver = { received, respond } as Receiver;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    const reply = async (): Promise<void> => {
       const r: Received = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       received.push(r);
       const n = received.filter((x) => x.headers['webhook-id'] === r.headers['webhook-id']).length;
@@ -42,7 +40,9 @@ export async function startReceiver(): Promise<Receiver> {
         return;
       }
       res.end(answer.body ?? '');
-    });
+    };
+    // A respond() that throws resets the connection: the sender sees a failed delivery.
+    req.on('end', () => void reply().catch(() => res.destroy()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

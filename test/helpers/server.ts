@@ -185,7 +185,7 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`process did not start: ${buffer}`)), 30000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(buffer);
       if (m) {
@@ -195,7 +195,7 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
         resolve(`http://127.0.0.1:${m[1]}`);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (buffer += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (buffer += chunk.toString()));
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`process exited with ${code}: ${buffer}`));

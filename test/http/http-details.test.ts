@@ -436,7 +436,7 @@ describe('list date filters name real calendar instants', () => {
 
 describe('GraphQL documents that do not parse or validate are HTTP 400 validation_error', () => {
   const post = (body: unknown, headers: Record<string, string> = {}) => merchant.request('POST', '/graphql', { raw: JSON.stringify(body), headers });
-  const get = (params: Record<string, string>) => merchant.get(`/graphql?${new URLSearchParams(params)}`, { headers: { 'apollo-require-preflight': 'true' } });
+  const get = (params: Record<string, string>) => merchant.get(`/graphql?${new URLSearchParams(params).toString()}`, { headers: { 'apollo-require-preflight': 'true' } });
   /** `{ payoutIntents(filter: { status: [CANCELLED x n] }) { nodes { id } } }`: 20 tokens plus n. */
   const tokens = (n: number) => `{ payoutIntents(filter: { status: [${Array(n).fill('CANCELLED').join(' ')}] }) { nodes { id } } }`;
 

@@ -6,7 +6,7 @@
  */
 import { connectMysql } from '../helpers/mysql';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
-import { Client, payoutBody, ref, Res } from '../helpers/client';
+import { Client, payoutBody, ref } from '../helpers/client';
 import { expectError } from '../helpers/errors';
 
 let srv: TestServer;

@@ -69,7 +69,7 @@ describe.each(claims)('%s', (_name, inline) => {
     await expect(create(body, key)).rejects.toMatchObject({ code: 'insufficient_balance' });
     const replay = await create(body, key);
     expect(replay).toMatchObject({ replayed: true, status: 422 });
-    const rows = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_reference = ?', [`claim-big-${key}`]) as { n: number | string }[];
+    const rows = await srv.app.db.ds.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_reference = ?', [`claim-big-${key}`]);
     expect(Number(rows[0].n)).toBe(0);
   });
 });

@@ -52,7 +52,7 @@ function start(env: Record<string, string>, timeoutMs = 90000): Promise<Started>
   };
   return new Promise<Started>((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`neither listening nor exited: ${out.stdout}${out.stderr}`)); }, timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out.stdout += chunk.toString();
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out.stdout);
       if (m && !out.url) {
@@ -61,7 +61,7 @@ function start(env: Record<string, string>, timeoutMs = 90000): Promise<Started>
         setTimeout(() => { clearTimeout(timer); resolve(out); }, 300);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
     child.on('exit', (code) => {
       out.code = code;
       clearTimeout(timer);

@@ -115,7 +115,7 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
   /** Phone layout: viewport meta present and nothing wider than the screen. */
   async function expectPhoneLayout(page: Page): Promise<void> {
     expect(await page.getAttribute('meta[name=viewport]', 'content')).toContain('width=device-width');
-    const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+    const widths = await page.evaluate<{ scroll: number; inner: number }>('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })');
     expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
   }
 

@@ -143,7 +143,7 @@ describe('merchant_reference', () => {
     expect(changed.status).toBe(409);
     expect(changed.body.error.code).toBe('duplicate_merchant_reference');
     // Even after the first one settled.
-    const [first] = (await c.get(`/v1/topup_intents?merchant_reference=${body.merchant_reference}`)).body.data;
+    const [first] = (await c.get(`/v1/topup_intents?merchant_reference=${String(body.merchant_reference)}`)).body.data;
     await c.post(`/v1/test_helpers/topup_intents/${first.id}/succeed`, {});
     expect((await createTopup(c, body)).body.error.code).toBe('duplicate_merchant_reference');
   });
@@ -168,7 +168,7 @@ describe('merchant_reference', () => {
       expect(r.status).toBe(409);
       expect(r.body.error.code).toBe('duplicate_merchant_reference');
     }
-    const list = await c.get(`/v1/topup_intents?merchant_reference=${body.merchant_reference}`);
+    const list = await c.get(`/v1/topup_intents?merchant_reference=${String(body.merchant_reference)}`);
     expect(list.body.data).toHaveLength(1);
     expect((await eventsOf(list.body.data[0].id)).map((e) => e.type)).toEqual(['topup_intent.created']);
   });

@@ -1,5 +1,5 @@
 /** Balances per currency, and the recent events that moved money; both follow the live stream. */
-import { money, when } from '../format';
+import { money, objectIdOf, when } from '../format';
 import { BalancesDocument } from '../operations';
 import { Fields, useApp, useLive, useRecord } from '../ui';
 
@@ -38,7 +38,7 @@ export function Balances() {
                 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Record</th><th scope="col" class="num">Amount</th></tr></thead>
                 <tbody>
                   {d.events.nodes.map((e) => (
-                    <tr key={e.id}><td>{when(e.createdAt)}</td><td>{e.type}</td><td><code>{String(e.data.object.id ?? '')}</code></td><td class="num">{moneyOf(e.data.object)}</td></tr>
+                    <tr key={e.id}><td>{when(e.createdAt)}</td><td>{e.type}</td><td><code>{objectIdOf(e)}</code></td><td class="num">{moneyOf(e.data.object)}</td></tr>
                   ))}
                 </tbody>
               </table>

@@ -1,7 +1,7 @@
 /** Events, newest first, filtered by type; new events appear at the top as they happen. */
 import { useState } from 'preact/hooks';
 import type { EventsQuery } from '../gql/graphql';
-import { when } from '../format';
+import { objectIdOf, when } from '../format';
 import { EventsDocument } from '../operations';
 import { ListState, Pager, useApp, useLive, usePaged } from '../ui';
 
@@ -26,7 +26,7 @@ export function Events() {
           {paged.nodes.map((e) => (
             <li key={e.id}>
               <button type="button" class="link" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
-                <strong>{e.type}</strong> <code>{String(e.data.object.id ?? '')}</code> <span class="muted">{when(e.createdAt)}</span>
+                <strong>{e.type}</strong> <code>{objectIdOf(e)}</code> <span class="muted">{when(e.createdAt)}</span>
               </button>
               {open === e.id && <pre>{JSON.stringify(e.data.object, null, 2)}</pre>}
             </li>

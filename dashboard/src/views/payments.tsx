@@ -40,7 +40,7 @@ function PaymentDetail({ id }: { id: string }) {
             <><h3>Refunds</h3><ul>{p.refunds.nodes.map((r) => <li key={r.id}><a href={`#/refunds/${r.id}`}>{money(r.amount, r.currency)}</a> <Status value={r.status} /> {r.reason}</li>)}</ul></>
           )}
           {p.status === 'REQUIRES_ACTION' && (
-            <div class="actions"><button type="button" disabled={cancel.busy} onClick={() => cancel.run(async () => { await api.mutate(CancelPaymentDocument, { id, reason: null }); record.reload(); })}>Cancel payment</button></div>
+            <div class="actions"><button type="button" disabled={cancel.busy} onClick={() => void cancel.run(async () => { await api.mutate(CancelPaymentDocument, { id, reason: null }); record.reload(); })}>Cancel payment</button></div>
           )}
           {cancel.error && <p class="error" role="alert">{cancel.error}</p>}
           <TestActions kind="payment_intents" id={id} done={record.reload} actions={p.status === 'REQUIRES_ACTION' || p.status === 'PROCESSING' ? ['succeed', 'fail', 'expire'] : []} />

@@ -3,7 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { LiveEvent } from '../live';
 import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
 import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations';
-import { codePoints, label, money, REASON_MAX, when } from '../format';
+import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 
 type Row = PayoutsQuery['payoutIntents']['nodes'][number];
@@ -29,7 +29,7 @@ export function Payouts({ id }: { id?: string }) {
     queue.current = queue.current.then(() => applyEvent(event)).catch(() => undefined);
   });
   async function applyEvent(event: LiveEvent): Promise<void> {
-    const pid = String(event.data.object.id ?? '');
+    const pid = objectIdOf(event);
     if (pid === id) setDetailTick((t) => t + 1);
     const fresh = (await api.query(PayoutDocument, { id: pid })).payoutIntent;
     if (!fresh) return;
@@ -84,7 +84,7 @@ export function Payouts({ id }: { id?: string }) {
   );
 }
 
-function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onChanged(row: Partial<Row> & { id: string }): void }) {
+function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onChanged: (row: Partial<Row> & { id: string }) => void }) {
   const { api } = useApp();
   const record = useRecord(() => api.query(PayoutDocument, { id }), `${id}:${tick}`);
   const action = useAction();
@@ -130,7 +130,7 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
           ]} />
           {p.status === 'REQUIRES_APPROVAL' && !cancelling && (
             <div class="actions">
-              <button type="button" class="primary" onClick={approve} disabled={action.busy} data-testid="approve">Approve</button>
+              <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">Approve</button>
               <button type="button" onClick={() => setCancelling(true)} disabled={action.busy} data-testid="cancel">Cancel payout…</button>
             </div>
           )}

@@ -8,7 +8,7 @@ import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
 export function ResourceList<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>(props: {
   title: string; path: string; statuses: string[]; prefix: string; id?: string;
   load(after: string | null, filter: { status?: string[]; merchantReference?: string }): Promise<{ nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }>;
-  reference(row: T): string;
+  reference: (row: T) => string;
   detail?: ComponentChildren;
 }) {
   const [status, setStatus] = useState('');
@@ -40,7 +40,7 @@ export function ResourceList<T extends { id: string; status: string; amount: str
   );
 }
 
-function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({ paged, empty, path, id, reference }: { paged: Paged<T>; empty: string; path: string; id?: string; reference(row: T): string }) {
+function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({ paged, empty, path, id, reference }: { paged: Paged<T>; empty: string; path: string; id?: string; reference: (row: T) => string }) {
   return (
     <ListState paged={paged} empty={empty}>
       <div class="table-wrap">

@@ -1,7 +1,7 @@
 /** The REST test helpers of a record (test keys only), as buttons. */
 import { useAction, useApp } from '../ui';
 
-export function TestActions({ kind, id, actions, done }: { kind: string; id: string; actions: string[]; done(): void }) {
+export function TestActions({ kind, id, actions, done }: { kind: string; id: string; actions: string[]; done: () => void }) {
   const { api, test } = useApp();
   const action = useAction();
   if (!test || actions.length === 0) return null;
@@ -9,7 +9,7 @@ export function TestActions({ kind, id, actions, done }: { kind: string; id: str
     <div class="test-actions" role="group" aria-label="Test mode helpers">
       <span class="muted">Test helpers:</span>
       {actions.map((a) => (
-        <button type="button" key={a} disabled={action.busy} onClick={() => action.run(async () => { await api.testHelper(`${kind}/${id}/${a}`); done(); })}>{a}</button>
+        <button type="button" key={a} disabled={action.busy} onClick={() => void action.run(async () => { await api.testHelper(`${kind}/${id}/${a}`); done(); })}>{a}</button>
       ))}
       {action.error && <p class="error" role="alert">{action.error}</p>}
     </div>

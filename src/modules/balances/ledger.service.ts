@@ -230,13 +230,13 @@ export class LedgerService {
    */
   private async createBalance(em: EntityManager, balance: Balance): Promise<void> {
     if (this.db.kind === 'sqlite') {
-      await em.getRepository(Balance).insert(balance as never);
+      await em.getRepository(Balance).insert(balance);
       return;
     }
     const scope = { merchantId: balance.merchantId, environment: balance.environment };
     throw new PrepareAndRetry(`the ${balance.currency} balance row`, async (outside) => {
       try {
-        await outside.getRepository(Balance).insert(newBalance(scope, balance.currency, new Date()) as never);
+        await outside.getRepository(Balance).insert(newBalance(scope, balance.currency, new Date()));
       } catch (err) {
         if (!this.db.isUniqueViolation(err)) throw err;
       }

@@ -17,7 +17,7 @@ export interface StreamSource {
   state: StreamState;
   types?: readonly string[];
   /** Leaves the shared reader; called once the stream ends, however it ends. */
-  release(): void;
+  release: () => void;
 }
 
 export function eventStream({ scope, events, shared, state, types, release }: StreamSource): AsyncIterableIterator<EventRecord> {
@@ -25,6 +25,7 @@ export function eventStream({ scope, events, shared, state, types, release }: St
   async function* generate(): AsyncGenerator<EventRecord> {
     try {
       while (!waiter.closed) {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the shared reader caught, as it was thrown
         if (state.error) throw state.error;
         const row = state.queue.shift();
         if (row) {
@@ -66,7 +67,7 @@ export function eventStream({ scope, events, shared, state, types, release }: St
     next: () => gen.next(),
     return: (value?: unknown) => {
       release();
-      return gen.return(value as never);
+      return gen.return(value);
     },
     throw: (err?: unknown) => {
       release();

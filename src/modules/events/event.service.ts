@@ -256,7 +256,7 @@ export class EventService {
     return out;
   }
 
-  static toWire(event: EventRecord): EventWire {
+  static toWire(this: void, event: EventRecord): EventWire {
     return eventToWire(event);
   }
 }

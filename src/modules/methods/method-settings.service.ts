@@ -63,7 +63,7 @@ export class MethodSettings {
           id: newId('paymentMethodSetting', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
           paymentMethod: input.payment_method, enabled: input.enabled, updatedAt: now,
         });
-        await em.getRepository(PaymentMethodSetting).insert(row as never);
+        await em.getRepository(PaymentMethodSetting).insert(row);
         return { outcome: 'done', value: settingToWire(input.payment_method, row) };
       } catch (err) {
         if (!this.db.isUniqueViolation(err)) throw err;
@@ -71,7 +71,7 @@ export class MethodSettings {
         if (!row) throw err;
       }
     }
-    await em.createQueryBuilder().update(PaymentMethodSetting).set({ enabled: input.enabled, updatedAt: now } as never)
+    await em.createQueryBuilder().update(PaymentMethodSetting).set({ enabled: input.enabled, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment', { id: row.id, merchantId: ctx.merchantId, environment: ctx.environment })
       .execute();
     Object.assign(row, { enabled: input.enabled, updatedAt: now });

@@ -20,7 +20,7 @@ function anyCase(word: string): string {
 export const PROVIDER_PIN_MAX = 64;
 
 export const DiscoveryQuery = Type.Object({
-  amount: Type.Optional(Type.String({ pattern: Amount.pattern, 'x-expected': Amount['x-expected'], description: `${Amount.description} Requires currency: amounts are minor units of a currency.`,
+  amount: Type.Optional(Type.String({ pattern: Amount.pattern, 'x-expected': Amount['x-expected'] as string, description: `${Amount.description} Requires currency: amounts are minor units of a currency.`,
     // The document cannot state a rule across query parameters; this extension does, for generated clients and the conformance test.
     'x-requires': ['currency'],
   })),

@@ -5,14 +5,14 @@
  * this page's own nonce'd style and script, data: images (the QR code) and same-origin
  * fetches and forms.
  */
-import { BANKS, METHODS, PayerField, PaymentMethodName } from '../methods/catalogue';
+import { BANKS, METHODS, PayerField } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.wire';
 import { AccountName, ACCOUNT_NUMBER_DIGITS, ACCOUNT_NUMBER_SEPARATORS, CustomerName, CustomerPhone, E164, NameTh, PHONE_SEPARATORS, THAI_NAME } from './payment.schemas';
 import type { CheckoutView } from './checkout.service';
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | bigint | boolean | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -170,7 +170,7 @@ export function choosePage(view: CheckoutView, nonce: string, notice?: string): 
     : `<section class="card"><h1>Choose how to pay</h1>${notice ? `<p class="alert" role="alert">${esc(notice)}</p>` : ''}
 <form method="get" action="${esc(view.checkoutUrl)}">
 ${view.choices.map((c, i) => `<label class="option"><input type="radio" name="option" value="${esc(optionValue(c))}"${i === 0 ? ' checked' : ''} data-testid="option-${esc(optionValue(c))}">
-<span><strong>${esc(c.display_name)}</strong><small>${esc(METHODS[c.payment_method as PaymentMethodName]?.hint ?? '')}</small></span></label>`).join('\n')}
+<span><strong>${esc(c.display_name)}</strong><small>${esc(METHODS[c.payment_method]?.hint ?? '')}</small></span></label>`).join('\n')}
 <button type="submit" data-testid="continue">Continue</button></form></section>`;
   return renderPage({ nonce, title: `Pay ${view.merchantName}`, body: header(view) + body });
 }
@@ -199,7 +199,7 @@ ${errors.form ? `<p class="alert" role="alert">${esc(errors.form)}</p>` : ''}
 <form method="post" action="${esc(view.checkoutUrl)}" novalidate data-validate>
 <input type="hidden" name="payment_method" value="${esc(choice.payment_method)}">
 ${choice.bank ? `<input type="hidden" name="bank" value="${esc(choice.bank)}">` : ''}
-${fields || `<p class="muted">No details needed. ${esc(METHODS[choice.payment_method as PaymentMethodName]?.hint ?? '')}</p>`}
+${fields || `<p class="muted">No details needed. ${esc(METHODS[choice.payment_method]?.hint ?? '')}</p>`}
 <button type="submit" data-testid="pay">Pay ${esc(formatForDisplay(BigInt(view.intent.amount), view.intent.currency))}</button></form>
 <a class="button secondary" href="${esc(view.checkoutUrl)}">Choose another method</a></section>`;
   return renderPage({ nonce, title: `Pay ${view.merchantName}`, body });

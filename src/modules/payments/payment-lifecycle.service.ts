@@ -243,7 +243,7 @@ export class PaymentLifecycle {
     const next = p.amountRefunded + delta;
     if (next < 0n || next > p.amount) throw new Error(`payment ${p.id}: amount_refunded would become ${next} of ${p.amount}`);
     const result = await em.createQueryBuilder().update(PaymentIntent)
-      .set({ amountRefunded: next, updatedAt: now } as never)
+      .set({ amountRefunded: next, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND amount_refunded = :before', {
         id: p.id, merchantId: scope.merchantId, environment: scope.environment, before: p.amountRefunded.toString(),
       })

@@ -88,7 +88,7 @@ export class IntentStore<E extends IntentRow, W> {
   async transition(em: EntityManager, scope: Scope, row: E, to: string, changes: Partial<E>, now: Date): Promise<void> {
     const from = row.status;
     const result = await em.createQueryBuilder().update(this.entity)
-      .set({ ...changes, status: to, updatedAt: now } as never)
+      .set({ ...changes, status: to, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :from', {
         id: row.id, merchantId: scope.merchantId, environment: scope.environment, from,
       })
@@ -102,7 +102,7 @@ export class IntentStore<E extends IntentRow, W> {
   /** Changes fields other than the state of a row locked in `em`'s transaction (the state stays as it is). */
   async patch(em: EntityManager, scope: Scope, row: E, changes: Partial<E>, now: Date): Promise<void> {
     const result = await em.createQueryBuilder().update(this.entity)
-      .set({ ...changes, updatedAt: now } as never)
+      .set({ ...changes, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :status', {
         id: row.id, merchantId: scope.merchantId, environment: scope.environment, status: row.status,
       })

@@ -8,7 +8,7 @@ import { Type, type SchemaOptions, type Static, type TLiteral, type TSchema, typ
 
 /** One of these strings: `{ anyOf: [{ const }, ...] }`, typed as their union. */
 export function Literals<const V extends readonly string[]>(values: V): TUnion<TLiteral<V[number]>[]> {
-  return Type.Union(values.map((v) => Type.Literal(v))) as TUnion<TLiteral<V[number]>[]>;
+  return Type.Union(values.map((v) => Type.Literal(v)));
 }
 
 /** `{ $ref: <the record's $id> }`, typed as the record it names. */

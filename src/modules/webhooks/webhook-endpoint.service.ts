@@ -222,7 +222,7 @@ export class WebhookEndpointService {
    * is a 400). One spec and schema for every endpoint: only the cursor is decoded per endpoint.
    */
   parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
-    const { cursor, ...rest } = check(listQuerySchema(ATTEMPT_LIST), query, 'query') as Record<string, unknown>;
+    const { cursor, ...rest } = check(listQuerySchema(ATTEMPT_LIST), query, 'query') as { cursor?: string } & Record<string, unknown>;
     const params = parseListQuery(rest, ATTEMPT_LIST, scope);
     if (cursor !== undefined) params.after = decodeCursor(attemptCursorResource(endpointId), scope, String(cursor));
     return params;

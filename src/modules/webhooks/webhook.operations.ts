@@ -12,12 +12,12 @@ export function webhookOperations(endpoints: WebhookEndpointService) {
     create: defineOperation({
       name: 'webhook_endpoint.create', label: 'POST /v1/webhook_endpoints',
       ...withBody(CreateWebhookEndpointBody, (body) => parseCreateEndpoint(body)),
-      execute: async (_em, ctx, input) => endpoints.create(ctx, input),
+      execute: (_em, ctx, input) => Promise.resolve(endpoints.create(ctx, input)),
     }),
     update: defineOperation({
       name: 'webhook_endpoint.update', label: 'POST /v1/webhook_endpoints/:id',
       ...withBody(UpdateWebhookEndpointBody, (body, { id }: ById) => ({ id, ...parseUpdateEndpoint(body) })),
-      execute: async (_em, ctx, { id, ...input }) => endpoints.update(ctx, id, input),
+      execute: (_em, ctx, { id, ...input }) => Promise.resolve(endpoints.update(ctx, id, input)),
     }),
     rotateSecret: defineOperation({
       name: 'webhook_endpoint.rotate_secret', label: 'POST /v1/webhook_endpoints/:id/rotate_secret',

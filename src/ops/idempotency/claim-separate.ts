@@ -23,7 +23,7 @@ export class SeparateClaim implements KeyClaim {
       if (beforeExecute) await beforeExecute(request.label);
       return {
         done: await phases({
-          enter: async () => undefined,
+          enter: () => Promise.resolve(undefined),
           complete: (tx, status, body) => this.keys.complete(tx, row, status, body),
           afterFirst: () => undefined,
         }),

@@ -217,9 +217,7 @@ export class IdempotencyService {
       tx.atEnd(exactlyOneRow(tx, {
         sql: "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
         params: [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
-      }, async () => {
-        throw new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.');
-      }));
+      }, () => Promise.reject(new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.'))));
       return;
     }
     const result = await tx.createQueryBuilder().update(IdempotencyKey)
