@@ -20,7 +20,14 @@ import { ENTITIES } from './src/modules';
 const config = loadConfig();
 const dataSource = createDataSource(config.database, ENTITIES);
 // Migrations that seal stored data use the key the service would load from this environment.
-provideMigrationCipher(() => FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' }));
+provideMigrationCipher(() =>
+  FieldCipher.load({
+    base64: config.dataEncryptionKey,
+    previous: config.dataEncryptionKeysPrevious,
+    dataDir: config.dataDir,
+    production: config.nodeEnv === 'production',
+  }),
+);
 // The CLI sets `logging` per command (migration:show: ['schema']); keep errors visible otherwise.
 dataSource.setOptions({ logger: 'advanced-console', logging: ['error', 'warn', 'schema', 'migration'] });
 

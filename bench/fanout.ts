@@ -20,9 +20,15 @@ const env = process.env;
 export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: LoadGen, m: Merchant): Promise<Record<string, unknown>> {
   log(`subscription fan-out: opening ${SUBSCRIBERS} graphql-ws subscribers`);
   const wsUrl = `${gwUrl.replace(/^http/, 'ws')}/graphql`;
-  const { opened } = await loadgen.run<{ opened: number }>({ kind: 'subscribe', wsUrl, auth: m.auth, count: SUBSCRIBERS, query: GQL_EVENTS_SUBSCRIPTION });
+  const { opened } = await loadgen.run<{ opened: number }>({
+    kind: 'subscribe',
+    wsUrl,
+    auth: m.auth,
+    count: SUBSCRIBERS,
+    query: GQL_EVENTS_SUBSCRIPTION,
+  });
   await sleep(1000); // the last subscribe messages reach the server's streams
-  const [[template]] = await pool.query('SELECT data, type, resource_id FROM events WHERE merchant_id = ? ORDER BY created_at DESC LIMIT 1', [m.id]) as any;
+  const [[template]] = (await pool.query('SELECT data, type, resource_id FROM events WHERE merchant_id = ? ORDER BY created_at DESC LIMIT 1', [m.id])) as any;
   const data = template?.data ?? '{}';
   const conn = await pool.getConnection();
   const commits = new Map<string, bigint>();
@@ -30,8 +36,18 @@ export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: Loa
     const now = Date.now();
     const id = `evt_${ulid(now).toLowerCase()}`;
     await conn.query('START TRANSACTION');
-    const [next] = await conn.query(SQL.NEXT_SEQ, [m.id, 'test']) as any;
-    await conn.query(SQL.INSERT_EVENT, [id, m.id, 'test', template?.type ?? 'payout_intent.created', template?.resource_id ?? 'po_0', data, null, now, SQL.seqOf(next)]);
+    const [next] = (await conn.query(SQL.NEXT_SEQ, [m.id, 'test'])) as any;
+    await conn.query(SQL.INSERT_EVENT, [
+      id,
+      m.id,
+      'test',
+      template?.type ?? 'payout_intent.created',
+      template?.resource_id ?? 'po_0',
+      data,
+      null,
+      now,
+      SQL.seqOf(next),
+    ]);
     await conn.query('COMMIT');
     commits.set(id, process.hrtime.bigint());
   };
@@ -65,8 +81,15 @@ export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: Loa
     });
     latencies.sort((a, b) => a - b);
     const row = {
-      scenario: `events subscription, ${opened} subscribers`, events: ids.length, event_rate_per_s: EVENT_RATE, deliveries: latencies.length, missing, subscriber_errors: failures,
-      commit_to_delivery_p50_ms: round1(quantile(latencies, 0.5)), p99_ms: round1(quantile(latencies, 0.99)), max_ms: round1(latencies[latencies.length - 1] ?? NaN),
+      scenario: `events subscription, ${opened} subscribers`,
+      events: ids.length,
+      event_rate_per_s: EVENT_RATE,
+      deliveries: latencies.length,
+      missing,
+      subscriber_errors: failures,
+      commit_to_delivery_p50_ms: round1(quantile(latencies, 0.5)),
+      p99_ms: round1(quantile(latencies, 0.99)),
+      max_ms: round1(latencies[latencies.length - 1] ?? NaN),
       gateway_statements_per_event: round2(statements / Math.max(1, ids.length)),
       note: `writer commits from another process (delivery by the gateway's cross-process path: EVENTS_POLL_MS ${env.EVENTS_POLL_MS ?? 'default 100'}${env.BENCH_REDIS_URL ? ', Redis' : ', no Redis'}); statements include the revocation watcher's poll`,
     };

@@ -36,9 +36,16 @@ const newId = (prefix: string, now: number) => `${prefix}_${ulid(now).toLowerCas
 
 const url = new URL(process.env.DATABASE_URL!);
 const pool = mysql.createPool({
-  host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password),
-  database: url.pathname.slice(1), connectionLimit: Number(process.env.DB_POOL_SIZE || 20), charset: 'utf8mb4_unicode_ci',
-  supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false,
+  host: url.hostname,
+  port: Number(url.port || 3306),
+  user: decodeURIComponent(url.username),
+  password: decodeURIComponent(url.password),
+  database: url.pathname.slice(1),
+  connectionLimit: Number(process.env.DB_POOL_SIZE || 20),
+  charset: 'utf8mb4_unicode_ci',
+  supportBigNumbers: true,
+  bigNumberStrings: true,
+  decimalNumbers: false,
 });
 const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
 /** The key's INSERT as the gateway sends it: with MariaDB's zero lock wait, or plain on MySQL 8 (no SET STATEMENT; set once the server has answered VERSION()). */
@@ -50,7 +57,8 @@ let statements = 0;
 let requests = 0;
 type Q = Pick<mysql.Pool, 'query' | 'execute'>;
 /** The floor's parameters are strings, safe integers and nulls: integers bound as BIGINT. */
-const bind = (params: unknown[]) => params.map((p) => (typeof p === 'number' && Number.isSafeInteger(p) ? mysql.TypedParameter.LONGLONG(p) : p)) as mysql.ExecuteValues[];
+const bind = (params: unknown[]) =>
+  params.map((p) => (typeof p === 'number' && Number.isSafeInteger(p) ? mysql.TypedParameter.LONGLONG(p) : p)) as mysql.ExecuteValues[];
 /** One statement, in this floor's client mode (counted). */
 function statement(conn: Q, sql: string, params: unknown[]): Promise<[any, unknown]> {
   statements++;
@@ -66,7 +74,11 @@ async function exec(conn: Q, sql: string, params: unknown[]): Promise<{ affected
   return result;
 }
 
-interface Key { id: string; merchantId: string; environment: string }
+interface Key {
+  id: string;
+  merchantId: string;
+  environment: string;
+}
 
 const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -90,20 +102,47 @@ const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
 
 function restPayout(r: any): string {
   return JSON.stringify({
-    object: 'payout_intent', id: r.r_id, amount: r.r_amount, currency: r.r_currency, country: r.r_country, environment: r.r_environment,
-    status: r.r_status, merchant_reference: r.r_merchant_reference,
-    recipient: { type: r.r_recipient_type, account_last4: r.r_recipient_account_last4, bank_code: r.r_recipient_bank_code, holder_name: r.r_recipient_holder_name },
-    failure_code: r.r_failure_code, failure_message: r.r_failure_message, created_at: iso(r.r_created_at), updated_at: iso(r.r_updated_at),
+    object: 'payout_intent',
+    id: r.r_id,
+    amount: r.r_amount,
+    currency: r.r_currency,
+    country: r.r_country,
+    environment: r.r_environment,
+    status: r.r_status,
+    merchant_reference: r.r_merchant_reference,
+    recipient: {
+      type: r.r_recipient_type,
+      account_last4: r.r_recipient_account_last4,
+      bank_code: r.r_recipient_bank_code,
+      holder_name: r.r_recipient_holder_name,
+    },
+    failure_code: r.r_failure_code,
+    failure_message: r.r_failure_message,
+    created_at: iso(r.r_created_at),
+    updated_at: iso(r.r_updated_at),
   });
 }
 
 const up = (s: string) => s.toUpperCase();
 function gqlPayout(r: any): string {
   return JSON.stringify({
-    id: r.r_id, amount: r.r_amount, currency: r.r_currency, country: r.r_country, environment: up(r.r_environment), status: up(r.r_status),
-    merchantReference: r.r_merchant_reference, failureCode: r.r_failure_code, failureMessage: r.r_failure_message,
-    createdAt: iso(r.r_created_at), updatedAt: iso(r.r_updated_at),
-    recipient: { type: up(r.r_recipient_type), bankCode: r.r_recipient_bank_code, holderName: r.r_recipient_holder_name, accountLast4: r.r_recipient_account_last4 },
+    id: r.r_id,
+    amount: r.r_amount,
+    currency: r.r_currency,
+    country: r.r_country,
+    environment: up(r.r_environment),
+    status: up(r.r_status),
+    merchantReference: r.r_merchant_reference,
+    failureCode: r.r_failure_code,
+    failureMessage: r.r_failure_message,
+    createdAt: iso(r.r_created_at),
+    updatedAt: iso(r.r_updated_at),
+    recipient: {
+      type: up(r.r_recipient_type),
+      bankCode: r.r_recipient_bank_code,
+      holderName: r.r_recipient_holder_name,
+      accountLast4: r.r_recipient_account_last4,
+    },
   });
 }
 
@@ -161,18 +200,69 @@ async function createPayout(key: Key, body: any, idemKey: string, fingerprintSou
   const id = newId('po', now);
   return oneTransaction(async (conn, requestId) => {
     const wire = {
-      object: 'payout_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
-      status: 'requires_approval', merchant_reference: body.merchant_reference,
-      recipient: { type: body.recipient.type, account_last4: body.recipient.account_number.slice(-4), bank_code: body.recipient.bank_code, holder_name: body.recipient.holder_name },
-      failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
+      object: 'payout_intent',
+      id,
+      amount: body.amount,
+      currency: body.currency,
+      country: body.country,
+      environment: key.environment,
+      status: 'requires_approval',
+      merchant_reference: body.merchant_reference,
+      recipient: {
+        type: body.recipient.type,
+        account_last4: body.recipient.account_number.slice(-4),
+        bank_code: body.recipient.bank_code,
+        holder_name: body.recipient.holder_name,
+      },
+      failure_code: null,
+      failure_message: null,
+      created_at: iso(now),
+      updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    await exec(conn, insertIdempotency, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
-    await exec(conn, SQL.INSERT_PAYOUT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_approval', now, now, body.merchant_reference,
-      body.recipient.type, body.recipient.bank_code, body.recipient.holder_name, body.recipient.account_number.slice(-4), cipher.encrypt(body.recipient.account_number)]);
+    await exec(conn, insertIdempotency, [
+      newId('idk', now),
+      key.id,
+      idemKey,
+      sha256hex(fingerprintSource),
+      201,
+      cipher.encrypt(json),
+      requestId,
+      now,
+      now,
+      now + 86_400_000,
+    ]);
+    await exec(conn, SQL.INSERT_PAYOUT, [
+      id,
+      key.merchantId,
+      key.environment,
+      body.amount,
+      body.currency,
+      body.country,
+      'requires_approval',
+      now,
+      now,
+      body.merchant_reference,
+      body.recipient.type,
+      body.recipient.bank_code,
+      body.recipient.holder_name,
+      body.recipient.account_number.slice(-4),
+      cipher.encrypt(body.recipient.account_number),
+    ]);
     await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payout_intent', id, requestId, 201, now]);
     const amount = BigInt(body.amount);
-    const le = (bucket: string, amt: bigint) => [newId('le', now), key.merchantId, key.environment, body.currency, bucket, amt.toString(), 'payout_reserved', 'payout_intent', id, now];
+    const le = (bucket: string, amt: bigint) => [
+      newId('le', now),
+      key.merchantId,
+      key.environment,
+      body.currency,
+      bucket,
+      amt.toString(),
+      'payout_reserved',
+      'payout_intent',
+      id,
+      now,
+    ];
     await exec(conn, SQL.INSERT_LEDGER_PAIR, [...le('available', -amount), ...le('reserved', amount)]);
     const d = [(-amount).toString(), '0', amount.toString()];
     const moved = await exec(conn, SQL.MOVE_BALANCE, [...d, now, key.merchantId, key.environment, body.currency, ...d]);
@@ -225,20 +315,76 @@ async function createPayment(key: Key, body: any, idemKey: string, fingerprintSo
     const reference = `PI${id.slice(-16).toUpperCase()}`;
     const expires = now + 15 * 60_000;
     const major = (BigInt(body.amount) / 100n).toString() + '.' + (BigInt(body.amount) % 100n).toString().padStart(2, '0');
-    const data = promptPayPayload({ billerId: '010556012345601', reference1: reference, amount: major, merchantName: name.toUpperCase().replace(/[^A-Z0-9 .-]/g, '').slice(0, 25) || 'MERCHANT' });
+    const data = promptPayPayload({
+      billerId: '010556012345601',
+      reference1: reference,
+      amount: major,
+      merchantName:
+        name
+          .toUpperCase()
+          .replace(/[^A-Z0-9 .-]/g, '')
+          .slice(0, 25) || 'MERCHANT',
+    });
     const modules = qrModules(data);
-    const nextAction = { type: 'display_qr_code', expires_at: iso(expires), display_qr_code: { data, image_url_svg: svgDataUrlFromModules(modules) } };
+    const nextAction = {
+      type: 'display_qr_code',
+      expires_at: iso(expires),
+      display_qr_code: { data, image_url_svg: svgDataUrlFromModules(modules) },
+    };
     const stored = { type: 'display_qr_code', expires_at: iso(expires), display_qr_code: { data, qr_modules: modules } };
     const wire = {
-      object: 'payment_intent', id, amount: body.amount, currency: body.currency, country: body.country, environment: key.environment,
-      checkout_mode: 'direct', status: 'requires_action', merchant_reference: body.merchant_reference, payment_method: 'promptpay',
-      next_action: nextAction, failure_code: null, failure_message: null, created_at: iso(now), updated_at: iso(now),
+      object: 'payment_intent',
+      id,
+      amount: body.amount,
+      currency: body.currency,
+      country: body.country,
+      environment: key.environment,
+      checkout_mode: 'direct',
+      status: 'requires_action',
+      merchant_reference: body.merchant_reference,
+      payment_method: 'promptpay',
+      next_action: nextAction,
+      failure_code: null,
+      failure_message: null,
+      created_at: iso(now),
+      updated_at: iso(now),
     };
     const json = JSON.stringify(wire);
-    await exec(conn, insertIdempotency, [newId('idk', now), key.id, idemKey, sha256hex(fingerprintSource), 201, cipher.encrypt(json), requestId, now, now, now + 86_400_000]);
-    await exec(conn, SQL.INSERT_PAYMENT, [id, key.merchantId, key.environment, body.amount, body.currency, body.country, 'requires_action', now, now, body.merchant_reference,
-      'direct', sha256hex(fingerprintSource), 'promptpay', 'siampay', reference, cipher.encrypt(JSON.stringify(body.customer ?? {})), JSON.stringify(stored),
-      randomBytes(32).toString('base64url'), expires, now + SETTLE_MS, null]);
+    await exec(conn, insertIdempotency, [
+      newId('idk', now),
+      key.id,
+      idemKey,
+      sha256hex(fingerprintSource),
+      201,
+      cipher.encrypt(json),
+      requestId,
+      now,
+      now,
+      now + 86_400_000,
+    ]);
+    await exec(conn, SQL.INSERT_PAYMENT, [
+      id,
+      key.merchantId,
+      key.environment,
+      body.amount,
+      body.currency,
+      body.country,
+      'requires_action',
+      now,
+      now,
+      body.merchant_reference,
+      'direct',
+      sha256hex(fingerprintSource),
+      'promptpay',
+      'siampay',
+      reference,
+      cipher.encrypt(JSON.stringify(body.customer ?? {})),
+      JSON.stringify(stored),
+      randomBytes(32).toString('base64url'),
+      expires,
+      now + SETTLE_MS,
+      null,
+    ]);
     await exec(conn, SQL.INSERT_AUDIT, [newId('aud', now), key.merchantId, key.environment, key.id, action, 'payment_intent', id, requestId, 201, now]);
     await event(conn, key, 'payment_intent.created', id, json, requestId, now);
     return wire;
@@ -282,9 +428,10 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     const raw = await readBody(req);
     const body = JSON.parse(raw);
     const idem = String(req.headers['idempotency-key'] ?? '');
-    const wire = route === '/v1/payout_intents'
-      ? await createPayout(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`)
-      : await createPayment(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`);
+    const wire =
+      route === '/v1/payout_intents'
+        ? await createPayout(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`)
+        : await createPayment(key, body, idem, `POST ${route} ${raw}`, `POST ${route}`);
     return send(res, 201, JSON.stringify(wire));
   }
   if (req.method === 'POST' && route === '/graphql') {
@@ -305,15 +452,40 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     const idem = String(req.headers['idempotency-key'] ?? '');
     if (query === GQL_CREATE_PAYOUT) {
       const i = variables.input;
-      const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, recipient: { type: 'bank_account', bank_code: i.recipient.bankCode, account_number: i.recipient.accountNumber, holder_name: i.recipient.holderName } };
+      const body = {
+        amount: i.amount,
+        currency: i.currency,
+        country: i.country,
+        merchant_reference: i.merchantReference,
+        recipient: {
+          type: 'bank_account',
+          bank_code: i.recipient.bankCode,
+          account_number: i.recipient.accountNumber,
+          holder_name: i.recipient.holderName,
+        },
+      };
       const w = await createPayout(key, body, idem, `graphql ${raw}`, 'POST /v1/payout_intents');
-      return send(res, 200, `{"data":{"createPayoutIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, failureCode: null, failureMessage: null, createdAt: w.created_at, updatedAt: w.updated_at, recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 } })}}}`);
+      return send(
+        res,
+        200,
+        `{"data":{"createPayoutIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, failureCode: null, failureMessage: null, createdAt: w.created_at, updatedAt: w.updated_at, recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 } })}}}`,
+      );
     }
     if (query === GQL_CREATE_PAYMENT) {
       const i = variables.input;
-      const body = { amount: i.amount, currency: i.currency, country: i.country, merchant_reference: i.merchantReference, customer: i.customer };
+      const body = {
+        amount: i.amount,
+        currency: i.currency,
+        country: i.country,
+        merchant_reference: i.merchantReference,
+        customer: i.customer,
+      };
       const w = await createPayment(key, body, idem, `graphql ${raw}`, 'POST /v1/payment_intents');
-      return send(res, 200, `{"data":{"createPaymentIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, createdAt: w.created_at })}}}`);
+      return send(
+        res,
+        200,
+        `{"data":{"createPaymentIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, createdAt: w.created_at })}}}`,
+      );
     }
     return send(res, 400, '{"errors":[{"message":"the floor answers only the benchmark documents"}]}');
   }
@@ -324,7 +496,12 @@ const server = http.createServer((req, res) => {
   // Counted as Fastify counts http_requests_total (onResponse: the answer finished or failed).
   if (req.url !== '/__stats') {
     let counted = false;
-    const count = () => { if (!counted) { counted = true; requests++; } };
+    const count = () => {
+      if (!counted) {
+        counted = true;
+        requests++;
+      }
+    };
     res.once('finish', count);
     res.once('error', count);
   }
@@ -333,16 +510,19 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 72_000;
-pool.query('SELECT VERSION() AS v').then(([rows]) => {
-  if (!/mariadb/i.test((rows as { v: string }[])[0].v)) insertIdempotency = SQL.INSERT_IDEMPOTENCY.replace(/^SET STATEMENT \S+ = \d+ FOR /, '');
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    process.send?.({ port });
-  });
-}, (err) => {
-  console.error(`floor: cannot reach the database: ${err?.message ?? err}`);  
-  process.exit(1);
-});
+pool.query('SELECT VERSION() AS v').then(
+  ([rows]) => {
+    if (!/mariadb/i.test((rows as { v: string }[])[0].v)) insertIdempotency = SQL.INSERT_IDEMPOTENCY.replace(/^SET STATEMENT \S+ = \d+ FOR /, '');
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      process.send?.({ port });
+    });
+  },
+  (err) => {
+    console.error(`floor: cannot reach the database: ${err?.message ?? err}`);
+    process.exit(1);
+  },
+);
 process.on('disconnect', () => process.exit(0));
 // A normal exit on SIGTERM, so that `--cpu-prof` (BENCH_PROFILE=1) writes its profile.
 process.on('SIGTERM', () => process.exit(0));

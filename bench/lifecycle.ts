@@ -24,7 +24,9 @@ let cleaning: Promise<void> | undefined;
 export function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => Promise.race([new Promise((r) => c.once('exit', r)), sleep(5000)])));
+    await Promise.all(
+      children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => Promise.race([new Promise((r) => c.once('exit', r)), sleep(5000)])),
+    );
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     if (dropDatabase) await dropDatabase().catch((err) => log(`could not drop the database: ${err}`));
   })();
@@ -42,17 +44,27 @@ export function cleanUpOnSignals(): void {
 
 // ---------------------------------------------------------------- the database
 
-export interface Db { url: URL; name: string }
+export interface Db {
+  url: URL;
+  name: string;
+}
 
 /** DATABASE_URL's database (created if missing, kept), else a fresh `bench_<time>` on 127.0.0.1:3306 (dropped by cleanup()). */
 export async function openDatabase(): Promise<Db> {
   const given = env.DATABASE_URL?.trim();
-  if (given && !/^mysql:\/\//.test(given)) throw new Error('npm run bench needs MariaDB/MySQL: DATABASE_URL=mysql://user@host:3306/db (or leave it unset for a fresh bench_<time> on 127.0.0.1:3306)');
+  if (given && !/^mysql:\/\//.test(given))
+    throw new Error('npm run bench needs MariaDB/MySQL: DATABASE_URL=mysql://user@host:3306/db (or leave it unset for a fresh bench_<time> on 127.0.0.1:3306)');
   const url = new URL(given || 'mysql://root@127.0.0.1:3306/');
   const name = given ? url.pathname.slice(1) : `bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
   if (!name) throw new Error('DATABASE_URL names no database');
   url.pathname = `/${name}`;
-  const admin = () => mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+  const admin = () =>
+    mysql.createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+    });
   const c = await admin();
   await c.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await c.end();
@@ -71,17 +83,34 @@ export async function openDatabase(): Promise<Db> {
 /** The bench's own small pool (seeding, cursors, the subscription writer, the report's counts). */
 export function openPool(db: Db): mysql.Pool {
   return mysql.createPool({
-    host: db.url.hostname, port: Number(db.url.port || 3306), user: decodeURIComponent(db.url.username), password: decodeURIComponent(db.url.password),
-    database: db.name, connectionLimit: 4, supportBigNumbers: true, bigNumberStrings: true, charset: 'utf8mb4_unicode_ci',
+    host: db.url.hostname,
+    port: Number(db.url.port || 3306),
+    user: decodeURIComponent(db.url.username),
+    password: decodeURIComponent(db.url.password),
+    database: db.name,
+    connectionLimit: 4,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    charset: 'utf8mb4_unicode_ci',
   });
 }
 
 /** The gateway's settings: production-like, but quiet (no scheduler ticks or webhook sends in the statement counts). */
 function gatewayEnv(db: Db, port = 0): NodeJS.ProcessEnv {
   return {
-    ...env, DATABASE_URL: db.url.toString(), DATA_ENCRYPTION_KEY: env.BENCH_DATA_ENCRYPTION_KEY ?? ENCRYPTION_KEY, PORT: String(port), HOST: '127.0.0.1',
-    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn', SEED_DEMO: '0', RATE_LIMIT_PER_SECOND: '0', SIMULATED_SETTLE_MS: '3600000',
-    SCHEDULER_INTERVAL_MS: '3600000', WEBHOOK_DELIVERY: '0', REDIS_URL: env.BENCH_REDIS_URL ?? '', NODE_ENV: 'production',
+    ...env,
+    DATABASE_URL: db.url.toString(),
+    DATA_ENCRYPTION_KEY: env.BENCH_DATA_ENCRYPTION_KEY ?? ENCRYPTION_KEY,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',
+    SEED_DEMO: '0',
+    RATE_LIMIT_PER_SECOND: '0',
+    SIMULATED_SETTLE_MS: '3600000',
+    SCHEDULER_INTERVAL_MS: '3600000',
+    WEBHOOK_DELIVERY: '0',
+    REDIS_URL: env.BENCH_REDIS_URL ?? '',
+    NODE_ENV: 'production',
   };
 }
 
@@ -99,13 +128,21 @@ export function cli(db: Db, args: string[]): Promise<any> {
 
 /** Warnings and errors the gateway logged, by message. */
 export const gatewayWarnings = new Map<string, number>();
-export const warningsSince = (before: Map<string, number>) => Object.fromEntries([...gatewayWarnings].map(([k, v]) => [k, v - (before.get(k) ?? 0)]).filter(([, v]) => (v as number) > 0));
+export const warningsSince = (before: Map<string, number>) =>
+  Object.fromEntries([...gatewayWarnings].map(([k, v]) => [k, v - (before.get(k) ?? 0)]).filter(([, v]) => (v as number) > 0));
 
-export interface Started { url: string; proc: ChildProcess }
+export interface Started {
+  url: string;
+  proc: ChildProcess;
+}
 
 export async function startGateway(db: Db, nodeArgs: string[] = []): Promise<Started> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'src/main.js')], { env: gatewayEnv(db, port), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'src/main.js')], {
+    env: gatewayEnv(db, port),
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(proc);
   let out = '';
   const onData = (b: Buffer) => {
@@ -156,7 +193,11 @@ function freePort(): Promise<number> {
  * handed the method discovery answer the gateway computed (it has no catalogue).
  */
 export async function startFloor(db: Db, statements: 'text' | 'prepared', methodsAnswer: string, nodeArgs: string[] = []): Promise<Started> {
-  const proc = fork(path.join(__dirname, 'floor.js'), [], { env: { ...gatewayEnv(db), FLOOR_STATEMENTS: statements }, execArgv: nodeArgs, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(path.join(__dirname, 'floor.js'), [], {
+    env: { ...gatewayEnv(db), FLOOR_STATEMENTS: statements },
+    execArgv: nodeArgs,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   children.push(proc);
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('message', (m: any) => resolve(m.port));
@@ -178,9 +219,12 @@ export class LoadGen {
     this.proc.on('message', (m: any) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
-      if (m.error) p?.reject(new Error(m.error)); else p?.resolve(m.result);
+      if (m.error) p?.reject(new Error(m.error));
+      else p?.resolve(m.result);
     });
-    this.proc.once('exit', (code) => { for (const p of this.pending.values()) p.reject(new Error(`the load generator exited (${code})`)); });
+    this.proc.once('exit', (code) => {
+      for (const p of this.pending.values()) p.reject(new Error(`the load generator exited (${code})`));
+    });
   }
   run<T>(job: Record<string, unknown>): Promise<T> {
     const id = ++this.seq;

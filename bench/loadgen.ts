@@ -64,25 +64,33 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
     url: job.url,
     connections: job.connections,
     duration: job.seconds,
-    requests: [{
-      method: job.method,
-      path: job.path,
-      setupRequest: (req: any) => ({
-        ...req,
-        headers: headers(),
-        body: job.body === undefined ? undefined : fresh ? job.body.split(FRESH).join(randomBytes(8).toString('hex')) : job.body,
-      }),
-      // The first few answers that were not 2xx, with their bodies, so a refusal can be explained.
-      onResponse: (status: number, body: string) => {
-        if ((status < 200 || status > 299) && refusals.length < 5) refusals.push(`${status} ${String(body).slice(0, 300)}`);
+    requests: [
+      {
+        method: job.method,
+        path: job.path,
+        setupRequest: (req: any) => ({
+          ...req,
+          headers: headers(),
+          body: job.body === undefined ? undefined : fresh ? job.body.split(FRESH).join(randomBytes(8).toString('hex')) : job.body,
+        }),
+        // The first few answers that were not 2xx, with their bodies, so a refusal can be explained.
+        onResponse: (status: number, body: string) => {
+          if ((status < 200 || status > 299) && refusals.length < 5) refusals.push(`${status} ${String(body).slice(0, 300)}`);
+        },
       },
-    }],
+    ],
   });
   const statusCodes: Record<string, number> = {};
   for (const k of ['1', '2', '3', '4', '5']) statusCodes[`${k}xx`] = (result as any)[`${k}xx`] ?? 0;
   return {
-    rps: result.requests.total / job.seconds, p50: result.latency.p50, p99: result.latency.p99,
-    requests: result.requests.total, sent: (result.requests as any).sent ?? result.requests.total, non2xx: result.non2xx, errors: result.errors, statusCodes,
+    rps: result.requests.total / job.seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    sent: (result.requests as any).sent ?? result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
     ...(refusals.length ? { refusals } : {}),
   };
 }
@@ -96,20 +104,31 @@ async function openSubscribers(job: SubscribeJob): Promise<{ opened: number }> {
     const sub: (typeof subscribers)[number] = { client: undefined as unknown as Client, received };
     let acked!: () => void;
     let failed!: (e: unknown) => void;
-    const ack = new Promise<void>((resolve, reject) => { acked = resolve; failed = reject; });
+    const ack = new Promise<void>((resolve, reject) => {
+      acked = resolve;
+      failed = reject;
+    });
     sub.client = createClient({
-      url: job.wsUrl, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0, connectionParams: { authorization: header },
-      on: { connected: () => acked(), closed: (e) => failed(e) }, onNonLazyError: (e) => failed(e),
+      url: job.wsUrl,
+      webSocketImpl: WebSocket,
+      lazy: false,
+      retryAttempts: 0,
+      connectionParams: { authorization: header },
+      on: { connected: () => acked(), closed: (e) => failed(e) },
+      onNonLazyError: (e) => failed(e),
     });
-    sub.client.subscribe({ query: job.query }, {
-      next: (msg: any) => {
-        const t = process.hrtime.bigint();
-        if (msg.errors) sub.failure = msg.errors;
-        else received.set(msg.data.events.id, t);
+    sub.client.subscribe(
+      { query: job.query },
+      {
+        next: (msg: any) => {
+          const t = process.hrtime.bigint();
+          if (msg.errors) sub.failure = msg.errors;
+          else received.set(msg.data.events.id, t);
+        },
+        error: (err) => (sub.failure = err),
+        complete: () => undefined,
       },
-      error: (err) => (sub.failure = err),
-      complete: () => undefined,
-    });
+    );
     await ack;
     subscribers.push(sub);
   };
@@ -133,10 +152,11 @@ async function closeSubscribers(): Promise<void> {
 
 process.on('message', (msg: any) => {
   // Each job's outcome, success or failure, goes back to the parent as a message.
-  const reply = (p: Promise<unknown>): void => void p.then(
-    (result) => process.send!({ id: msg.id, result }),
-    (err) => process.send!({ id: msg.id, error: String(err?.stack ?? err) }),
-  );
+  const reply = (p: Promise<unknown>): void =>
+    void p.then(
+      (result) => process.send!({ id: msg.id, result }),
+      (err) => process.send!({ id: msg.id, error: String(err?.stack ?? err) }),
+    );
   if (msg.job.kind === 'http') reply(runHttp(msg.job));
   else if (msg.job.kind === 'subscribe') reply(openSubscribers(msg.job));
   else if (msg.job.kind === 'receipts') reply(Promise.resolve(receipts(msg.job.ids)));

@@ -26,19 +26,39 @@ export const FLOORS: { side: Exclude<SideName, 'gateway'>; statements: 'text' | 
 ];
 
 /** A server under measurement: where it listens and how its counters are read. */
-export interface Target { side: SideName; url: string; proc: ChildProcess; counters: (url: string) => Promise<Counters> }
+export interface Target {
+  side: SideName;
+  url: string;
+  proc: ChildProcess;
+  counters: (url: string) => Promise<Counters>;
+}
 
 export const gatewayTarget = (gw: Started): Target => ({ side: 'gateway', ...gw, counters: gatewayCounters });
 export const floorTarget = (side: Exclude<SideName, 'gateway'>, floor: Started): Target => ({ side, ...floor, counters: floorCounters });
 
 /** One side's figures for a scenario: req/s (mean of the rounds), p50/p99 (median of the rounds), statements and round trips per request sent. */
-export interface Side { rps: number; p50_ms: number; p99_ms: number; statements_per_request: number | null; round_trips_per_request: number | null; non2xx: number; errors: number; rounds: Round[] }
+export interface Side {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  statements_per_request: number | null;
+  round_trips_per_request: number | null;
+  non2xx: number;
+  errors: number;
+  rounds: Round[];
+}
 
 export type Round = HttpResult & { statements: number; roundTrips: number; served: number };
 
 /** `ratio`: gateway req/s / text floor req/s (comparable with earlier runs); `ratio_prepared`: / prepared floor req/s. */
 export type ScenarioResult = {
-  scenario: string; group: string; note?: string; ratio: number | null; ratio_prepared: number | null; gateway_warnings: Record<string, unknown>; profile?: unknown;
+  scenario: string;
+  group: string;
+  note?: string;
+  ratio: number | null;
+  ratio_prepared: number | null;
+  gateway_warnings: Record<string, unknown>;
+  profile?: unknown;
 } & Record<SideName, Side>;
 
 export async function measureScenarios(loadgen: LoadGen, targets: Target[], selected: Scenario[]): Promise<ScenarioResult[]> {
@@ -57,14 +77,25 @@ export async function measureScenarios(loadgen: LoadGen, targets: Target[], sele
     const sides = Object.fromEntries([...rounds].map(([side, rs]) => [side, summarise(rs)])) as Record<SideName, Side>;
     const warnings = warningsSince(warningsBefore);
     const result: ScenarioResult = {
-      scenario: s.name, group: s.group, note: s.note, ...sides,
-      ratio: ratio(sides.gateway, sides.floor), ratio_prepared: ratio(sides.gateway, sides.floor_prepared), gateway_warnings: warnings,
+      scenario: s.name,
+      group: s.group,
+      note: s.note,
+      ...sides,
+      ratio: ratio(sides.gateway, sides.floor),
+      ratio_prepared: ratio(sides.gateway, sides.floor_prepared),
+      gateway_warnings: warnings,
     };
     results.push(result);
     const refusals = [...rounds.values()].flat().flatMap((r) => r.refusals ?? []);
     if (refusals.length) log(`  answers that were not 2xx (first of them): ${refusals.slice(0, 3).join(' | ')}`);
-    if (Object.keys(warnings).length) log(`  gateway warnings: ${Object.entries(warnings).map(([k, v]) => `${k} x${String(v)}`).join(', ')}`);
-    if (Object.values(sides).some((x) => x.rps === 0)) log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
+    if (Object.keys(warnings).length)
+      log(
+        `  gateway warnings: ${Object.entries(warnings)
+          .map(([k, v]) => `${k} x${String(v)}`)
+          .join(', ')}`,
+      );
+    if (Object.values(sides).some((x) => x.rps === 0))
+      log('  no request completed within a window on one side: the window is shorter than one request there (BENCH_SECONDS)');
     for (const t of targets) log(`  ${describe(t.side, sides[t.side])}`);
     log(`  ratio ${result.ratio ?? '-'} (text floor), ${result.ratio_prepared ?? '-'} (prepared floor)`);
   }
@@ -73,12 +104,22 @@ export async function measureScenarios(loadgen: LoadGen, targets: Target[], sele
 
 const ratio = (gateway: Side, floor: Side) => (floor.rps > 0 ? round2(gateway.rps / floor.rps) : null);
 
-const describe = (name: string, x: Side) => `${name} ${x.rps} req/s p50 ${x.p50_ms} ms p99 ${x.p99_ms} ms ${x.statements_per_request} stmt/req (${x.round_trips_per_request} round trips)${x.non2xx ? ` NON-2XX ${x.non2xx}` : ''}${x.errors ? ` ERRORS ${x.errors}` : ''}`;
+const describe = (name: string, x: Side) =>
+  `${name} ${x.rps} req/s p50 ${x.p50_ms} ms p99 ${x.p99_ms} ms ${x.statements_per_request} stmt/req (${x.round_trips_per_request} round trips)${x.non2xx ? ` NON-2XX ${x.non2xx}` : ''}${x.errors ? ` ERRORS ${x.errors}` : ''}`;
 
 /** One load window on one server: the load generator's figures and the server's own counts over it. */
 export async function window(loadgen: LoadGen, t: Target, s: Scenario, seconds: number): Promise<Round> {
   const before = await settledCounters(t);
-  const r = await loadgen.run<HttpResult>({ kind: 'http', url: t.url, method: s.method, path: s.path, body: s.body, auths: s.auths, connections: CONNECTIONS, seconds } satisfies HttpJob);
+  const r = await loadgen.run<HttpResult>({
+    kind: 'http',
+    url: t.url,
+    method: s.method,
+    path: s.path,
+    body: s.body,
+    auths: s.auths,
+    connections: CONNECTIONS,
+    seconds,
+  } satisfies HttpJob);
   const after = await settledCounters(t);
   const roundTrips = (after.roundTrips ?? after.statements) - (before.roundTrips ?? before.statements);
   return { ...r, statements: after.statements - before.statements, roundTrips, served: after.requests - before.requests };
@@ -93,17 +134,24 @@ function summarise(rounds: Round[]): Side {
   };
   return {
     rps: Math.round(rounds.reduce((a, r) => a + r.rps, 0) / rounds.length),
-    p50_ms: median(rounds.map((r) => r.p50)), p99_ms: median(rounds.map((r) => r.p99)),
+    p50_ms: median(rounds.map((r) => r.p50)),
+    p99_ms: median(rounds.map((r) => r.p99)),
     statements_per_request: perSent((r) => r.statements),
     round_trips_per_request: perSent((r) => r.roundTrips),
-    non2xx: rounds.reduce((a, r) => a + r.non2xx, 0), errors: rounds.reduce((a, r) => a + r.errors, 0), rounds,
+    non2xx: rounds.reduce((a, r) => a + r.non2xx, 0),
+    errors: rounds.reduce((a, r) => a + r.errors, 0),
+    rounds,
   };
 }
 
 // ---------------------------------------------------------------- counters
 
 /** `roundTrips`: queries sent (the floor sends one statement per query: its statements). */
-export interface Counters { statements: number; roundTrips?: number; requests: number }
+export interface Counters {
+  statements: number;
+  roundTrips?: number;
+  requests: number;
+}
 
 /** The gateway's own counts: SQL statements sent (database_statements_total) and requests answered (http_requests_total, /metrics itself excluded). */
 export async function gatewayCounters(url: string): Promise<Counters> {

@@ -40,26 +40,39 @@ export async function profileScenarios(db: Db, loadgen: LoadGen, methodsAnswer: 
     await Promise.all(started.map((t) => stop(t.proc)));
   }
   const profiles = new Map(started.map((t) => [t.side, profileOf(path.join(dir, t.side))]));
-  if ([...profiles.values()].some((p) => !p)) { log('  a profiled process wrote no profile'); return; }
+  if ([...profiles.values()].some((p) => !p)) {
+    log('  a profiled process wrote no profile');
+    return;
+  }
   const perRequest = (us: number, served: number) => Math.round(us / Math.max(1, served));
   const rows: Record<string, unknown>[] = [];
   for (const s of selected) {
-    const bySide = Object.fromEntries(started.map((t) => {
-      const w = windows.find((x) => x.name === s.name && x.side === t.side)!;
-      const summary = summarise([profiles.get(t.side)!], 12, w);
-      return [t.side, {
-        requests: w.served, cpu_us_per_request: perRequest(summary.sampled_ms * 1000, w.served),
-        top: summary.top.map((x) => ({ package: x.package, percent: x.percent, us_per_request: perRequest(x.ms * 1000, w.served) })),
-      }];
-    }));
+    const bySide = Object.fromEntries(
+      started.map((t) => {
+        const w = windows.find((x) => x.name === s.name && x.side === t.side)!;
+        const summary = summarise([profiles.get(t.side)!], 12, w);
+        return [
+          t.side,
+          {
+            requests: w.served,
+            cpu_us_per_request: perRequest(summary.sampled_ms * 1000, w.served),
+            top: summary.top.map((x) => ({ package: x.package, percent: x.percent, us_per_request: perRequest(x.ms * 1000, w.served) })),
+          },
+        ];
+      }),
+    );
     const result = results.find((r) => r.scenario === s.name);
     if (result) result.profile = bySide;
     rows.push({
-      scenario: s.name, ...Object.fromEntries(started.map((t) => [`${t.side} µs/req`, bySide[t.side].cpu_us_per_request])),
-      'gateway top (µs/req)': bySide.gateway.top.slice(0, 5).map((x) => `${x.package.replace('node_modules/', '')} ${x.us_per_request}`).join(', '),
+      scenario: s.name,
+      ...Object.fromEntries(started.map((t) => [`${t.side} µs/req`, bySide[t.side].cpu_us_per_request])),
+      'gateway top (µs/req)': bySide.gateway.top
+        .slice(0, 5)
+        .map((x) => `${x.package.replace('node_modules/', '')} ${x.us_per_request}`)
+        .join(', '),
     });
   }
-   
+
   console.table(rows);
   if (process.env.BENCH_PROFILE_KEEP === '1') log(`  profiles kept in ${dir}`);
   else fs.rmSync(dir, { recursive: true, force: true });

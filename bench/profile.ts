@@ -21,10 +21,24 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string };
   children?: number[];
 }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
-export interface PackageShare { package: string; ms: number; percent: number }
-export interface ProfileSummary { sampled_ms: number; idle_ms: number; top: PackageShare[] }
+export interface PackageShare {
+  package: string;
+  ms: number;
+  percent: number;
+}
+export interface ProfileSummary {
+  sampled_ms: number;
+  idle_ms: number;
+  top: PackageShare[];
+}
 
 /** The bucket a frame is charged to. */
 export function packageOf(url: string, functionName: string): string {
@@ -38,7 +52,7 @@ export function packageOf(url: string, functionName: string): string {
     const parts = url.slice(5).split('/');
     return `node:${parts[0] === 'internal' ? `internal/${parts[1] ?? ''}` : parts[0]}`.replace(/\.js$/, '');
   }
-  if (/\/dist\/bench\//.test(url)) return `bench ${url.split("/").pop()}`;
+  if (/\/dist\/bench\//.test(url)) return `bench ${url.split('/').pop()}`;
   if (url.includes('/dist/bench/')) return `bench ${url.slice(url.lastIndexOf('/') + 1)}`;
   const src = /\/dist\/src\/([^/]+)\//.exec(url) ?? /\/src\/([^/]+)\//.exec(url);
   if (src) return `gateway src/${src[1]}`;
@@ -72,7 +86,9 @@ export function summarise(profiles: CpuProfile[], top = 15, window?: { fromUs: n
   const idle = ms.get('(idle)') ?? 0;
   ms.delete('(idle)');
   const busy = [...ms.values()].reduce((a, b) => a + b, 0);
-  const rows = [...ms].sort((a, b) => b[1] - a[1]).map(([name, t]) => ({ package: name, ms: Math.round(t), percent: Math.round((1000 * t) / Math.max(busy, 1)) / 10 }));
+  const rows = [...ms]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, t]) => ({ package: name, ms: Math.round(t), percent: Math.round((1000 * t) / Math.max(busy, 1)) / 10 }));
   return { sampled_ms: Math.round(busy), idle_ms: Math.round(idle), top: rows.slice(0, top) };
 }
 
@@ -88,8 +104,8 @@ if (require.main === module) {
   }
   const s = summarise(files.map(readProfile), Number(process.env.PROFILE_TOP ?? 25));
   // A profile taken by hand covers the whole process: start-up and warm-up included.
-   
+
   console.log(`busy ${s.sampled_ms} ms, idle ${s.idle_ms} ms`);
-   
+
   console.table(s.top);
 }

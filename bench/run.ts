@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     const loadgen = new LoadGen();
 
     const { selected, bigPayouts } = await selectScenarios(pool, merchants);
-    await checkSameBytes(selected, gw.url, targets.slice(1).map((t) => ({ name: t.side, url: t.url })));
+    await checkSameBytes(
+      selected,
+      gw.url,
+      targets.slice(1).map((t) => ({ name: t.side, url: t.url })),
+    );
     const results = await measureScenarios(loadgen, targets, selected);
     if (PROFILE) await profileScenarios(db, loadgen, methods, selected, results);
     const subscribe = ONLY.length === 0 || ONLY.includes('subscribe');
@@ -76,7 +80,6 @@ main().then(
     process.exit(0);
   },
   async (err) => {
-     
     console.error(err);
     await cleanup();
     process.exit(1);

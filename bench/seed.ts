@@ -23,7 +23,12 @@ import { cli, Db } from './lifecycle';
 import { FRESH, paymentBody, payoutBody } from './queries';
 import { log, MERCHANTS, PAYMENTS, PAYOUTS } from './settings';
 
-export interface Merchant { id: string; name: string; auth: string; header: string }
+export interface Merchant {
+  id: string;
+  name: string;
+  auth: string;
+  header: string;
+}
 
 const basic = (auth: string) => `Basic ${Buffer.from(auth).toString('base64')}`;
 
@@ -33,7 +38,14 @@ export async function provisionMerchants(db: Db): Promise<Merchant[]> {
   const names = Array.from({ length: MERCHANTS }, (_, i) => (i === 0 ? 'bench-big' : `bench-m${i}`));
   for (let i = 0; i < names.length; i += 4) {
     const keys = await Promise.all(names.slice(i, i + 4).map((name) => cli(db, ['keys', 'create', '--merchant', name, '--env', 'test'])));
-    keys.forEach((k, j) => merchants.push({ id: k.merchant_id, name: names[i + j], auth: `${k.public_key}:${k.secret_key}`, header: basic(`${k.public_key}:${k.secret_key}`) }));
+    keys.forEach((k, j) =>
+      merchants.push({
+        id: k.merchant_id,
+        name: names[i + j],
+        auth: `${k.public_key}:${k.secret_key}`,
+        header: basic(`${k.public_key}:${k.secret_key}`),
+      }),
+    );
   }
   return merchants;
 }
@@ -41,13 +53,17 @@ export async function provisionMerchants(db: Db): Promise<Merchant[]> {
 /** Funds the merchants and copies the service's payout and payment in bulk, through the gateway at `gwUrl` (skipped on a database already seeded). */
 export async function seed(pool: Pool, gwUrl: string, merchants: Merchant[]): Promise<void> {
   const [big, payer] = merchants;
-  const [countRows] = await pool.query('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_id = ?', [big.id]) as any;
+  const [countRows] = (await pool.query('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_id = ?', [big.id])) as any;
   if (Number(countRows[0].n) >= PAYOUTS) {
     log('reusing the seed already in the database');
     return;
   }
   const call = async (m: Merchant, p: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${gwUrl}${p}`, { method: 'POST', headers: { authorization: m.header, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${gwUrl}${p}`, {
+      method: 'POST',
+      headers: { authorization: m.header, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`POST ${p}: ${res.status} ${text}`);
     return JSON.parse(text);
@@ -57,7 +73,12 @@ export async function seed(pool: Pool, gwUrl: string, merchants: Merchant[]): Pr
 
   log('funding the merchants');
   for (const m of merchants) {
-    const topup = await call(m, '/v1/topup_intents', { amount: '1000000000000000', currency: 'THB', country: 'TH', merchant_reference: `fund-${randomBytes(6).toString('hex')}` }, idem());
+    const topup = await call(
+      m,
+      '/v1/topup_intents',
+      { amount: '1000000000000000', currency: 'THB', country: 'TH', merchant_reference: `fund-${randomBytes(6).toString('hex')}` },
+      idem(),
+    );
     await call(m, `/v1/test_helpers/topup_intents/${topup.id}/succeed`, {});
   }
   const po = await call(big, '/v1/payout_intents', fresh(payoutBody()), idem());
@@ -67,32 +88,86 @@ export async function seed(pool: Pool, gwUrl: string, merchants: Merchant[]): Pr
   log(`seeding ${PAYOUTS} payouts (merchant ${big.name})`);
   let s = Date.now();
   const payoutRows: SeedRow[] = Array.from({ length: PAYOUTS }, (_, i) => ({ merchantId: big.id, t: t0 + i * 37 }));
-  await copyRows(pool, 'payout_intents', po.id, payoutRows, (n) => { if (n % 20000 === 0) log(`  ${n} payouts`); });
+  await copyRows(pool, 'payout_intents', po.id, payoutRows, (n) => {
+    if (n % 20000 === 0) log(`  ${n} payouts`);
+  });
   log(`  payouts seeded in ${((Date.now() - s) / 1000).toFixed(1)} s`);
   log(`seeding ${PAYMENTS} payments over ${merchants.length} merchants`);
   s = Date.now();
-  const paymentRows: SeedRow[] = Array.from({ length: PAYMENTS }, (_, i) => ({ merchantId: merchants[i % merchants.length].id, t: t0 + i * 37 }));
-  await copyRows(pool, 'payment_intents', pi.id, paymentRows, (n) => { if (n % 20000 === 0) log(`  ${n} payments`); });
+  const paymentRows: SeedRow[] = Array.from({ length: PAYMENTS }, (_, i) => ({
+    merchantId: merchants[i % merchants.length].id,
+    t: t0 + i * 37,
+  }));
+  await copyRows(pool, 'payment_intents', pi.id, paymentRows, (n) => {
+    if (n % 20000 === 0) log(`  ${n} payments`);
+  });
   log(`  payments seeded in ${((Date.now() - s) / 1000).toFixed(1)} s`);
   await pool.query('ANALYZE TABLE payout_intents, payment_intents');
 }
 
 const BATCH = 1000;
 
-const PAYOUT_COPY = ['environment', 'amount', 'currency', 'country', 'status', 'recipient_type', 'recipient_bank_code', 'recipient_holder_name',
-  'recipient_account_last4', 'recipient_account_encrypted', 'failure_code', 'failure_message', 'settle_at'];
-const PAYMENT_COPY = ['environment', 'amount', 'currency', 'country', 'checkout_mode', 'status', 'request_fingerprint', 'payment_method', 'bank',
-  'provider', 'payment_reference', 'payer_encrypted', 'return_url', 'metadata', 'external_reference', 'device_fingerprint', 'next_action',
-  'processing_reason', 'receipt', 'failure_code', 'failure_message', 'planned_failure_code', 'planned_failure_message', 'expires_at', 'settle_at',
-  'provider_call', 'amount_refunded'];
+const PAYOUT_COPY = [
+  'environment',
+  'amount',
+  'currency',
+  'country',
+  'status',
+  'recipient_type',
+  'recipient_bank_code',
+  'recipient_holder_name',
+  'recipient_account_last4',
+  'recipient_account_encrypted',
+  'failure_code',
+  'failure_message',
+  'settle_at',
+];
+const PAYMENT_COPY = [
+  'environment',
+  'amount',
+  'currency',
+  'country',
+  'checkout_mode',
+  'status',
+  'request_fingerprint',
+  'payment_method',
+  'bank',
+  'provider',
+  'payment_reference',
+  'payer_encrypted',
+  'return_url',
+  'metadata',
+  'external_reference',
+  'device_fingerprint',
+  'next_action',
+  'processing_reason',
+  'receipt',
+  'failure_code',
+  'failure_message',
+  'planned_failure_code',
+  'planned_failure_message',
+  'expires_at',
+  'settle_at',
+  'provider_call',
+  'amount_refunded',
+];
 
-export interface SeedRow { merchantId: string; t: number }
+export interface SeedRow {
+  merchantId: string;
+  t: number;
+}
 
 /**
  * Copies `template` (an id in `table`) once per row. Rows get created_at = updated_at = row.t
  * and an id whose ULID time is row.t, so (created_at, id) order is the service's.
  */
-export async function copyRows(pool: Pool, table: 'payout_intents' | 'payment_intents', template: string, rows: SeedRow[], onProgress?: (done: number) => void): Promise<void> {
+export async function copyRows(
+  pool: Pool,
+  table: 'payout_intents' | 'payment_intents',
+  template: string,
+  rows: SeedRow[],
+  onProgress?: (done: number) => void,
+): Promise<void> {
   const prefix = table === 'payout_intents' ? 'po' : 'pi';
   const copy = table === 'payout_intents' ? PAYOUT_COPY : PAYMENT_COPY;
   const extra = table === 'payment_intents' ? ', checkout_token' : '';
@@ -108,8 +183,8 @@ export async function copyRows(pool: Pool, table: 'payout_intents' | 'payment_in
     });
     params.push(template);
     await pool.query(
-      `INSERT INTO ${table} (${cols}) SELECT v.id, v.m, v.ref, v.ts, v.ts${extra ? ', v.tok' : ''}, ${copy.map((c) => `t.${c}`).join(', ')} `
-      + `FROM ${table} t JOIN (${selects.join(' UNION ALL ')}) v WHERE t.id = ?`,
+      `INSERT INTO ${table} (${cols}) SELECT v.id, v.m, v.ref, v.ts, v.ts${extra ? ', v.tok' : ''}, ${copy.map((c) => `t.${c}`).join(', ')} ` +
+        `FROM ${table} t JOIN (${selects.join(' UNION ALL ')}) v WHERE t.id = ?`,
       params,
     );
     onProgress?.(i + batch.length);

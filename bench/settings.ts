@@ -14,7 +14,10 @@ export const SUBSCRIBERS = Number(env.BENCH_SUBSCRIBERS ?? 500);
 export const EVENT_RATE = Number(env.BENCH_EVENT_RATE ?? 20);
 export const EVENT_SECONDS = Number(env.BENCH_EVENT_SECONDS ?? Math.max(5, SECONDS * ROUNDS));
 export const PROFILE = env.BENCH_PROFILE === '1';
-export const ONLY = (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export const ONLY = (env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 /** The repository (the gateway runs from here) and the compiled tree (dist/). */
 export const ROOT = path.resolve(__dirname, '..', '..');

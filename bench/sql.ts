@@ -25,20 +25,16 @@ const PAYOUT_COLUMNS =
   '`r`.`id` AS `r_id`, `r`.`merchant_id` AS `r_merchant_id`, `r`.`environment` AS `r_environment`, `r`.`amount` AS `r_amount`, `r`.`currency` AS `r_currency`, `r`.`country` AS `r_country`, `r`.`status` AS `r_status`, `r`.`failure_code` AS `r_failure_code`, `r`.`failure_message` AS `r_failure_message`, `r`.`created_at` AS `r_created_at`, `r`.`updated_at` AS `r_updated_at`, `r`.`merchant_reference` AS `r_merchant_reference`, `r`.`recipient_type` AS `r_recipient_type`, `r`.`recipient_bank_code` AS `r_recipient_bank_code`, `r`.`recipient_holder_name` AS `r_recipient_holder_name`, `r`.`recipient_account_last4` AS `r_recipient_account_last4`';
 
 /** REST and GraphQL list, first page (limit 25 + 1; the list index forced, src/domain/listing.ts). */
-export const PAYOUT_LIST_FIRST =
-  `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` FORCE INDEX (\`ix_payout_intents_list\`) WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? ORDER BY \`r\`.\`created_at\` DESC, \`r_id\` DESC LIMIT 26`;
+export const PAYOUT_LIST_FIRST = `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` FORCE INDEX (\`ix_payout_intents_list\`) WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? ORDER BY \`r\`.\`created_at\` DESC, \`r_id\` DESC LIMIT 26`;
 
 /** REST and GraphQL list after a cursor (the sargable keyset predicate): params merchant, env, t, t, id. */
-export const PAYOUT_LIST_AFTER =
-  `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` FORCE INDEX (\`ix_payout_intents_list\`) WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`created_at\` <= ? AND (\`r\`.\`created_at\` < ? OR \`r\`.\`id\` < ?) ORDER BY \`r\`.\`created_at\` DESC, \`r_id\` DESC LIMIT 26`;
+export const PAYOUT_LIST_AFTER = `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` FORCE INDEX (\`ix_payout_intents_list\`) WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`created_at\` <= ? AND (\`r\`.\`created_at\` < ? OR \`r\`.\`id\` < ?) ORDER BY \`r\`.\`created_at\` DESC, \`r_id\` DESC LIMIT 26`;
 
 /** REST GET /v1/payout_intents/:id. */
-export const PAYOUT_GET =
-  `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`id\` = ?`;
+export const PAYOUT_GET = `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`id\` = ?`;
 
 /** GraphQL payoutIntent(id) goes through a DataLoader: an IN list. */
-export const PAYOUT_GET_GQL =
-  `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`id\` IN (?)`;
+export const PAYOUT_GET_GQL = `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? AND \`r\`.\`id\` IN (?)`;
 
 /** GET /v1/payment_method_options, and a payment create: the merchant's disabled methods. */
 export const METHOD_SETTINGS_DISABLED =
@@ -63,9 +59,9 @@ export const INSERT_PAYOUT =
  * the three deltas, updated_at, merchant, env, currency, the three deltas again.
  */
 export const MOVE_BALANCE =
-  'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? '
-  + 'WHERE merchant_id = ? AND environment = ? AND currency = ? '
-  + 'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0';
+  'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? ' +
+  'WHERE merchant_id = ? AND environment = ? AND currency = ? ' +
+  'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0';
 
 export const INSERT_LEDGER_PAIR =
   'INSERT INTO `ledger_entries`(`id`, `merchant_id`, `environment`, `currency`, `bucket`, `amount`, `entry_type`, `source_type`, `source_id`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
@@ -95,7 +91,6 @@ export const INSERT_AUDIT =
  * checkout_token, expires_at, settle_at, provider_call.
  */
 export const INSERT_PAYMENT =
-  'INSERT INTO `payment_intents`(`id`, `merchant_id`, `environment`, `amount`, `currency`, `country`, `status`, `failure_code`, `failure_message`, `created_at`, `updated_at`, `merchant_reference`, `checkout_mode`, `request_fingerprint`, `payment_method`, `bank`, `provider`, `payment_reference`, `payer_encrypted`, `return_url`, `metadata`, `external_reference`, `device_fingerprint`, `next_action`, `processing_reason`, `receipt`, `planned_failure_code`, `planned_failure_message`, `checkout_token`, `expires_at`, `settle_at`, `provider_call`, `amount_refunded`) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?, \'0\')';
+  "INSERT INTO `payment_intents`(`id`, `merchant_id`, `environment`, `amount`, `currency`, `country`, `status`, `failure_code`, `failure_message`, `created_at`, `updated_at`, `merchant_reference`, `checkout_mode`, `request_fingerprint`, `payment_method`, `bank`, `provider`, `payment_reference`, `payer_encrypted`, `return_url`, `metadata`, `external_reference`, `device_fingerprint`, `next_action`, `processing_reason`, `receipt`, `planned_failure_code`, `planned_failure_message`, `checkout_token`, `expires_at`, `settle_at`, `provider_call`, `amount_refunded`) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?, '0')";
 
-export const MERCHANT_BY_ID =
-  'SELECT `m`.`id` AS `m_id`, `m`.`name` AS `m_name`, `m`.`created_at` AS `m_created_at` FROM `merchants` `m` WHERE `m`.`id` = ?';
+export const MERCHANT_BY_ID = 'SELECT `m`.`id` AS `m_id`, `m`.`name` AS `m_name`, `m`.`created_at` AS `m_created_at` FROM `merchants` `m` WHERE `m`.`id` = ?';

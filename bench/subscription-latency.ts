@@ -51,20 +51,27 @@ function quantile(sorted: number[], q: number): number {
 async function subscribe(srv: TestServer, auth: string) {
   const received: { id: string; t: bigint }[] = [];
   const client = createClient({
-    url: srv.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, lazy: false, retryAttempts: 0,
-    connectionParams: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` }, onNonLazyError: () => undefined,
+    url: srv.url.replace(/^http/, 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` },
+    onNonLazyError: () => undefined,
   });
   let failure: unknown;
   const before = srv.app.eventHub.streamCount;
-  const dispose = client.subscribe({ query: 'subscription { events(types: ["payout_intent.created"]) { id } }' }, {
-    next: (msg: any) => {
-      const t = process.hrtime.bigint();
-      if (msg.errors) failure = msg.errors;
-      else received.push({ id: msg.data.events.id, t });
+  const dispose = client.subscribe(
+    { query: 'subscription { events(types: ["payout_intent.created"]) { id } }' },
+    {
+      next: (msg: any) => {
+        const t = process.hrtime.bigint();
+        if (msg.errors) failure = msg.errors;
+        else received.push({ id: msg.data.events.id, t });
+      },
+      error: (err) => (failure = err),
+      complete: () => undefined,
     },
-    error: (err) => (failure = err),
-    complete: () => undefined,
-  });
+  );
   const deadline = Date.now() + 10000;
   while (srv.app.eventHub.streamCount <= before) {
     if (failure || Date.now() > deadline) throw new Error(`subscribe failed: ${JSON.stringify(failure)}`);
@@ -72,8 +79,13 @@ async function subscribe(srv: TestServer, auth: string) {
   }
   return {
     received,
-    get failure() { return failure; },
-    async stop() { dispose(); await client.dispose(); },
+    get failure() {
+      return failure;
+    },
+    async stop() {
+      dispose();
+      await client.dispose();
+    },
   };
 }
 
@@ -86,8 +98,16 @@ async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Pr
 }
 
 /** Latencies (ms) of `received` against commit times by seq; checks once-each and order. */
-async function latencies(srv: TestServer, merchantId: string, received: { id: string; t: bigint }[], commits: Map<number, bigint>, skip: number): Promise<number[]> {
-  const rows = await srv.app.db.read((em) => em.find(EventRecord, { where: { merchantId, environment: 'test', type: 'payout_intent.created' }, order: { seq: 'ASC' } }));
+async function latencies(
+  srv: TestServer,
+  merchantId: string,
+  received: { id: string; t: bigint }[],
+  commits: Map<number, bigint>,
+  skip: number,
+): Promise<number[]> {
+  const rows = await srv.app.db.read((em) =>
+    em.find(EventRecord, { where: { merchantId, environment: 'test', type: 'payout_intent.created' }, order: { seq: 'ASC' } }),
+  );
   const seqOf = new Map(rows.map((r) => [r.id, r.seq!]));
   const ids = received.map((r) => r.id);
   if (new Set(ids).size !== ids.length) throw new Error('an event was received twice');
@@ -101,9 +121,14 @@ async function latencies(srv: TestServer, merchantId: string, received: { id: st
 function summarise(scenario: string, values: number[], note: string): Row {
   const sorted = [...values].sort((a, b) => a - b);
   return {
-    scenario, events: sorted.length,
-    median_ms: round(quantile(sorted, 0.5)), p90_ms: round(quantile(sorted, 0.9)), p99_ms: round(quantile(sorted, 0.99)),
-    max_ms: round(sorted[sorted.length - 1]), mean_ms: round(sorted.reduce((a, b) => a + b, 0) / sorted.length), note,
+    scenario,
+    events: sorted.length,
+    median_ms: round(quantile(sorted, 0.5)),
+    p90_ms: round(quantile(sorted, 0.9)),
+    p99_ms: round(quantile(sorted, 0.99)),
+    max_ms: round(sorted[sorted.length - 1]),
+    mean_ms: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    note,
   };
 }
 
@@ -166,7 +191,6 @@ async function otherProcess(database: TestDatabase, scenario: string, redisUrl: 
   }
 }
 
-
 async function main(): Promise<void> {
   const database = await createTestDatabase();
   const rows: Row[] = [];
@@ -178,21 +202,26 @@ async function main(): Promise<void> {
     } else {
       rows.push(await otherProcess(database, '(b) other process, DB polling', ''));
       const problem = await redisProblem(REDIS_URL);
-      rows.push(problem ? skipped('(c) other process, Redis', `skipped: ${REDIS_URL} unreachable (${problem})`) : await otherProcess(database, '(c) other process, Redis', REDIS_URL));
+      rows.push(
+        problem
+          ? skipped('(c) other process, Redis', `skipped: ${REDIS_URL} unreachable (${problem})`)
+          : await otherProcess(database, '(c) other process, Redis', REDIS_URL),
+      );
     }
   } finally {
     await database.drop();
   }
-   
+
   console.table(rows);
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg().map(round), node: process.version };
-  process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), database: database.kind, events: COUNT, warmup: WARMUP, eventsPollMs: Number(POLL_MS), machine, rows })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ date: new Date().toISOString(), database: database.kind, events: COUNT, warmup: WARMUP, eventsPollMs: Number(POLL_MS), machine, rows })}\n`,
+  );
 }
 
 main().then(
   () => process.exit(0),
   (err) => {
-     
     console.error(err);
     process.exit(1);
   },

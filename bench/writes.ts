@@ -16,16 +16,32 @@ const connections = Number(process.env.WRITES_CONNECTIONS ?? 20);
 const routes = (process.env.WRITES_ROUTES ?? 'payout,payment').split(',');
 const merchantCounts = (process.env.WRITES_MERCHANTS ?? '1,10').split(',').map(Number);
 
-interface LoadResult { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number }
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
 
 function load(url: string, route: string, auths: string[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(__dirname, 'writes-load.js'), [], {
-      env: { ...process.env, LOAD_URL: url, LOAD_ROUTE: route, LOAD_AUTHS: JSON.stringify(auths), LOAD_SECONDS: String(seconds), LOAD_CONNECTIONS: String(connections) },
+      env: {
+        ...process.env,
+        LOAD_URL: url,
+        LOAD_ROUTE: route,
+        LOAD_AUTHS: JSON.stringify(auths),
+        LOAD_SECONDS: String(seconds),
+        LOAD_CONNECTIONS: String(connections),
+      },
     });
     child.once('message', (m) => resolve(m as LoadResult));
     child.once('error', reject);
-    child.once('exit', (code) => { if (code) reject(new Error(`load exited ${code}`)); });
+    child.once('exit', (code) => {
+      if (code) reject(new Error(`load exited ${code}`));
+    });
   });
 }
 
@@ -48,8 +64,15 @@ async function main(): Promise<void> {
         // The gateway's own CPU per request (user + system): steadier than req/s on a shared machine.
         const cpuMs = (used.user + used.system) / 1000 / Math.max(1, r.requests);
         rows.push({
-          route, merchants: n, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, statements_per_request: statements.toFixed(2),
-          cpu_ms_per_request: cpuMs.toFixed(2), non2xx: r.non2xx, errors: r.errors,
+          route,
+          merchants: n,
+          rps: Math.round(r.rps),
+          p50_ms: r.p50,
+          p99_ms: r.p99,
+          statements_per_request: statements.toFixed(2),
+          cpu_ms_per_request: cpuMs.toFixed(2),
+          non2xx: r.non2xx,
+          errors: r.errors,
         });
       }
     }

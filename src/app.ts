@@ -128,7 +128,12 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
 }
 
 export async function createApp(config: Config, log = createLogger(config)): Promise<App> {
-  const cipher = FieldCipher.load({ base64: config.dataEncryptionKey, previous: config.dataEncryptionKeysPrevious, dataDir: config.dataDir, production: config.nodeEnv === 'production' });
+  const cipher = FieldCipher.load({
+    base64: config.dataEncryptionKey,
+    previous: config.dataEncryptionKeysPrevious,
+    dataDir: config.dataDir,
+    production: config.nodeEnv === 'production',
+  });
   // Migrations that seal stored data use the service's key.
   provideMigrationCipher(() => cipher);
   const ds = createDataSource(config.database, ENTITIES, new CountingLogger(log.child({ component: 'sql' })), config.db);
@@ -145,7 +150,10 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   let guards: GuardForm | false = false;
   if (mysql) {
     guards = mariaDb ? 'if' : (await guardProcedureWorks(ds)) ? 'call' : false;
-    if (!mariaDb && !guards) log.warn('MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions/0042-mysql-8.md); each write checks its row count before COMMIT, one round trip more');
+    if (!mariaDb && !guards)
+      log.warn(
+        'MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions/0042-mysql-8.md); each write checks its row count before COMMIT, one round trip more',
+      );
   }
   const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
 
@@ -186,8 +194,33 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   );
 
   return {
-    config, log, db, cipher, publicUrl, auth, revocations, redis, idempotency, audit, events, eventHub, webhookEndpoints, webhookDelivery, ledger, payouts, topups, methodRouting, methodSettings,
-    paymentLifecycle, payments, checkout, refunds, pipeline, ops, modules, scheduler,
+    config,
+    log,
+    db,
+    cipher,
+    publicUrl,
+    auth,
+    revocations,
+    redis,
+    idempotency,
+    audit,
+    events,
+    eventHub,
+    webhookEndpoints,
+    webhookDelivery,
+    ledger,
+    payouts,
+    topups,
+    methodRouting,
+    methodSettings,
+    paymentLifecycle,
+    payments,
+    checkout,
+    refunds,
+    pipeline,
+    ops,
+    modules,
+    scheduler,
     async close() {
       await scheduler.stop();
       await modules.close();

@@ -4,9 +4,7 @@
  */
 import path from 'node:path';
 
-export type DatabaseConfig =
-  | { kind: 'mysql'; url: string }
-  | { kind: 'sqlite'; file: string };
+export type DatabaseConfig = { kind: 'mysql'; url: string } | { kind: 'sqlite'; file: string };
 
 /**
  * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions/0030-database-timeouts-and-outages.md "Database
@@ -158,7 +156,10 @@ function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
     pingTimeoutMs: int('DB_PING_TIMEOUT_MS', env.DB_PING_TIMEOUT_MS, d.pingTimeoutMs, 100),
   };
   // The unit of work's deadline bounds everything inside it; a longer part limit would never apply.
-  for (const [name, value] of [['DB_ACQUIRE_TIMEOUT_MS', s.acquireTimeoutMs], ['DB_QUERY_TIMEOUT_MS', s.queryTimeoutMs]] as const) {
+  for (const [name, value] of [
+    ['DB_ACQUIRE_TIMEOUT_MS', s.acquireTimeoutMs],
+    ['DB_QUERY_TIMEOUT_MS', s.queryTimeoutMs],
+  ] as const) {
     if (value > s.txTimeoutMs) throw new Error(`${name} (${value}) must not exceed DB_TX_TIMEOUT_MS (${s.txTimeoutMs})`);
   }
   return s;
@@ -167,7 +168,8 @@ function dbSettings(env: NodeJS.ProcessEnv): DbSettings {
 function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const value = env.PUBLIC_BASE_URL?.trim();
   if (!value) {
-    if (env.NODE_ENV === 'production') throw new Error('PUBLIC_BASE_URL must be set when NODE_ENV=production (the base of checkout links, e.g. https://pay.example.com)');
+    if (env.NODE_ENV === 'production')
+      throw new Error('PUBLIC_BASE_URL must be set when NODE_ENV=production (the base of checkout links, e.g. https://pay.example.com)');
     return undefined;
   }
   let url: URL;
@@ -223,10 +225,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
-    dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== ''),
+    dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter((k) => k !== ''),
     dataDir,
     publicBaseUrl: publicBaseUrl(env),
-    trustProxy: (env.TRUST_PROXY ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
     idempotencyLockTimeoutMs: int('IDEMPOTENCY_LOCK_TIMEOUT_MS', env.IDEMPOTENCY_LOCK_TIMEOUT_MS, 60_000, 1),
     seedDemo: env.SEED_DEMO !== '0',
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', env.RATE_LIMIT_PER_SECOND, 1000),

@@ -35,9 +35,10 @@ export function provisioningCommand(env: NodeJS.ProcessEnv = process.env): strin
 /** Lines to print when the database has no merchant yet (and no demo was created), else undefined. */
 export async function provisioningHint(app: App, env: NodeJS.ProcessEnv = process.env): Promise<string[] | undefined> {
   if ((await app.auth.listMerchants()).length > 0) return undefined;
-  const why = app.db.kind === 'mysql'
-    ? 'No merchant yet (the demo merchant is created only on the embedded SQLite database).'
-    : 'No merchant yet (SEED_DEMO=0: no demo merchant was created).';
+  const why =
+    app.db.kind === 'mysql'
+      ? 'No merchant yet (the demo merchant is created only on the embedded SQLite database).'
+      : 'No merchant yet (SEED_DEMO=0: no demo merchant was created).';
   return [
     why,
     'Create a merchant with a TEST key pair (prints {"merchant_id","public_key","secret_key"}; the secret is shown once):',

@@ -23,7 +23,11 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     // Slow clients: 408 request_timeout (clientErrorHandler) past the header or request limit; idle sockets closed.
-    http: { headersTimeout: app.config.http.headersMs, requestTimeout: app.config.http.requestMs, connectionsCheckingInterval: app.config.http.checkEveryMs },
+    http: {
+      headersTimeout: app.config.http.headersMs,
+      requestTimeout: app.config.http.requestMs,
+      connectionsCheckingInterval: app.config.http.checkEveryMs,
+    },
     requestTimeout: app.config.http.requestMs,
     connectionTimeout: app.config.http.idleMs,
     keepAliveTimeout: app.config.http.keepAliveMs,

@@ -17,7 +17,13 @@ export function redactUrl(url: string, mask = '****'): string {
 
 function mysqlTarget(url: string): { host: string; port: string; user: string; password: boolean; database: string } {
   const u = new URL(url);
-  return { host: u.hostname, port: u.port || '3306', user: decodeURIComponent(u.username) || 'root', password: u.password !== '', database: decodeURIComponent(u.pathname.replace(/^\//, '')) };
+  return {
+    host: u.hostname,
+    port: u.port || '3306',
+    user: decodeURIComponent(u.username) || 'root',
+    password: u.password !== '',
+    database: decodeURIComponent(u.pathname.replace(/^\//, '')),
+  };
 }
 
 /** One line (no newline) saying why the service could not start and what to do about it. */
@@ -27,11 +33,17 @@ export function describeStartError(err: unknown, database: DatabaseConfig | unde
   if (database?.kind === 'mysql') {
     const where = redactUrl(database.url);
     let t: ReturnType<typeof mysqlTarget> | undefined;
-    try { t = mysqlTarget(database.url); } catch { t = undefined; }
+    try {
+      t = mysqlTarget(database.url);
+    } catch {
+      t = undefined;
+    }
     switch (e.code) {
       case 'ER_BAD_DB_ERROR':
-        return `database "${t?.database}" does not exist on ${t?.host}:${t?.port} (DATABASE_URL=${where}); create it first: `
-          + `mysql -h ${t?.host} -P ${t?.port} -u ${t?.user}${t?.password ? ' -p' : ''} -e 'CREATE DATABASE \`${t?.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'`;
+        return (
+          `database "${t?.database}" does not exist on ${t?.host}:${t?.port} (DATABASE_URL=${where}); create it first: ` +
+          `mysql -h ${t?.host} -P ${t?.port} -u ${t?.user}${t?.password ? ' -p' : ''} -e 'CREATE DATABASE \`${t?.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'`
+        );
       case 'ECONNREFUSED':
       case 'ETIMEDOUT':
       case 'EHOSTUNREACH':

@@ -42,7 +42,10 @@ function imports(file: string): string[] {
 
 /** Whether `file` imports `spec` for its types only (`import type ...`). */
 function typeOnly(file: string, spec: string): boolean {
-  return fs.readFileSync(file, 'utf8').split('\n').some((line) => line.startsWith('import type ') && line.endsWith(`'${spec}';`));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .some((line) => line.startsWith('import type ') && line.endsWith(`'${spec}';`));
 }
 
 describe('layering', () => {
@@ -53,20 +56,26 @@ describe('layering', () => {
         // A data migration may use a module's column codec (`*.column.ts`) and its types: it
         // rewrites that module's stored values (e.g. 1733800000000-QrModules).
         .filter((spec) => !(file.includes(`${path.sep}migrations${path.sep}`) && (spec.endsWith('.column') || typeOnly(file, spec))))
-        .map((spec) => `${path.relative(SRC, file)} -> ${spec}`));
+        .map((spec) => `${path.relative(SRC, file)} -> ${spec}`),
+    );
     expect(offending).toEqual([]);
   });
 
   test('the assemblers name no module: they iterate the registry', () => {
     const assemblers = ['server.ts', 'graphql/schema.ts', 'graphql/loaders.ts', 'http/openapi.ts'];
     const offending = assemblers.flatMap((file) =>
-      imports(path.join(SRC, file)).filter((spec) => /modules\/./.test(spec)).map((spec) => `${file} -> ${spec}`));
+      imports(path.join(SRC, file))
+        .filter((spec) => /modules\/./.test(spec))
+        .map((spec) => `${file} -> ${spec}`),
+    );
     expect(offending).toEqual([]);
   });
 
   test('every module folder has an x.module.ts, and the registry holds each once', () => {
-    const folders = fs.readdirSync(path.join(SRC, 'modules'), { withFileTypes: true })
-      .filter((e) => e.isDirectory() && e.name !== 'shared').map((e) => e.name);
+    const folders = fs
+      .readdirSync(path.join(SRC, 'modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'shared')
+      .map((e) => e.name);
     for (const folder of folders) {
       const moduleFiles = fs.readdirSync(path.join(SRC, 'modules', folder)).filter((f) => f.endsWith('.module.ts'));
       expect({ folder, moduleFiles: moduleFiles.length }).toEqual({ folder, moduleFiles: 1 });
@@ -76,7 +85,7 @@ describe('layering', () => {
     expect(names.length).toBe(folders.length);
   });
 
-  test("every entity, resolver and OpenAPI model is declared by exactly one module", () => {
+  test('every entity, resolver and OpenAPI model is declared by exactly one module', () => {
     const count = (pick: (m: (typeof MODULES)[number]) => unknown[]) => {
       const all = MODULES.flatMap(pick);
       return { total: all.length, distinct: new Set(all).size };
@@ -101,10 +110,12 @@ function importGraph(): Map<string, string[]> {
     const base = path.resolve(path.dirname(from), spec);
     return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => known.has(f));
   };
-  return new Map(files.map((file) => {
-    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
-    return [file, importedFiles.map((i) => resolve(file, i.fileName)).filter((f): f is string => f !== undefined)];
-  }));
+  return new Map(
+    files.map((file) => {
+      const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+      return [file, importedFiles.map((i) => resolve(file, i.fileName)).filter((f): f is string => f !== undefined)];
+    }),
+  );
 }
 
 /** The strongly connected components of more than one file (or a file importing itself): each is an import circle. */
@@ -149,7 +160,12 @@ describe('imports', () => {
   });
 
   test('the circle finder sees a circle made only of type imports', () => {
-    const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
     expect(importCircles(graph).map((c) => c.map((f) => path.basename(f)))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     const { importedFiles } = ts.preProcessFile("import type { A } from './a';\nexport type { B } from './b';\ntype C = import('./c').C;\n", true, true);
     expect(importedFiles.map((i) => i.fileName)).toEqual(['./a', './b', './c']);
@@ -158,9 +174,17 @@ describe('imports', () => {
   /** The kernel knows no database: SQL, query builders and index hints live under src/db/. */
   test('src/domain imports neither src/db nor typeorm', () => {
     const offending = tsFiles(path.join(SRC, 'domain')).flatMap((file) =>
-      ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles.map((i) => i.fileName)
-        .filter((spec) => spec === 'typeorm' || spec.startsWith('typeorm/') || (spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(SRC, 'db') + path.sep)))
-        .map((spec) => `${path.relative(SRC, file).split(path.sep).join('/')} -> ${spec}`));
+      ts
+        .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter(
+          (spec) =>
+            spec === 'typeorm' ||
+            spec.startsWith('typeorm/') ||
+            (spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(SRC, 'db') + path.sep)),
+        )
+        .map((spec) => `${path.relative(SRC, file).split(path.sep).join('/')} -> ${spec}`),
+    );
     expect(offending).toEqual([]);
   });
 });
@@ -169,7 +193,10 @@ describe('modules build their own services', () => {
   test('no file under src/modules imports the application (src/app.ts)', () => {
     const app = path.join(SRC, 'app');
     const offending = tsFiles(path.join(SRC, 'modules')).flatMap((file) =>
-      imports(file).filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec) === app).map(() => path.relative(SRC, file)));
+      imports(file)
+        .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec) === app)
+        .map(() => path.relative(SRC, file)),
+    );
     expect(offending).toEqual([]);
   });
 
@@ -177,7 +204,14 @@ describe('modules build their own services', () => {
     const built: string[] = [];
     const kernel = {} as Kernel;
     const make = (name: string, uses: Record<string, AnyModule> = {}) =>
-      defineModule({ name, uses, provide: (_k, used) => { built.push(`${name}(${Object.keys(used).join(',')})`); return { name }; } });
+      defineModule({
+        name,
+        uses,
+        provide: (_k, used) => {
+          built.push(`${name}(${Object.keys(used).join(',')})`);
+          return { name };
+        },
+      });
     const base = make('base');
     const middle = make('middle', { base });
     const top = make('top', { middle, base });
@@ -188,7 +222,7 @@ describe('modules build their own services', () => {
     expect(() => new Composition([top, middle], kernel)).toThrow(/uses base, which is not in the registry/);
   });
 
-  test('every module the registry\'s modules use is in the registry', () => {
+  test("every module the registry's modules use is in the registry", () => {
     for (const module of MODULES) for (const used of Object.values(module.uses ?? {})) expect(MODULES).toContain(used);
   });
 });
@@ -200,9 +234,15 @@ describe('modules build their own services', () => {
  * `provide` is read; this list does, and the test below keeps it complete.
  */
 const RESOLVERS_FIT = [
-  fits(auditModule, AuditResolver), fits(authModule, ViewerResolver), fits(balancesModule, BalanceResolver),
-  fits(eventsModule, EventResolver, EventSubscriptionResolver), fits(methodsModule, MethodResolver), fits(paymentsModule, PaymentResolver),
-  fits(payoutsModule, PayoutResolver), fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver), fits(topupsModule, TopupResolver),
+  fits(auditModule, AuditResolver),
+  fits(authModule, ViewerResolver),
+  fits(balancesModule, BalanceResolver),
+  fits(eventsModule, EventResolver, EventSubscriptionResolver),
+  fits(methodsModule, MethodResolver),
+  fits(paymentsModule, PaymentResolver),
+  fits(payoutsModule, PayoutResolver),
+  fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver),
+  fits(topupsModule, TopupResolver),
   fits(webhooksModule, WebhookResolver),
 ];
 function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: ServicesOf<M>) => object)[]): [AnyModule, unknown[]] {
@@ -212,5 +252,9 @@ function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: Serv
 test("every module's resolver classes are constructible from the module's services (checked by the compiler above)", () => {
   const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
   const listed = RESOLVERS_FIT.map(([m, r]): [string, unknown] => [m.name, r]).sort(byName);
-  expect(listed).toEqual(MODULES.filter((m) => m.resolvers?.length).map((m): [string, unknown] => [m.name, m.resolvers]).sort(byName));
+  expect(listed).toEqual(
+    MODULES.filter((m) => m.resolvers?.length)
+      .map((m): [string, unknown] => [m.name, m.resolvers])
+      .sort(byName),
+  );
 });

@@ -53,7 +53,12 @@ export function createApi(session: Session, onUnauthorized: () => void): Api {
       return r.data!;
     },
     async testHelper(path) {
-      const res = await fetch(`/v1/test_helpers/${path}`, { method: 'POST', credentials: 'omit', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`/v1/test_helpers/${path}`, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: '{}',
+      });
       if (res.status === 401) onUnauthorized();
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;

@@ -15,7 +15,12 @@ export function money(amount: string, currency: string): string {
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** The server counts a reason in code points (src/domain/validation.ts CANCEL_REASON_MAX); so does this. */

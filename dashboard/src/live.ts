@@ -22,12 +22,15 @@ export const LiveEventDocument = graphql(`
       id
       type
       createdAt
-      data { object }
+      data {
+        object
+      }
     }
   }
 `);
 
-export type LiveEvent = LiveEventSubscription['events'];export type LinkState = 'connecting' | 'live' | 'reconnecting';
+export type LiveEvent = LiveEventSubscription['events'];
+export type LinkState = 'connecting' | 'live' | 'reconnecting';
 
 export interface LiveHandlers {
   onEvent(event: LiveEvent, missed: boolean): void;

@@ -21,8 +21,14 @@ import { Topups } from './views/topups';
 import { Webhooks } from './views/webhooks';
 
 const NAV: [string, string][] = [
-  ['payouts', 'Payouts'], ['balances', 'Balances'], ['payments', 'Payments'], ['topups', 'Topups'], ['refunds', 'Refunds'],
-  ['events', 'Events'], ['webhooks', 'Webhooks'], ['audit', 'Audit log'],
+  ['payouts', 'Payouts'],
+  ['balances', 'Balances'],
+  ['payments', 'Payments'],
+  ['topups', 'Topups'],
+  ['refunds', 'Refunds'],
+  ['events', 'Events'],
+  ['webhooks', 'Webhooks'],
+  ['audit', 'Audit log'],
 ];
 
 function useRoute(): [string, string | undefined] {
@@ -64,21 +70,51 @@ function SignIn({ message, onSignedIn }: { message: string | null; onSignedIn: (
   return (
     <main class="signin" id="main">
       <h1>Merchant dashboard</h1>
-      {message && <p class="notice" role="alert" data-testid="signed-out-reason">{message}</p>}
+      {message && (
+        <p class="notice" role="alert" data-testid="signed-out-reason">
+          {message}
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} data-testid="signin">
         <label for="pk">Public key</label>
-        <input id="pk" name="pk" autoComplete="username" spellcheck={false} placeholder="pk_test_…" value={publicKey} onInput={(e) => setPublicKey(e.currentTarget.value)} />
+        <input
+          id="pk"
+          name="pk"
+          autoComplete="username"
+          spellcheck={false}
+          placeholder="pk_test_…"
+          value={publicKey}
+          onInput={(e) => setPublicKey(e.currentTarget.value)}
+        />
         <label for="sk">Secret key</label>
-        <input id="sk" name="sk" type="password" autoComplete="current-password" placeholder="sk_test_…" value={secretKey} onInput={(e) => setSecretKey(e.currentTarget.value)} />
-        {error && <p class="error" role="alert" data-testid="signin-error">{error}</p>}
-        <button type="submit" class="primary" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        <input
+          id="sk"
+          name="sk"
+          type="password"
+          autoComplete="current-password"
+          placeholder="sk_test_…"
+          value={secretKey}
+          onInput={(e) => setSecretKey(e.currentTarget.value)}
+        />
+        {error && (
+          <p class="error" role="alert" data-testid="signin-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
         <p class="muted">The keys stay in this browser tab only (session storage) and are cleared when you sign out.</p>
       </form>
     </main>
   );
 }
 
-interface Signed { session: Session; api: Api; viewer: ViewerQuery }
+interface Signed {
+  session: Session;
+  api: Api;
+  viewer: ViewerQuery;
+}
 
 function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut: (message: string | null) => void }) {
   const [view, id] = useRoute();
@@ -106,31 +142,63 @@ function Dashboard({ signed, onSignOut }: { signed: Signed; onSignOut: (message:
   }, [signed]);
 
   const { viewer } = signed.viewer;
-  const page = { payouts: Payouts, balances: Balances, payments: Payments, topups: Topups, refunds: Refunds, events: Events, webhooks: Webhooks, audit: Audit }[view] ?? Payouts;
+  const page =
+    {
+      payouts: Payouts,
+      balances: Balances,
+      payments: Payments,
+      topups: Topups,
+      refunds: Refunds,
+      events: Events,
+      webhooks: Webhooks,
+      audit: Audit,
+    }[view] ?? Payouts;
   const Page = page;
   return (
     <AppContext.Provider value={ctx}>
-      <a class="skip" href="#main">Skip to content</a>
-      {test && <div class="test-banner" role="note" data-testid="test-banner">TEST MODE: test keys, simulated money</div>}
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      {test && (
+        <div class="test-banner" role="note" data-testid="test-banner">
+          TEST MODE: test keys, simulated money
+        </div>
+      )}
       <header class="top">
         <div class="who">
           <strong data-testid="merchant">{viewer.merchant.name}</strong>
-          <span class={`env env-${viewer.environment.toLowerCase()}`} data-testid="environment">{viewer.environment.toLowerCase()}</span>
+          <span class={`env env-${viewer.environment.toLowerCase()}`} data-testid="environment">
+            {viewer.environment.toLowerCase()}
+          </span>
         </div>
         <span class={`link link-${link.state}`} role="status" data-testid="link-state" title={link.detail}>
           {link.state === 'live' ? 'Live' : link.state === 'connecting' ? 'Connecting…' : 'Connection lost, reconnecting…'}
         </span>
-        <button type="button" onClick={() => onSignOut(null)} data-testid="signout">Sign out</button>
+        <button type="button" onClick={() => onSignOut(null)} data-testid="signout">
+          Sign out
+        </button>
       </header>
       <nav class="tabs" aria-label="Sections">
-        {NAV.map(([k, name]) => <a key={k} href={`#/${k}`} aria-current={k === view ? 'page' : undefined}>{name}</a>)}
+        {NAV.map(([k, name]) => (
+          <a key={k} href={`#/${k}`} aria-current={k === view ? 'page' : undefined}>
+            {name}
+          </a>
+        ))}
       </nav>
       {missed && missed.length > 0 && (
         <div class="notice" role="status" data-testid="missed">
           <strong>Reconnected.</strong> {missed.length} change{missed.length === 1 ? '' : 's'} while the connection was down:
-          <ul>{missed.slice(0, 8).map((e) => <li key={e.id}>{e.type} <code>{objectIdOf(e)}</code></li>)}</ul>
+          <ul>
+            {missed.slice(0, 8).map((e) => (
+              <li key={e.id}>
+                {e.type} <code>{objectIdOf(e)}</code>
+              </li>
+            ))}
+          </ul>
           {missed.length > 8 && <span>and {missed.length - 8} more (see Events).</span>}
-          <button type="button" onClick={() => setMissed(null)}>Dismiss</button>
+          <button type="button" onClick={() => setMissed(null)}>
+            Dismiss
+          </button>
         </div>
       )}
       <main id="main" tabIndex={-1}>
@@ -149,24 +217,43 @@ function App() {
     setSigned(null);
     setMessage(why);
   }, []);
-  const unauthorized = useCallback(() => signOut('Signed out: the server no longer accepts this key (revoked or wrong). Sign in with a valid key pair.'), [signOut]);
+  const unauthorized = useCallback(
+    () => signOut('Signed out: the server no longer accepts this key (revoked or wrong). Sign in with a valid key pair.'),
+    [signOut],
+  );
 
   // A reload in the same tab keeps the session.
   useEffect(() => {
     const session = loadSession();
     if (!session) return;
     const api = createApi(session, unauthorized);
-    api.query(ViewerDocument, {}).then((viewer) => setSigned({ session, api, viewer }), () => signOut('Could not restore the session: sign in again.')).finally(() => setRestoring(false));
+    api
+      .query(ViewerDocument, {})
+      .then(
+        (viewer) => setSigned({ session, api, viewer }),
+        () => signOut('Could not restore the session: sign in again.'),
+      )
+      .finally(() => setRestoring(false));
   }, []);
 
-  if (restoring) return <p class="muted" role="status">Loading…</p>;
+  if (restoring)
+    return (
+      <p class="muted" role="status">
+        Loading…
+      </p>
+    );
   if (!signed) {
-    return <SignIn message={message} onSignedIn={(session, _api, viewer) => {
-      saveSession(session);
-      setMessage(null);
-      // From now on a 401 anywhere signs the browser out.
-      setSigned({ session, api: createApi(session, unauthorized), viewer });
-    }} />;
+    return (
+      <SignIn
+        message={message}
+        onSignedIn={(session, _api, viewer) => {
+          saveSession(session);
+          setMessage(null);
+          // From now on a 401 anywhere signs the browser out.
+          setSigned({ session, api: createApi(session, unauthorized), viewer });
+        }}
+      />
+    );
   }
   return <Dashboard signed={signed} onSignOut={signOut} />;
 }

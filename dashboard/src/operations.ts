@@ -3,24 +3,61 @@ import { graphql } from './gql';
 
 export const ViewerDocument = graphql(`
   query Viewer {
-    viewer { apiKeyId environment merchant { id name } }
-    events(first: 1) { nodes { id } }
+    viewer {
+      apiKeyId
+      environment
+      merchant {
+        id
+        name
+      }
+    }
+    events(first: 1) {
+      nodes {
+        id
+      }
+    }
   }
 `);
 
 export const BalancesDocument = graphql(`
   query Balances($types: [String!]) {
-    balances { currency available pending reserved updatedAt }
-    events(first: 20, filter: { type: $types }) { nodes { id type createdAt data { object } } }
+    balances {
+      currency
+      available
+      pending
+      reserved
+      updatedAt
+    }
+    events(first: 20, filter: { type: $types }) {
+      nodes {
+        id
+        type
+        createdAt
+        data {
+          object
+        }
+      }
+    }
   }
 `);
-
 
 export const PayoutsDocument = graphql(`
   query Payouts($after: String, $filter: PayoutIntentFilter) {
     payoutIntents(first: 10, after: $after, filter: $filter) {
-      nodes { id status amount currency merchantReference createdAt updatedAt failureMessage }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        status
+        amount
+        currency
+        merchantReference
+        createdAt
+        updatedAt
+        failureMessage
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -28,30 +65,76 @@ export const PayoutsDocument = graphql(`
 export const PayoutDocument = graphql(`
   query Payout($id: ID!) {
     payoutIntent(id: $id) {
-      id status amount currency country merchantReference failureCode failureMessage createdAt updatedAt environment
-      recipient { type bankCode accountLast4 holderName }
+      id
+      status
+      amount
+      currency
+      country
+      merchantReference
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
+      environment
+      recipient {
+        type
+        bankCode
+        accountLast4
+        holderName
+      }
     }
-    auditLog(first: 20, filter: { resourceId: $id }) { nodes { id operation reason statusCode createdAt requestId } }
+    auditLog(first: 20, filter: { resourceId: $id }) {
+      nodes {
+        id
+        operation
+        reason
+        statusCode
+        createdAt
+        requestId
+      }
+    }
   }
 `);
 
 export const ApprovePayoutDocument = graphql(`
   mutation ApprovePayout($id: ID!) {
-    approvePayoutIntent(id: $id) { id status updatedAt }
+    approvePayoutIntent(id: $id) {
+      id
+      status
+      updatedAt
+    }
   }
 `);
 
 export const CancelPayoutDocument = graphql(`
   mutation CancelPayout($id: ID!, $reason: String) {
-    cancelPayoutIntent(id: $id, reason: $reason) { id status failureMessage updatedAt }
+    cancelPayoutIntent(id: $id, reason: $reason) {
+      id
+      status
+      failureMessage
+      updatedAt
+    }
   }
 `);
 
 export const PaymentsDocument = graphql(`
   query Payments($after: String, $filter: PaymentIntentFilter) {
     paymentIntents(first: 10, after: $after, filter: $filter) {
-      nodes { id status amount amountRefunded currency merchantReference paymentMethod createdAt failureMessage }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        status
+        amount
+        amountRefunded
+        currency
+        merchantReference
+        paymentMethod
+        createdAt
+        failureMessage
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -59,26 +142,72 @@ export const PaymentsDocument = graphql(`
 export const PaymentDocument = graphql(`
   query Payment($id: ID!) {
     paymentIntent(id: $id) {
-      id status amount amountRefunded currency country merchantReference paymentMethod checkoutMode processingReason
-      failureCode failureMessage createdAt updatedAt
-      nextAction { type url expiresAt }
-      receipt { receiptNumber reference paidAt paymentMethod bank }
-      refunds(first: 10) { nodes { id status amount currency reason createdAt } }
+      id
+      status
+      amount
+      amountRefunded
+      currency
+      country
+      merchantReference
+      paymentMethod
+      checkoutMode
+      processingReason
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
+      nextAction {
+        type
+        url
+        expiresAt
+      }
+      receipt {
+        receiptNumber
+        reference
+        paidAt
+        paymentMethod
+        bank
+      }
+      refunds(first: 10) {
+        nodes {
+          id
+          status
+          amount
+          currency
+          reason
+          createdAt
+        }
+      }
     }
   }
 `);
 
 export const CancelPaymentDocument = graphql(`
   mutation CancelPayment($id: ID!, $reason: String) {
-    cancelPaymentIntent(id: $id, reason: $reason) { id status failureMessage }
+    cancelPaymentIntent(id: $id, reason: $reason) {
+      id
+      status
+      failureMessage
+    }
   }
 `);
 
 export const TopupsDocument = graphql(`
   query Topups($after: String, $filter: TopupIntentFilter) {
     topupIntents(first: 10, after: $after, filter: $filter) {
-      nodes { id status amount currency merchantReference createdAt failureMessage }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        status
+        amount
+        currency
+        merchantReference
+        createdAt
+        failureMessage
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -86,8 +215,28 @@ export const TopupsDocument = graphql(`
 export const TopupDocument = graphql(`
   query Topup($id: ID!) {
     topupIntent(id: $id) {
-      id status amount currency country merchantReference failureCode failureMessage createdAt updatedAt
-      nextAction { type expiresAt displayBankTransferInstructions { bankName accountName accountNumber reference amount currency } }
+      id
+      status
+      amount
+      currency
+      country
+      merchantReference
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
+      nextAction {
+        type
+        expiresAt
+        displayBankTransferInstructions {
+          bankName
+          accountName
+          accountNumber
+          reference
+          amount
+          currency
+        }
+      }
     }
   }
 `);
@@ -95,8 +244,20 @@ export const TopupDocument = graphql(`
 export const RefundsDocument = graphql(`
   query Refunds($after: String, $filter: RefundFilter) {
     refunds(first: 10, after: $after, filter: $filter) {
-      nodes { id status amount currency merchantReference paymentIntentId reason createdAt }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        status
+        amount
+        currency
+        merchantReference
+        paymentIntentId
+        reason
+        createdAt
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -104,7 +265,17 @@ export const RefundsDocument = graphql(`
 export const RefundDocument = graphql(`
   query Refund($id: ID!) {
     refund(id: $id) {
-      id status amount currency merchantReference paymentIntentId reason failureCode failureMessage createdAt updatedAt
+      id
+      status
+      amount
+      currency
+      merchantReference
+      paymentIntentId
+      reason
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
     }
   }
 `);
@@ -112,23 +283,53 @@ export const RefundDocument = graphql(`
 export const EventsDocument = graphql(`
   query Events($after: String, $filter: EventFilter) {
     events(first: 15, after: $after, filter: $filter) {
-      nodes { id type createdAt data { object } }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        type
+        createdAt
+        data {
+          object
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
 
 export const WebhooksDocument = graphql(`
   query Webhooks {
-    webhookEndpoints(first: 50) { nodes { id url status enabledEvents disabledReason createdAt } }
+    webhookEndpoints(first: 50) {
+      nodes {
+        id
+        url
+        status
+        enabledEvents
+        disabledReason
+        createdAt
+      }
+    }
   }
 `);
 
 export const WebhookAttemptsDocument = graphql(`
   query WebhookAttempts($id: ID!, $after: String) {
     webhookAttempts(webhookEndpointId: $id, first: 15, after: $after) {
-      nodes { id eventId attemptNumber statusCode error durationMs createdAt }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        eventId
+        attemptNumber
+        statusCode
+        error
+        durationMs
+        createdAt
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -136,8 +337,20 @@ export const WebhookAttemptsDocument = graphql(`
 export const AuditDocument = graphql(`
   query Audit($after: String, $filter: AuditLogFilter) {
     auditLog(first: 15, after: $after, filter: $filter) {
-      nodes { id operation resourceType resourceId reason statusCode requestId createdAt }
-      pageInfo { hasNextPage endCursor }
+      nodes {
+        id
+        operation
+        resourceType
+        resourceId
+        reason
+        statusCode
+        requestId
+        createdAt
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);

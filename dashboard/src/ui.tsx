@@ -46,13 +46,17 @@ export function usePaged<T>(load: (after: string | null) => Promise<Page<T>>, ke
   const [cursors, setCursors] = useState<{ key: string; stack: (string | null)[] }>({ key, stack: [null] });
   const stack = cursors.key === key ? cursors.stack : [null];
   const after = stack[stack.length - 1];
-  const [state, setState] = useState<{ loading: boolean; error?: string; nodes: T[]; next: string | null }>({ loading: true, nodes: [], next: null });
+  const [state, setState] = useState<{ loading: boolean; error?: string; nodes: T[]; next: string | null }>({
+    loading: true,
+    nodes: [],
+    next: null,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let current = true;
     setState((s) => ({ ...s, loading: true, error: undefined }));
     load(after).then(
-      (r) => current && setState({ loading: false, nodes: r.nodes, next: r.pageInfo.hasNextPage ? r.pageInfo.endCursor ?? null : null }),
+      (r) => current && setState({ loading: false, nodes: r.nodes, next: r.pageInfo.hasNextPage ? (r.pageInfo.endCursor ?? null) : null }),
       (e: Error) => current && setState({ loading: false, nodes: [], next: null, error: e.message }),
     );
     return () => {
@@ -72,9 +76,27 @@ export function usePaged<T>(load: (after: string | null) => Promise<Page<T>>, ke
 
 /** Loading / error / empty states, then the list. */
 export function ListState<T>({ paged, empty, children }: { paged: Paged<T>; empty: string; children: ComponentChildren }) {
-  if (paged.error) return <p class="error" role="alert">Could not load: {paged.error} <button type="button" onClick={paged.refresh}>Retry</button></p>;
-  if (paged.loading && paged.nodes.length === 0) return <p class="muted" role="status">Loading…</p>;
-  if (paged.nodes.length === 0) return <p class="muted" data-testid="empty">{empty}</p>;
+  if (paged.error)
+    return (
+      <p class="error" role="alert">
+        Could not load: {paged.error}{' '}
+        <button type="button" onClick={paged.refresh}>
+          Retry
+        </button>
+      </p>
+    );
+  if (paged.loading && paged.nodes.length === 0)
+    return (
+      <p class="muted" role="status">
+        Loading…
+      </p>
+    );
+  if (paged.nodes.length === 0)
+    return (
+      <p class="muted" data-testid="empty">
+        {empty}
+      </p>
+    );
   return <>{children}</>;
 }
 
@@ -82,23 +104,36 @@ export function Pager<T>({ paged }: { paged: Paged<T> }) {
   if (paged.page === 1 && !paged.hasNext) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" onClick={paged.previous} disabled={paged.page === 1}>Previous</button>
+      <button type="button" onClick={paged.previous} disabled={paged.page === 1}>
+        Previous
+      </button>
       <span>Page {paged.page}</span>
-      <button type="button" onClick={paged.next} disabled={!paged.hasNext} data-testid="next-page">Next</button>
+      <button type="button" onClick={paged.next} disabled={!paged.hasNext} data-testid="next-page">
+        Next
+      </button>
     </nav>
   );
 }
 
 export function Status({ value }: { value: string }) {
-  return <span class={`badge s-${value.toLowerCase()}`} data-testid="status">{label(value)}</span>;
+  return (
+    <span class={`badge s-${value.toLowerCase()}`} data-testid="status">
+      {label(value)}
+    </span>
+  );
 }
 
 export function Fields({ rows }: { rows: [string, ComponentChildren][] }) {
   return (
     <dl class="fields">
-      {rows.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([k, v]) => (
-        <div key={k}><dt>{k}</dt><dd>{v}</dd></div>
-      ))}
+      {rows
+        .filter(([, v]) => v !== null && v !== undefined && v !== '')
+        .map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
     </dl>
   );
 }
@@ -110,8 +145,12 @@ export function Panel({ title, back, children }: { title: string; back: string; 
   return (
     <section class="panel" aria-labelledby="detail-title" data-testid="details">
       <div class="panel-head">
-        <h2 id="detail-title" tabIndex={-1} ref={heading}>{title}</h2>
-        <a href={back} class="close">Close<span class="sr"> details</span></a>
+        <h2 id="detail-title" tabIndex={-1} ref={heading}>
+          {title}
+        </h2>
+        <a href={back} class="close">
+          Close<span class="sr"> details</span>
+        </a>
       </div>
       {children}
     </section>
@@ -123,7 +162,8 @@ export function useAction(): { busy: boolean; error: string | null; run: (fn: ()
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return {
-    busy, error,
+    busy,
+    error,
     async run(fn) {
       setBusy(true);
       setError(null);
@@ -145,7 +185,10 @@ export function useRecord<T>(load: () => Promise<T>, key: string): { data?: T; e
   useEffect(() => {
     let current = true;
     setState((s) => ({ ...s, loading: true }));
-    load().then((data) => current && setState({ data, loading: false }), (e: Error) => current && setState({ error: e.message, loading: false }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (e: Error) => current && setState({ error: e.message, loading: false }),
+    );
     return () => {
       current = false;
     };

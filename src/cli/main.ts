@@ -68,7 +68,14 @@ async function main(argv: string[]): Promise<number> {
   // Operator commands read whole tables (ledger verify): the request path's statement and unit
   // limits do not fit them, unless DB_QUERY_TIMEOUT_MS / DB_TX_TIMEOUT_MS are set explicitly.
   const long = (name: string, ms: number) => (process.env[name] ? ms : Math.max(ms, CLI_DB_LIMIT_MS));
-  const config = { ...loaded, db: { ...loaded.db, queryTimeoutMs: long('DB_QUERY_TIMEOUT_MS', loaded.db.queryTimeoutMs), txTimeoutMs: long('DB_TX_TIMEOUT_MS', loaded.db.txTimeoutMs) } };
+  const config = {
+    ...loaded,
+    db: {
+      ...loaded.db,
+      queryTimeoutMs: long('DB_QUERY_TIMEOUT_MS', loaded.db.queryTimeoutMs),
+      txTimeoutMs: long('DB_TX_TIMEOUT_MS', loaded.db.txTimeoutMs),
+    },
+  };
   const app = await createApp({ ...config, logLevel: 'warn' }, pino({ level: process.env.LOG_LEVEL ?? 'warn' }, process.stderr));
   try {
     switch (`${group} ${command}`) {
@@ -142,7 +149,11 @@ main(process.argv.slice(2)).then(
   (err) => {
     // One line, with what to do when the database is missing or unreachable.
     let database;
-    try { database = loadConfig().database; } catch { database = undefined; }
+    try {
+      database = loadConfig().database;
+    } catch {
+      database = undefined;
+    }
     process.stderr.write(`${describeStartError(err, database)}\n`);
     process.exit(1);
   },

@@ -42,7 +42,7 @@ export type GuardForm = 'if' | 'call';
 export const GUARD_PROCEDURE = 'gateway_expect_one_row';
 
 const GUARD_SQL: Record<GuardForm, string> = {
-  if: 'IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE \'45000\' SET MESSAGE_TEXT = ?; END IF',
+  if: "IF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = ?; END IF",
   call: `CALL ${GUARD_PROCEDURE}(ROW_COUNT(), ?)`,
 };
 
@@ -64,7 +64,12 @@ let guards = 0;
  * UPDATE and raises an error when it matched no row: the error stops the query there, so no
  * statement after it runs. Without one, `after` checks the row count.
  */
-export function exactlyOneRow(unit: { readonly guards: GuardForm | false }, update: Statement, missed: () => Promise<void>, before: Statement[] = []): Batch<void> {
+export function exactlyOneRow(
+  unit: { readonly guards: GuardForm | false },
+  update: Statement,
+  missed: () => Promise<void>,
+  before: Statement[] = [],
+): Batch<void> {
   const form = unit.guards;
   if (!form) {
     return {

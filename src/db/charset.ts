@@ -38,8 +38,18 @@ export async function binaryNoPadCollation(qr: QueryRunner): Promise<string> {
   return (await isMariaDb(qr)) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
 }
 
-interface ColumnInfo { table: string; column: string; charset: string; collation: string; type: string; nullable: boolean }
-interface TableInfo { table: string; collation: string }
+interface ColumnInfo {
+  table: string;
+  column: string;
+  charset: string;
+  collation: string;
+  type: string;
+  nullable: boolean;
+}
+interface TableInfo {
+  table: string;
+  collation: string;
+}
 
 const charsetOf = (collation: string | null): string => (collation ?? '').split('_')[0];
 
@@ -74,7 +84,15 @@ async function tablesOf(qr: QueryRunner, tables: readonly string[]): Promise<Tab
   return rows.map((r) => ({ table: r.t, collation: r.co }));
 }
 
-interface ForeignKey { table: string; name: string; columns: string; referenced: string; referencedColumns: string; onDelete: string; onUpdate: string }
+interface ForeignKey {
+  table: string;
+  name: string;
+  columns: string;
+  referenced: string;
+  referencedColumns: string;
+  onDelete: string;
+  onUpdate: string;
+}
 
 /** The foreign keys of `tables`, in one statement (TypeORM's getTable takes seconds for a schema this size). */
 async function foreignKeysOf(qr: QueryRunner, tables: readonly string[]): Promise<ForeignKey[]> {
@@ -91,7 +109,15 @@ async function foreignKeysOf(qr: QueryRunner, tables: readonly string[]): Promis
       ORDER BY rc.TABLE_NAME, rc.CONSTRAINT_NAME`,
     [...tables],
   )) as Record<string, string>[];
-  return rows.map((r) => ({ table: r.t, name: r.name, columns: r.cols, referenced: r.rt, referencedColumns: r.rcols, onDelete: r.del, onUpdate: r.upd }));
+  return rows.map((r) => ({
+    table: r.t,
+    name: r.name,
+    columns: r.cols,
+    referenced: r.rt,
+    referencedColumns: r.rcols,
+    onDelete: r.del,
+    onUpdate: r.upd,
+  }));
 }
 
 async function databaseDefault(qr: QueryRunner): Promise<{ name: string; charset: string }> {
@@ -110,9 +136,7 @@ async function databaseDefault(qr: QueryRunner): Promise<{ name: string; charset
  * foreign_key_checks off, and both ends must match when the key is added again.
  * Returns the tables it altered.
  */
-export async function alignSchema(
-  qr: QueryRunner, tables: readonly string[], exact: (column: string) => boolean = EXACT_COLUMN,
-): Promise<string[]> {
+export async function alignSchema(qr: QueryRunner, tables: readonly string[], exact: (column: string) => boolean = EXACT_COLUMN): Promise<string[]> {
   const binary = await binaryNoPadCollation(qr);
   const columns = await columnsOf(qr, tables);
   const statements: { table: string; sql: string }[] = [];
@@ -138,8 +162,10 @@ export async function alignSchema(
     for (const { sql } of statements) await qr.query(sql);
     // Added back with foreign_key_checks on: the rows are checked against the new collation.
     for (const fk of foreignKeys) {
-      await qr.query(`ALTER TABLE \`${fk.table}\` ADD CONSTRAINT \`${fk.name}\` FOREIGN KEY (${fk.columns}) REFERENCES \`${fk.referenced}\` (${fk.referencedColumns})`
-        + ` ON DELETE ${fk.onDelete} ON UPDATE ${fk.onUpdate}`);
+      await qr.query(
+        `ALTER TABLE \`${fk.table}\` ADD CONSTRAINT \`${fk.name}\` FOREIGN KEY (${fk.columns}) REFERENCES \`${fk.referenced}\` (${fk.referencedColumns})` +
+          ` ON DELETE ${fk.onDelete} ON UPDATE ${fk.onUpdate}`,
+      );
     }
   }
   const db = await databaseDefault(qr);
@@ -154,14 +180,18 @@ const more = (n: number, what: string): string => (n > 0 ? ` (and ${n} more ${wh
  * otherwise one line saying what is wrong, what it would do to data, and the fix.
  */
 export async function charsetProblem(qr: QueryRunner, tables: readonly string[]): Promise<string | null> {
-  const [session] = (await qr.query(
-    'SELECT @@character_set_client AS client, @@character_set_connection AS conn, @@character_set_results AS results',
-  )) as { client: string; conn: string; results: string | null }[];
+  const [session] = (await qr.query('SELECT @@character_set_client AS client, @@character_set_connection AS conn, @@character_set_results AS results')) as {
+    client: string;
+    conn: string;
+    results: string | null;
+  }[];
   const wrong = Object.entries(session).filter(([, v]) => v !== TEXT_CHARSET);
   if (wrong.length > 0) {
-    return `the database connection uses character set ${wrong[0][1] ?? 'binary'}, not ${TEXT_CHARSET}, though the gateway asks for ${TEXT_COLLATION}`
-      + ` (the server overrides it: skip-character-set-client-handshake or init_connect?): text outside that character set would be lost;`
-      + ` let clients choose their character set, or set character-set-server=${TEXT_CHARSET} and collation-server=${TEXT_COLLATION}`;
+    return (
+      `the database connection uses character set ${wrong[0][1] ?? 'binary'}, not ${TEXT_CHARSET}, though the gateway asks for ${TEXT_COLLATION}` +
+      ` (the server overrides it: skip-character-set-client-handshake or init_connect?): text outside that character set would be lost;` +
+      ` let clients choose their character set, or set character-set-server=${TEXT_CHARSET} and collation-server=${TEXT_COLLATION}`
+    );
   }
 
   const db = await databaseDefault(qr);
@@ -176,13 +206,17 @@ export async function charsetProblem(qr: QueryRunner, tables: readonly string[])
     }
     const first = lossy[0];
     const tableCount = new Set(lossy.map((c) => c.table)).size;
-    return `column ${first.table}.${first.column} of database ${db.name} is ${first.charset} (${first.collation})${more(lossy.length - 1, `columns in ${tableCount} tables`)}, not ${TEXT_CHARSET}:`
-      + ` names, references and ids outside ${first.charset} (Thai, a BOM, an emoji) would be refused or lost; ${fix}`;
+    return (
+      `column ${first.table}.${first.column} of database ${db.name} is ${first.charset} (${first.collation})${more(lossy.length - 1, `columns in ${tableCount} tables`)}, not ${TEXT_CHARSET}:` +
+      ` names, references and ids outside ${first.charset} (Thai, a BOM, an emoji) would be refused or lost; ${fix}`
+    );
   }
 
   if (db.charset !== TEXT_CHARSET) {
-    return `database ${db.name} has default character set ${db.charset}, not ${TEXT_CHARSET}: tables added by a later migration would lose text outside it;`
-      + ` ${FIX_COMMAND} (or ALTER DATABASE \`${db.name}\` CHARACTER SET ${TEXT_CHARSET} COLLATE ${TEXT_COLLATION})`;
+    return (
+      `database ${db.name} has default character set ${db.charset}, not ${TEXT_CHARSET}: tables added by a later migration would lose text outside it;` +
+      ` ${FIX_COMMAND} (or ALTER DATABASE \`${db.name}\` CHARACTER SET ${TEXT_CHARSET} COLLATE ${TEXT_COLLATION})`
+    );
   }
   return null;
 }

@@ -66,13 +66,21 @@ export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.ge
   const alias = map.mainAlias;
   if (!alias?.hasMetadata) return null;
   const { metadata } = alias;
-  if (map.joinAttributes.length > 0 || map.relationIdAttributes.length > 0
-    || map.cache || map.options.includes('create-pojo') || metadata.tableType === 'view' || metadata.discriminatorColumn
-    || metadata.childEntityMetadatas.length > 0 || metadata.lazyRelations.length > 0 || metadata.afterLoadListeners.length > 0
-    || connection.subscribers.some((s) => typeof s.afterLoad === 'function')) return null;
+  if (
+    map.joinAttributes.length > 0 ||
+    map.relationIdAttributes.length > 0 ||
+    map.cache ||
+    map.options.includes('create-pojo') ||
+    metadata.tableType === 'view' ||
+    metadata.discriminatorColumn ||
+    metadata.childEntityMetadatas.length > 0 ||
+    metadata.lazyRelations.length > 0 ||
+    metadata.afterLoadListeners.length > 0 ||
+    connection.subscribers.some((s) => typeof s.afterLoad === 'function')
+  )
+    return null;
   const selections = new Set(map.selects.map((s) => s.selection));
-  const selected = metadata.columns.filter((c) => !c.isVirtual
-    && (selections.has(alias.name) || selections.has(`${alias.name}.${c.propertyPath}`)));
+  const selected = metadata.columns.filter((c) => !c.isVirtual && (selections.has(alias.name) || selections.has(`${alias.name}.${c.propertyPath}`)));
   if (selected.some((c) => c.embeddedMetadata || c.isVirtualProperty || c.relationMetadata || c.referencedColumn)) return null;
   const plan: [key: string, property: string, column: Column][] = selected.map((c) => [`${alias.name}_${c.databaseName}`, c.propertyName, c]);
   // Longer keys are hashed by the builder; a key the SQL does not select would hydrate nothing.

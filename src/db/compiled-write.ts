@@ -71,7 +71,12 @@ function insertShape(em: EntityManager, target: EntityTarget<ObjectLiteral>, cou
 }
 
 /** The SQL and values `insertRows` sends (tests compare them with the query builder's). */
-export function insertStatement(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[], computed?: Computed): [string, unknown[]] | undefined {
+export function insertStatement(
+  em: EntityManager,
+  target: EntityTarget<ObjectLiteral>,
+  rows: readonly ObjectLiteral[],
+  computed?: Computed,
+): [string, unknown[]] | undefined {
   const shape = insertShape(em, target, rows.length, computed);
   const driver = em.connection.driver;
   const values: unknown[] = [];
@@ -112,7 +117,12 @@ export async function insertRows(em: EntityManager, target: EntityTarget<ObjectL
  * in `whereValues`); the number of rows it changed. `name` identifies the condition.
  */
 export async function updateWhere(
-  em: EntityManager, target: EntityTarget<ObjectLiteral>, name: string, changes: ObjectLiteral, where: string, whereValues: unknown[],
+  em: EntityManager,
+  target: EntityTarget<ObjectLiteral>,
+  name: string,
+  changes: ObjectLiteral,
+  where: string,
+  whereValues: unknown[],
 ): Promise<number> {
   const properties = Object.keys(changes);
   const key = `${em.connection.options.type}:${em.connection.getMetadata(target).tableName}:${name}:${properties.join(',')}`;
@@ -133,6 +143,6 @@ export async function updateWhere(
   const values = shape.columns.map((c): unknown => driver.preparePersistentValue(changes[c.propertyName], c));
   const runner = em.queryRunner;
   if (!runner) throw new Error('compiled writes: updateWhere needs a unit of work');
-  const result = await runner.query(shape.sql, [...values, ...whereValues], true) as { affected?: number };
+  const result = (await runner.query(shape.sql, [...values, ...whereValues], true)) as { affected?: number };
   return result.affected ?? 0;
 }

@@ -13,8 +13,13 @@ import { CountingLogger } from './query-counter';
 import { GALERA_CAUSAL_READS, mysqlWithSession } from './mysql-session';
 
 /** `entities` come from the module registry (src/modules/index.ts); the kernel names no module. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export function createDataSource(database: DatabaseConfig, entities: Function[], logger = new CountingLogger(), settings: DbSettings = DEFAULT_DB_SETTINGS): DataSource {
+export function createDataSource(
+  database: DatabaseConfig,
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: Function[],
+  logger = new CountingLogger(),
+  settings: DbSettings = DEFAULT_DB_SETTINGS,
+): DataSource {
   const common = {
     entities,
     migrations: MIGRATIONS,

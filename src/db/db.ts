@@ -42,7 +42,13 @@ import { Tx, type TxOptions } from './tx';
 import { Units } from './unit';
 
 export {
-  DatabaseUnavailableError, driverErrorOf, isDatabaseUnavailable, mayHaveReachedDatabase, PrepareAndRetry, sleep, UNAVAILABLE_RETRY_AFTER_S,
+  DatabaseUnavailableError,
+  driverErrorOf,
+  isDatabaseUnavailable,
+  mayHaveReachedDatabase,
+  PrepareAndRetry,
+  sleep,
+  UNAVAILABLE_RETRY_AFTER_S,
 } from './errors';
 export type { DbLog } from './outage';
 export type { IsolationLevel, TxOptions } from './tx';
@@ -83,7 +89,10 @@ export class Db {
   /** The pool's connections, for the last resort of `close`. */
   private readonly poolConnections = new Set<PoolConnection>();
 
-  constructor(readonly ds: DataSource, options: DbOptions = {}) {
+  constructor(
+    readonly ds: DataSource,
+    options: DbOptions = {},
+  ) {
     this.kind = ds.options.type === 'mysql' ? 'mysql' : 'sqlite';
     if (options.guardProviderCalls !== false) this.inTx = new AsyncLocalStorage<true>();
     this.settings = options.settings ?? DEFAULT_DB_SETTINGS;
@@ -133,7 +142,7 @@ export class Db {
     const unit = inTx ? (tx: Tx) => inTx.run(true, () => fn(tx)) : fn;
     if (this.kind === 'sqlite') return this.serial(() => this.withRunner((runner) => this.transaction(runner, unit, options)));
     const deadline = Date.now() + this.settings.txTimeoutMs;
-    for (let attempt = 1, prepared = 0; ; ) {
+    for (let attempt = 1, prepared = 0; ;) {
       try {
         return await this.units.run(deadline, (runner) => this.transaction(runner, unit, options));
       } catch (err) {

@@ -14,9 +14,15 @@ export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error, 
       if (slowTimer) clearTimeout(slowTimer);
     };
     work.then(
-      (value) => { done(); resolve(value); },
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- settles with work's own rejection, whatever it is
-      (err: unknown) => { done(); reject(err); },
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (err: unknown) => {
+        done();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- settles with work's own rejection, whatever it is
+        reject(err);
+      },
     );
   });
 }

@@ -17,8 +17,18 @@ const RETRYABLE_MYSQL = new Set([1213 /* ER_LOCK_DEADLOCK */, 1205 /* ER_LOCK_WA
  * error of the statement): the request is answered 503 and may be retried as it is.
  */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
 ]);
 const UNAVAILABLE_MYSQL = new Set([
   1040, // ER_CON_COUNT_ERROR: too many connections
@@ -44,7 +54,10 @@ export class DatabaseUnavailableError extends ApiError {
   readonly headers = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) };
 
   /** `atGate`: refused during an outage before anything was sent to the database. */
-  constructor(readonly reason: string, readonly atGate = false) {
+  constructor(
+    readonly reason: string,
+    readonly atGate = false,
+  ) {
     super('service_unavailable', 'The database is unavailable or did not answer in time; retry the request after the Retry-After delay.');
   }
 }
@@ -57,7 +70,7 @@ export function mayHaveReachedDatabase(err: unknown): boolean {
 /** The driver error behind `err` (TypeORM wraps it in QueryFailedError). */
 export function driverErrorOf(err: unknown): { code?: unknown; errno?: unknown; message?: unknown } | undefined {
   if (!err || typeof err !== 'object') return undefined;
-  return ((err as { driverError?: unknown }).driverError ?? err);
+  return (err as { driverError?: unknown }).driverError ?? err;
 }
 
 /** True when `err` says the database is out (see UNAVAILABLE_*), not that a statement failed. */
@@ -65,9 +78,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof DatabaseUnavailableError) return true;
   const e = driverErrorOf(err);
   if (!e) return false;
-  return (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code))
-    || (typeof e.errno === 'number' && UNAVAILABLE_MYSQL.has(e.errno))
-    || (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message));
+  return (
+    (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
+    (typeof e.errno === 'number' && UNAVAILABLE_MYSQL.has(e.errno)) ||
+    (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message))
+  );
 }
 
 /** A short, data-free description of an unavailability error, for logs. */
@@ -103,7 +118,10 @@ export function isUniqueViolation(err: unknown): boolean {
  * row and locks just that row.
  */
 export class PrepareAndRetry extends Error {
-  constructor(what: string, readonly prepare: (em: EntityManager) => Promise<void>) {
+  constructor(
+    what: string,
+    readonly prepare: (em: EntityManager) => Promise<void>,
+  ) {
     super(`unit of work needs ${what} first`);
   }
 }

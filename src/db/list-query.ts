@@ -20,13 +20,11 @@ import { runSelect, type Select, type SelectValues } from './compiled-select';
  * rows as `created_at < :at OR (created_at = :at AND id < :aid)`, with a leading bound on
  * created_at that every engine turns into an index range.
  */
-export function applyList<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  alias: string,
-  scope: Scope,
-  params: ListParams,
-): SelectQueryBuilder<E> {
-  qb.where(`${alias}.merchant_id = :merchantId AND ${alias}.environment = :environment`, { merchantId: scope.merchantId, environment: scope.environment });
+export function applyList<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, scope: Scope, params: ListParams): SelectQueryBuilder<E> {
+  qb.where(`${alias}.merchant_id = :merchantId AND ${alias}.environment = :environment`, {
+    merchantId: scope.merchantId,
+    environment: scope.environment,
+  });
   if (params.statuses) qb.andWhere(statusClause(alias), { statuses: params.statuses });
   if (params.country) qb.andWhere(`${alias}.country = :country`, { country: params.country });
   if (params.currency) qb.andWhere(`${alias}.currency = :currency`, { currency: params.currency });
@@ -55,7 +53,9 @@ export function listValues(scope: Scope, params: ListParams): SelectValues {
   const v: SelectValues = { merchantId: scope.merchantId, environment: scope.environment };
   if (params.statuses) {
     v.statuses = params.statuses;
-    params.statuses.forEach((status, i) => { v[`listStatus${i}`] = status; });
+    params.statuses.forEach((status, i) => {
+      v[`listStatus${i}`] = status;
+    });
   }
   if (params.country) v.country = params.country;
   if (params.currency) v.currency = params.currency;
@@ -127,12 +127,7 @@ export function listRows<E extends ObjectLiteral>(
  * entity), with the SQL text that carries the hints and branches; or the builder alone where
  * the optimizer chooses.
  */
-export function prepareListRows<E extends ObjectLiteral>(
-  qb: SelectQueryBuilder<E>,
-  alias: string,
-  params: ListParams,
-  indexes?: ListIndexes,
-): Select<E> {
+export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, params: ListParams, indexes?: ListIndexes): Select<E> {
   if (!indexes || params.merchantReference) return qb;
   const type = qb.connection.options.type;
   const mysql = type === 'mysql' || type === 'mariadb';
@@ -140,7 +135,13 @@ export function prepareListRows<E extends ObjectLiteral>(
   const statuses = params.statuses ?? [];
   if (indexes.byValue && statuses.length > 0) throw new Error('listRows: byValue is not combined with a status filter');
   const split = indexes.byValue
-    ? { clause: indexes.byValue.clause, column: indexes.byValue.column, values: indexes.byValue.values, index: indexes.byValue.index, param: 'listValue' }
+    ? {
+        clause: indexes.byValue.clause,
+        column: indexes.byValue.column,
+        values: indexes.byValue.values,
+        index: indexes.byValue.index,
+        param: 'listValue',
+      }
     : indexes.byStatus && statuses.length > 0
       ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
       : undefined;

@@ -45,7 +45,11 @@ export class OutageProbe {
   private probeConnection?: RawConnection;
   private readonly availableListeners: (() => void)[] = [];
 
-  constructor(private readonly ds: DataSource, private readonly settings: DbSettings, private readonly log?: DbLog) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly settings: DbSettings,
+    private readonly log?: DbLog,
+  ) {
     // Opened now, so that the first probe does not pay for a handshake.
     if (ds.options.type === 'mysql' && ds.isInitialized) this.probeConnection = this.openProbeConnection();
   }
@@ -132,7 +136,8 @@ export class OutageProbe {
       const kept = this.probeConnection !== undefined;
       const conn = (this.probeConnection ??= this.openProbeConnection());
       const rows = new Promise<{ name: string }[]>((resolve, reject) =>
-        conn.query(`SELECT name FROM \`${table}\``, (err, result) => (err ? reject(err) : resolve(result as { name: string }[]))));
+        conn.query(`SELECT name FROM \`${table}\``, (err, result) => (err ? reject(err) : resolve(result as { name: string }[]))),
+      );
       try {
         const answered = await within(rows, timeoutMs, () => new DatabaseUnavailableError('timeout: probe'));
         return answered.map((r) => r.name);

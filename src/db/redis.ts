@@ -23,7 +23,10 @@ export class RedisBus {
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
 
-  constructor(redisUrl: string, private readonly log: Logger) {
+  constructor(
+    redisUrl: string,
+    private readonly log: Logger,
+  ) {
     const options = {
       lazyConnect: false,
       enableOfflineQueue: false,
@@ -34,7 +37,10 @@ export class RedisBus {
     this.client = new Redis(redisUrl, { ...options, commandTimeout: COMMAND_TIMEOUT_MS });
     this.sub = new Redis(redisUrl, { ...options, enableOfflineQueue: true });
     // One line per failure kind and connection, not one per reconnect attempt.
-    for (const [name, conn] of [['client', this.client], ['sub', this.sub]] as const) {
+    for (const [name, conn] of [
+      ['client', this.client],
+      ['sub', this.sub],
+    ] as const) {
       let last = '';
       conn.on('error', (err: Error) => {
         if (err.message === last) return;
@@ -79,7 +85,10 @@ export class RedisBus {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        this.client.publish(channel, message).then(() => true, () => false),
+        this.client.publish(channel, message).then(
+          () => true,
+          () => false,
+        ),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(1, deadline - Date.now())))),
       ]);
     } finally {

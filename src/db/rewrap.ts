@@ -30,11 +30,13 @@ export async function rewrapSealedColumns(db: Db, cipher: FieldCipher, columns: 
     const q = (name: string) => db.ds.driver.escape(name);
     let rewrapped = 0;
     let notSealed = 0;
-    for (let after = ''; ; ) {
-      const rows: { id: string; sealed: string }[] = await db.read((em) => em.query(
-        `SELECT ${q(id)} AS id, ${q(column)} AS sealed FROM ${q(table)} WHERE ${q(id)} > ? AND ${q(column)} IS NOT NULL ORDER BY ${q(id)} LIMIT ${BATCH}`,
-        [after],
-      ));
+    for (let after = ''; ;) {
+      const rows: { id: string; sealed: string }[] = await db.read((em) =>
+        em.query(
+          `SELECT ${q(id)} AS id, ${q(column)} AS sealed FROM ${q(table)} WHERE ${q(id)} > ? AND ${q(column)} IS NOT NULL ORDER BY ${q(id)} LIMIT ${BATCH}`,
+          [after],
+        ),
+      );
       if (rows.length === 0) break;
       // A value that is not sealed at all (an answer stored in clear by an older version
       // during a rolling upgrade) is left as it is and counted: it is not the rewrap's to seal.
@@ -43,7 +45,11 @@ export async function rewrapSealedColumns(db: Db, cipher: FieldCipher, columns: 
       notSealed += plain.length;
       await db.tx(async (em) => {
         for (const row of stale) {
-          await em.query(`UPDATE ${q(table)} SET ${q(column)} = ? WHERE ${q(id)} = ? AND ${q(column)} = ?`, [cipher.encrypt(cipher.decrypt(row.sealed)), row.id, row.sealed]);
+          await em.query(`UPDATE ${q(table)} SET ${q(column)} = ? WHERE ${q(id)} = ? AND ${q(column)} = ?`, [
+            cipher.encrypt(cipher.decrypt(row.sealed)),
+            row.id,
+            row.sealed,
+          ]);
         }
       });
       rewrapped += stale.length;

@@ -44,8 +44,10 @@ function isDatabaseError(err: Record<string, unknown>): boolean {
  * (`for key 'uq_x'`, `column 'holder_name'`). Backquoted names are identifiers and stay.
  */
 export function scrubQuoted(message: string): string {
-  return message.replace(/(\b(?:key|column|table|constraint|index|database)\s+)?(['"])(?:\\.|(?!\2).|\2\2)*\2/gis, (match, label: string | undefined, quote: string) =>
-    (label ? match : `${quote}?${quote}`));
+  return message.replace(
+    /(\b(?:key|column|table|constraint|index|database)\s+)?(['"])(?:\\.|(?!\2).|\2\2)*\2/gis,
+    (match, label: string | undefined, quote: string) => (label ? match : `${quote}?${quote}`),
+  );
 }
 
 /** A SyntaxError from JSON.parse quotes the text it could not parse. */
@@ -93,8 +95,23 @@ export function describeStatement(sql: string): { statement: string; tables: str
  * GraphQL variables and connection parameters.
  */
 export const REDACTED_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]',
-  'headers.authorization', 'headers.cookie', 'headers["idempotency-key"]',
-  'authorization', 'connectionParams', 'variables', 'parameters', 'sql', 'sqlMessage',
-  '*.authorization', '*.connectionParams', '*.variables', '*.parameters', '*.sql', '*.sqlMessage', '*.driverError',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["idempotency-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["idempotency-key"]',
+  'authorization',
+  'connectionParams',
+  'variables',
+  'parameters',
+  'sql',
+  'sqlMessage',
+  '*.authorization',
+  '*.connectionParams',
+  '*.variables',
+  '*.parameters',
+  '*.sql',
+  '*.sqlMessage',
+  '*.driverError',
 ];

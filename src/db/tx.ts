@@ -35,7 +35,11 @@ export class Tx extends EntityManager implements UnitOfWork {
   private readonly commitListeners: (() => void)[] = [];
   private state: 'new' | 'open' | 'ending' | 'committed' | 'rolled back' = 'new';
 
-  constructor(ds: DataSource, runner: QueryRunner, readonly guards: GuardForm | false) {
+  constructor(
+    ds: DataSource,
+    runner: QueryRunner,
+    readonly guards: GuardForm | false,
+  ) {
     super(ds, runner);
     this.runner = runner;
     this.mysql = ds.options.type === 'mysql';
@@ -137,7 +141,10 @@ export class Tx extends EntityManager implements UnitOfWork {
       for (const s of statements) results.push(await this.sendOne(s));
       return results;
     }
-    const raw = (await this.runner.query(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => s.params))) as unknown[];
+    const raw = (await this.runner.query(
+      statements.map((s) => s.sql).join(';\n'),
+      statements.flatMap((s) => s.params),
+    )) as unknown[];
     for (let i = 1; i < statements.length; i++) logRidingQuery(this.connection.logger, statements[i].sql, statements[i].params, this.runner);
     return raw;
   }
@@ -145,7 +152,7 @@ export class Tx extends EntityManager implements UnitOfWork {
   /** One statement's answer as mysql2 gives it: SQLite's write answers with its row count, a read (RETURNING) with its rows. */
   private async sendOne(s: Statement): Promise<unknown> {
     if (this.mysql) return this.runner.query(s.sql, s.params);
-    const r = (await this.runner.query(s.sql, s.params, true));
+    const r = await this.runner.query(s.sql, s.params, true);
     return r.affected !== undefined ? { affectedRows: r.affected } : r.records;
   }
 }

@@ -25,7 +25,11 @@ export class Units {
   private closed = false;
   private readonly watches = new Map<QueryRunner, Watch>();
 
-  constructor(private readonly ds: DataSource, private readonly settings: DbSettings, private readonly probe: OutageProbe) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly settings: DbSettings,
+    private readonly probe: OutageProbe,
+  ) {
     if (ds.options.type !== 'mysql') return;
     const watches = this.watches;
     const subscriber: EntitySubscriberInterface = {
@@ -68,7 +72,12 @@ export class Units {
     const untrack = this.probe.track(abort);
     const acquiring = runner.connect();
     const work = (async () => {
-      await within(acquiring, Math.min(s.acquireTimeoutMs, deadline - Date.now()), () => abort('timeout: waiting for a connection'), slow('waiting for a connection'));
+      await within(
+        acquiring,
+        Math.min(s.acquireTimeoutMs, deadline - Date.now()),
+        () => abort('timeout: waiting for a connection'),
+        slow('waiting for a connection'),
+      );
       if (aborted) throw aborted;
       this.watches.set(runner, this.statementWatch(deadline, abort));
       return body(runner);
@@ -88,7 +97,10 @@ export class Units {
       this.watches.get(runner)?.clear();
       this.watches.delete(runner);
       // A connection that arrives after the unit gave up goes back to the pool (or, destroyed, nowhere).
-      acquiring.then(() => runner.release(), () => undefined);
+      acquiring.then(
+        () => runner.release(),
+        () => undefined,
+      );
       work.catch(() => undefined);
     }
   }

@@ -14,9 +14,7 @@ export interface Connector {
 }
 
 /** How a provider settles a payment, payout or refund. */
-export type SettleOutcome =
-  | { status: 'succeeded' }
-  | { status: 'failed'; failureCode: string; failureMessage: string };
+export type SettleOutcome = { status: 'succeeded' } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 export interface PayoutConnector extends Connector {
   /** Sends a processing payout to the bank and answers how it settled. */

@@ -22,14 +22,20 @@ export const Amount = Type.String({
 });
 
 export const Currency = Type.String({
-  pattern: '^\\s*[A-Za-z]{3,6}\\s*$', maxLength: 32, format: 'currency-code',
+  pattern: '^\\s*[A-Za-z]{3,6}\\s*$',
+  maxLength: 32,
+  format: 'currency-code',
   'x-expected': 'an ISO 4217 code or token symbol of 3 to 6 letters such as "THB"',
-  'x-messages': { format: 'currency is not a supported currency: use an ISO 4217 code in circulation such as "THB", or USDC or USDT (docs/api.md lists them).' },
+  'x-messages': {
+    format: 'currency is not a supported currency: use an ISO 4217 code in circulation such as "THB", or USDC or USDT (docs/api.md lists them).',
+  },
   description: 'A supported ISO 4217 code (or the token symbols USDC, USDT), 3 to 6 letters; trimmed and upper-cased.',
 });
 
 export const Country = Type.String({
-  pattern: '^\\s*[A-Za-z]{2}\\s*$', maxLength: 32, format: 'country-code',
+  pattern: '^\\s*[A-Za-z]{2}\\s*$',
+  maxLength: 32,
+  format: 'country-code',
   'x-expected': 'an ISO 3166-1 alpha-2 code such as "TH"',
   'x-messages': { format: 'country is not an ISO 3166-1 alpha-2 country code such as "TH".' },
   description: 'ISO 3166-1 alpha-2; trimmed and upper-cased.',
@@ -38,7 +44,12 @@ export const Country = Type.String({
 /** Free text: no control characters (src/domain/schema.ts, format `text`). */
 export const TEXT = { format: 'text' } as const;
 
-export const MerchantReference = Type.String({ minLength: 1, maxLength: 256, ...TEXT, description: "The merchant's own reference; unique per merchant and environment." });
+export const MerchantReference = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  ...TEXT,
+  description: "The merchant's own reference; unique per merchant and environment.",
+});
 
 /** Accepted anywhere at the root of a body and ignored: the API key alone decides the environment. */
 export const IgnoredEnvironment = Type.Optional(Type.Unknown({ description: 'Accepted and ignored: the API key alone decides the environment.' }));
@@ -46,16 +57,28 @@ export const IgnoredEnvironment = Type.Optional(Type.Unknown({ description: 'Acc
 /** approve, succeed, expire: no fields. The body may be absent. */
 export const EmptyBody = Obj({ environment: IgnoredEnvironment }, { title: 'EmptyBody' });
 
-export const CancelBody = Obj({
-  reason: Type.Optional(Type.String({ maxLength: CANCEL_REASON_MAX, ...TEXT, description: `Why; at most ${CANCEL_REASON_MAX} characters (code points). Blank means none.` })),
-  environment: IgnoredEnvironment,
-}, { title: 'CancelBody' });
+export const CancelBody = Obj(
+  {
+    reason: Type.Optional(
+      Type.String({
+        maxLength: CANCEL_REASON_MAX,
+        ...TEXT,
+        description: `Why; at most ${CANCEL_REASON_MAX} characters (code points). Blank means none.`,
+      }),
+    ),
+    environment: IgnoredEnvironment,
+  },
+  { title: 'CancelBody' },
+);
 
-export const TestFailureBody = Obj({
-  failure_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', 'x-expected': 'a snake_case code' })),
-  failure_message: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, ...TEXT })),
-  environment: IgnoredEnvironment,
-}, { title: 'TestFailureBody' });
+export const TestFailureBody = Obj(
+  {
+    failure_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$', 'x-expected': 'a snake_case code' })),
+    failure_message: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, ...TEXT })),
+    environment: IgnoredEnvironment,
+  },
+  { title: 'TestFailureBody' },
+);
 
 /** A cancel's reason: blank means none. */
 export function cancelReason(body: Static<typeof CancelBody>): { reason: string | null } {
@@ -67,7 +90,11 @@ export function cancelReason(body: Static<typeof CancelBody>): { reason: string 
  * A test helper's `fail` body as a provider outcome. Without a code the resource's default
  * applies; a code alone gets "<Noun> failed: <code>."
  */
-export function testFailure(body: Static<typeof TestFailureBody>, fallback: TestFailure, noun: string): { status: 'failed'; failureCode: string; failureMessage: string } {
+export function testFailure(
+  body: Static<typeof TestFailureBody>,
+  fallback: TestFailure,
+  noun: string,
+): { status: 'failed'; failureCode: string; failureMessage: string } {
   const code = body.failure_code;
   return {
     status: 'failed',

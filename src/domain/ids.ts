@@ -98,9 +98,7 @@ export function newId(kind: IdKind, now = Date.now()): string {
 
 /** A lower-case ULID (Crockford base32: no i, l, o, u; the first character 0-7). */
 const ULID = '[0-7][0-9a-hjkmnp-tv-z]{25}';
-const ID_SHAPE = Object.fromEntries(
-  Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID}$`)]),
-) as Record<IdKind, RegExp>;
+const ID_SHAPE = Object.fromEntries(Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID}$`)])) as Record<IdKind, RegExp>;
 
 /**
  * Whether `value` has the exact shape of an id of `kind` this service issues. Lookups

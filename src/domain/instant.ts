@@ -33,9 +33,20 @@ function setDate(days: number): void {
   const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const digits = [Math.floor(year / 1000), Math.floor(year / 100) % 10, Math.floor(year / 10) % 10, year % 10, Math.floor(month / 10), month % 10, Math.floor(day / 10), day % 10];
+  const digits = [
+    Math.floor(year / 1000),
+    Math.floor(year / 100) % 10,
+    Math.floor(year / 10) % 10,
+    year % 10,
+    Math.floor(month / 10),
+    month % 10,
+    Math.floor(day / 10),
+    day % 10,
+  ];
   // yyyy-mm-dd: digits at 0-3, 5-6 and 8-9.
-  [0, 1, 2, 3, 5, 6, 8, 9].forEach((at, i) => { dateCodes[at] = ZERO + digits[i]; });
+  [0, 1, 2, 3, 5, 6, 8, 9].forEach((at, i) => {
+    dateCodes[at] = ZERO + digits[i];
+  });
   dateCodes[4] = dateCodes[7] = 45; // -
   lastDay = days;
 }
@@ -56,9 +67,29 @@ export function isoInstant(date: Date): string {
   // One allocation: the 24 characters at once (a template literal built and then flattened
   // several intermediate strings per call).
   return String.fromCharCode(
-    d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], 84 /* T */,
-    ZERO + Math.floor(hours / 10), ZERO + (hours % 10), 58 /* : */, ZERO + Math.floor(minutes / 10), ZERO + (minutes % 10), 58,
-    ZERO + Math.floor(seconds / 10), ZERO + (seconds % 10), 46 /* . */,
-    ZERO + Math.floor(millis / 100), ZERO + (Math.floor(millis / 10) % 10), ZERO + (millis % 10), 90 /* Z */,
+    d[0],
+    d[1],
+    d[2],
+    d[3],
+    d[4],
+    d[5],
+    d[6],
+    d[7],
+    d[8],
+    d[9],
+    84 /* T */,
+    ZERO + Math.floor(hours / 10),
+    ZERO + (hours % 10),
+    58 /* : */,
+    ZERO + Math.floor(minutes / 10),
+    ZERO + (minutes % 10),
+    58,
+    ZERO + Math.floor(seconds / 10),
+    ZERO + (seconds % 10),
+    46 /* . */,
+    ZERO + Math.floor(millis / 100),
+    ZERO + (Math.floor(millis / 10) % 10),
+    ZERO + (millis % 10),
+    90 /* Z */,
   );
 }

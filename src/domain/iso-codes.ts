@@ -8,8 +8,29 @@
 
 /** Minor units that are not 2. */
 const NOT_TWO: Readonly<Record<string, number>> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
 };
 
 const ISO_4217 = `
@@ -27,9 +48,7 @@ const TOKENS = 'USDC USDT';
 const words = (text: string): string[] => text.trim().split(/\s+/);
 
 /** Every accepted currency code and its minor unit. */
-export const CURRENCY_MINOR_UNITS: ReadonlyMap<string, number> = new Map(
-  [...words(ISO_4217), ...words(TOKENS)].map((code) => [code, NOT_TWO[code] ?? 2]),
-);
+export const CURRENCY_MINOR_UNITS: ReadonlyMap<string, number> = new Map([...words(ISO_4217), ...words(TOKENS)].map((code) => [code, NOT_TWO[code] ?? 2]));
 
 const ISO_3166_ALPHA_2 = `
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV

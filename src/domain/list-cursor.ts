@@ -26,7 +26,10 @@ export function useCursorKeys(derived: Buffer[]): void {
 }
 
 function mac(key: Buffer, resource: string, scope: Scope, pos: KeysetPosition): Buffer {
-  return createHmac('sha256', key).update(JSON.stringify([resource, scope.merchantId, scope.environment, pos.t, pos.id])).digest().subarray(0, 16);
+  return createHmac('sha256', key)
+    .update(JSON.stringify([resource, scope.merchantId, scope.environment, pos.t, pos.id]))
+    .digest()
+    .subarray(0, 16);
 }
 
 export function encodeCursor(resource: string, scope: Scope, pos: KeysetPosition): string {

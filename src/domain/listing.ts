@@ -72,8 +72,16 @@ export function parseIsoInstant(value: string, param: string): number {
     throw ApiError.validation(param, `${param} must be an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z.`);
   }
   const [, year, month, day, hour, minute, second = '0', fraction = '', , offHour = '0', offMinute = '0'] = m;
-  const real = +month >= 1 && +month <= 12 && +day >= 1 && +day <= daysInMonth(+year, +month)
-    && +hour <= 23 && +minute <= 59 && +second <= 59 && +offHour <= 23 && +offMinute <= 59;
+  const real =
+    +month >= 1 &&
+    +month <= 12 &&
+    +day >= 1 &&
+    +day <= daysInMonth(+year, +month) &&
+    +hour <= 23 &&
+    +minute <= 59 &&
+    +second <= 59 &&
+    +offHour <= 23 &&
+    +offMinute <= 59;
   const ms = real ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) {
     throw ApiError.validation(param, `${param} is not a real calendar date-time: its month, day, time or offset does not exist.`);
@@ -87,7 +95,13 @@ export const PAGING_QUERY = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: "The previous page's next_cursor." })),
 };
 
-const Instant = (description: string) => Type.String({ format: 'date-time', pattern: ISO_WITH_OFFSET.source, 'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z', description });
+const Instant = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    pattern: ISO_WITH_OFFSET.source,
+    'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T23:59:59.000Z',
+    description,
+  });
 
 function alternatives(values: readonly string[]): string {
   return values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
@@ -102,11 +116,13 @@ export function listQuerySchema(spec: ListSpec): TSchema {
   const properties: Record<string, TSchema> = { ...PAGING_QUERY };
   if (spec.statuses.length > 0) {
     const one = `\\s*(?:${alternatives(spec.statuses)})\\s*`;
-    properties.status = Type.Optional(Type.String({
-      pattern: `^${one}(?:,${one})*$`,
-      'x-expected': `one or a comma-separated list of: ${spec.statuses.join(', ')}`,
-      description: `One state or a comma-separated list of: ${spec.statuses.join(', ')}.`,
-    }));
+    properties.status = Type.Optional(
+      Type.String({
+        pattern: `^${one}(?:,${one})*$`,
+        'x-expected': `one or a comma-separated list of: ${spec.statuses.join(', ')}`,
+        description: `One state or a comma-separated list of: ${spec.statuses.join(', ')}.`,
+      }),
+    );
   }
   if (!spec.noCountryCurrency) {
     properties.country = Type.Optional(Type.String({ pattern: COUNTRY.source, 'x-expected': 'an upper-case ISO 3166-1 alpha-2 code such as TH' }));

@@ -17,13 +17,22 @@ export const MOVES = {
   /** A payment started processing: its amount is expected but not yet available. */
   pend: (amount: bigint): Movement[] => [{ bucket: 'pending', amount }],
   /** A processing payment succeeded. */
-  clearPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }, { bucket: 'available', amount }],
+  clearPending: (amount: bigint): Movement[] => [
+    { bucket: 'pending', amount: -amount },
+    { bucket: 'available', amount },
+  ],
   /** A processing payment failed. */
   dropPending: (amount: bigint): Movement[] => [{ bucket: 'pending', amount: -amount }],
   /** A payout or refund was created: its amount is held. */
-  reserve: (amount: bigint): Movement[] => [{ bucket: 'available', amount: -amount }, { bucket: 'reserved', amount }],
+  reserve: (amount: bigint): Movement[] => [
+    { bucket: 'available', amount: -amount },
+    { bucket: 'reserved', amount },
+  ],
   /** A payout was cancelled or failed, or a refund failed: the hold is returned. */
-  release: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }, { bucket: 'available', amount }],
+  release: (amount: bigint): Movement[] => [
+    { bucket: 'reserved', amount: -amount },
+    { bucket: 'available', amount },
+  ],
   /** A payout or refund succeeded: the held money left the merchant's balance. */
   payOut: (amount: bigint): Movement[] => [{ bucket: 'reserved', amount: -amount }],
 } as const;

@@ -63,13 +63,17 @@ function joinPath(parent: string, child: string): string {
 
 function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
   if (!e) return ApiError.validation(part, `The ${part} is invalid.`);
-  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   // An item of a list of values is reported as the list (`enabled_events`); a field inside an item keeps its index.
   const item = segments.length > 1 && /^[0-9]+$/.test(segments[segments.length - 1]) && !['required', 'additionalProperties'].includes(e.keyword);
   if (item) segments.pop();
   const at = segments.join('.');
   const p = at || (part === 'body' ? 'body' : part);
-  const schema = e.parentSchema as { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string> } | undefined;
+  const schema = e.parentSchema as
+    { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string> } | undefined;
   const params = e.params as Record<string, unknown>;
   // A rule spanning fields (`not`, `if`/`then`) names what it wants in `x-messages`, by keyword.
   const custom = schema?.['x-messages']?.[e.keyword];
@@ -110,7 +114,10 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
     case 'format': {
       if (params.format === 'text') return ApiError.validation(p, `${p} must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
       const expected = schema?.['x-expected'];
-      return ApiError.validation(p, `${p} is malformed${expected ? `: expected ${expected}` : e.keyword === 'format' ? `: expected ${article(String(params.format))}` : ''}.`);
+      return ApiError.validation(
+        p,
+        `${p} is malformed${expected ? `: expected ${expected}` : e.keyword === 'format' ? `: expected ${article(String(params.format))}` : ''}.`,
+      );
     }
     case 'enum':
       return ApiError.validation(p, `${p} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`);

@@ -51,7 +51,9 @@ export class StateMachine<S extends string, T extends string = string> {
   }
 
   targets(from: S): S[] {
-    return Object.values<Transition<S>>(this.transitions).filter((t) => t.from.includes(from)).map((t) => t.to);
+    return Object.values<Transition<S>>(this.transitions)
+      .filter((t) => t.from.includes(from))
+      .map((t) => t.to);
   }
 
   isTerminal(state: S): boolean {

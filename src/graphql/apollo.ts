@@ -6,8 +6,11 @@
  */
 import { ApolloServer, ApolloServerOptions, ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import {
-  ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled,
-  ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled,
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -77,10 +80,9 @@ export function createArmor() {
 export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (node.operation === OperationTypeNode.SUBSCRIPTION) {
-      context.reportError(new GraphQLError(
-        'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at /graphql, not over HTTP.',
-        { nodes: node },
-      ));
+      context.reportError(
+        new GraphQLError('Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at /graphql, not over HTTP.', { nodes: node }),
+      );
     }
   },
 });
@@ -91,8 +93,11 @@ export const NoSubscriptionsOverHttp: ValidationRule = (context) => ({
  * cloud, and there is no landing page.
  */
 const DEFAULT_PLUGINS_OFF = [
-  ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(),
-  ApolloServerPluginSchemaReportingDisabled(), ApolloServerPluginUsageReportingDisabled(),
+  ApolloServerPluginCacheControlDisabled(),
+  ApolloServerPluginInlineTraceDisabled(),
+  ApolloServerPluginLandingPageDisabled(),
+  ApolloServerPluginSchemaReportingDisabled(),
+  ApolloServerPluginUsageReportingDisabled(),
 ];
 
 /**
@@ -133,7 +138,12 @@ export function persistedQueryRefusal(body: unknown, query: unknown): ApiError |
   const fromBody = (body as { extensions?: { persistedQuery?: unknown } } | undefined)?.extensions?.persistedQuery;
   const fromQuery = (query as { extensions?: unknown } | undefined)?.extensions;
   const named = fromBody !== undefined || (typeof fromQuery === 'string' && fromQuery.includes('persistedQuery'));
-  return named ? ApiError.validation('extensions.persistedQuery', 'Persisted queries are not supported: send the document in `query` (and leave out extensions.persistedQuery).') : undefined;
+  return named
+    ? ApiError.validation(
+        'extensions.persistedQuery',
+        'Persisted queries are not supported: send the document in `query` (and leave out extensions.persistedQuery).',
+      )
+    : undefined;
 }
 
 export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {

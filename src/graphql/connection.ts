@@ -52,13 +52,24 @@ export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
   return {
     // Edges are built only if the query selects them (most select `nodes`), and an edge's
     // cursor is encoded only if the query selects it.
-    get edges() { return page.data.map((node, i) => ({ get cursor() { return page.cursorAt(i); }, node })); },
+    get edges() {
+      return page.data.map((node, i) => ({
+        get cursor() {
+          return page.cursorAt(i);
+        },
+        node,
+      }));
+    },
     nodes: page.data,
     pageInfo: {
       hasNextPage: page.hasMore,
       hasPreviousPage: false,
-      get startCursor() { return last >= 0 ? page.cursorAt(0) : null; },
-      get endCursor() { return last >= 0 ? page.cursorAt(last) : null; },
+      get startCursor() {
+        return last >= 0 ? page.cursorAt(0) : null;
+      },
+      get endCursor() {
+        return last >= 0 ? page.cursorAt(last) : null;
+      },
     },
   };
 }

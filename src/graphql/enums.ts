@@ -41,4 +41,7 @@ export enum CheckoutModeEnum {
   DIRECT = 'direct',
   HOSTED = 'hosted',
 }
-registerEnumType(CheckoutModeEnum, { name: 'CheckoutMode', description: 'DIRECT (default): the merchant names the method or the service picks one. HOSTED: the payer chooses on the hosted page.' });
+registerEnumType(CheckoutModeEnum, {
+  name: 'CheckoutMode',
+  description: 'DIRECT (default): the merchant names the method or the service picks one. HOSTED: the payer chooses on the hosted page.',
+});

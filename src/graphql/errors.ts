@@ -43,8 +43,11 @@ export function toGraphQLError(err: ApiError, paramPrefix = 'input'): GraphQLErr
  * replayed, so `extensions.param` does not depend on the Idempotency-Key header.
  */
 export async function mutate<A, T>(
-  gql: GqlContext, op: Operation<A, any, T>, // eslint-disable-line @typescript-eslint/no-explicit-any
-  raw: unknown, args: A, paramPrefix = 'input',
+  gql: GqlContext,
+  op: Operation<A, any, T>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  raw: unknown,
+  args: A,
+  paramPrefix = 'input',
 ): Promise<T> {
   let answer: Answer<T>;
   try {
@@ -98,7 +101,12 @@ export function formatError(log: Logger) {
     }
     if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;
     log.error({ err: original }, 'unhandled GraphQL error');
-    return { message: ApiError.internal().message, path: formatted.path, locations: formatted.locations, extensions: { code: 'internal_error' } };
+    return {
+      message: ApiError.internal().message,
+      path: formatted.path,
+      locations: formatted.locations,
+      extensions: { code: 'internal_error' },
+    };
   };
 }
 

@@ -51,7 +51,11 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
-export interface JitStats { compiled: number; fallbacks: number; cached: number }
+export interface JitStats {
+  compiled: number;
+  fallbacks: number;
+  cached: number;
+}
 
 /** Apollo's executor hook with graphql-jit for queries; `stats` for tests. */
 export function jitGateway(
@@ -103,7 +107,12 @@ export function jitGateway(
     }
     const result = (await program.query(undefined, rc.context, variables)) as ExecutionResult;
     // graphql-js's key order (`errors` before `data`), as Apollo's in-process API returns it.
-    if (result.errors) return { errors: result.errors.map(asGraphQLJsError), data: result.data, ...(result.extensions ? { extensions: result.extensions } : {}) };
+    if (result.errors)
+      return {
+        errors: result.errors.map(asGraphQLJsError),
+        data: result.data,
+        ...(result.extensions ? { extensions: result.extensions } : {}),
+      };
     return result;
   };
 

@@ -14,7 +14,10 @@ import type { Loaders } from './context';
 const SERVICES = Symbol('services');
 const CTX = Symbol('ctx');
 
-interface Pending { [SERVICES]: Composition; [CTX]: RequestContext }
+interface Pending {
+  [SERVICES]: Composition;
+  [CTX]: RequestContext;
+}
 
 /**
  * The prototype of every request's loaders: one getter per loader key, which builds that

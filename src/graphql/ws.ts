@@ -16,8 +16,17 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
-  createSourceEventStream, execute, getOperationAST, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionArgs, type ExecutionResult,
+  createSourceEventStream,
+  execute,
+  getOperationAST,
+  GraphQLError,
+  OperationTypeNode,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
@@ -100,7 +109,7 @@ const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>
 async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
-  const iterator = (source)[Symbol.asyncIterator]();
+  const iterator = source[Symbol.asyncIterator]();
   const key = operationKeys.get(args.document);
   const run = (payload: unknown) => Promise.resolve(execute({ ...args, rootValue: payload }));
   const map = (payload: unknown): Promise<ExecutionResult> => {
@@ -192,7 +201,11 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         if (!ctx.extra.key) return [new GraphQLError('Unauthorized', { extensions: { code: 'unauthorized' } })];
         // graphql-ws has already registered this operation's id when onSubscribe runs.
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
-          return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection; complete one first or open another connection.`, { extensions: { code: 'rate_limited' } })];
+          return [
+            new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection; complete one first or open another connection.`, {
+              extensions: { code: 'rate_limited' },
+            }),
+          ];
         }
         // HTTP authenticates every request; a socket re-checks its key at every operation.
         let key: AuthenticatedKey;
@@ -223,13 +236,19 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         // request's base URL (hosted checkout links) apply; the socket is for subscriptions.
         const operation = getOperationAST(document, payload.operationName ?? undefined);
         if (!operation || operation.operation !== OperationTypeNode.SUBSCRIPTION) {
-          return [new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', { extensions: { code: 'validation_error' } })];
+          return [
+            new GraphQLError('Only subscription operations are served over WebSocket; send queries and mutations to POST /graphql.', {
+              extensions: { code: 'validation_error' },
+            }),
+          ];
         }
         operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);
         const requestId = newRequestId();
         const contextValue = createContext(graphServices(app), { ...key, requestId, log: app.log.child({ requestId }) });
         return {
-          schema, document, contextValue,
+          schema,
+          document,
+          contextValue,
           variableValues: payload.variables ?? undefined,
           operationName: payload.operationName ?? undefined,
         };

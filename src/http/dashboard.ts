@@ -25,8 +25,15 @@ export function dashboardCsp(publicBase: string): string {
   const { protocol, host } = new URL(publicBase);
   const sockets = ` ${protocol === 'https:' ? 'wss' : 'ws'}://${host}`;
   return [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    `connect-src 'self'${sockets}`, "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${sockets}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 

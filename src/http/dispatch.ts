@@ -39,7 +39,14 @@ function pathParams(path: string): TSchema | undefined {
 
 const IDEMPOTENCY_KEY = 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.';
 /** What the idempotency service accepts (src/ops/idempotency/idempotency.service.ts). */
-const idempotencyKey = () => Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$', 'x-expected': '1 to 255 printable ASCII characters (HTTP drops leading and trailing spaces)', description: IDEMPOTENCY_KEY });
+const idempotencyKey = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
+    'x-expected': '1 to 255 printable ASCII characters (HTTP drops leading and trailing spaces)',
+    description: IDEMPOTENCY_KEY,
+  });
 
 /**
  * The route's published schema. Fastify's own validation and serialisation are off
@@ -55,7 +62,11 @@ function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idemp
     ...(doc.query ? { querystring: doc.query } : {}),
     ...(extra.body ? { body: extra.body } : {}),
     ...(extra.idempotencyKey
-      ? { headers: Type.Object({ 'Idempotency-Key': extra.idempotencyKey === 'required' ? idempotencyKey() : Type.Optional(idempotencyKey()) }) }
+      ? {
+          headers: Type.Object({
+            'Idempotency-Key': extra.idempotencyKey === 'required' ? idempotencyKey() : Type.Optional(idempotencyKey()),
+          }),
+        }
       : {}),
     response: doc.responses,
   };
@@ -77,7 +88,10 @@ export function bodyOf(req: FastifyRequest): unknown {
  * operation's arguments unless `argsOf` says otherwise.
  */
 export function operationRoute<A>(
-  fastify: FastifyInstance, pipeline: Pick<OperationPipeline, 'run'>, method: Method, path: string,
+  fastify: FastifyInstance,
+  pipeline: Pick<OperationPipeline, 'run'>,
+  method: Method,
+  path: string,
   op: Operation<A, any, unknown>, // eslint-disable-line @typescript-eslint/no-explicit-any
   { doc, argsOf = (req) => req.params as A }: { doc: RouteDoc; argsOf?: (req: FastifyRequest) => A },
 ): void {
@@ -87,8 +101,7 @@ export function operationRoute<A>(
     schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,
     config: { testOnly: op.testOnly === true },
-    handler: async (req, reply) =>
-      sendAnswer(reply, await pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
+    handler: async (req, reply) => sendAnswer(reply, await pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
   });
 }
 
@@ -99,7 +112,9 @@ type Params = Record<string, string>;
  * schema the document shows), and `read` answers 200 with the record or page it returns.
  */
 export function readRoute<Q extends TSchema>(
-  fastify: FastifyInstance, path: string, doc: RouteDoc & { query?: Q },
+  fastify: FastifyInstance,
+  path: string,
+  doc: RouteDoc & { query?: Q },
   read: (ctx: RequestContext, query: Static<Q>, params: Params) => Promise<unknown>,
 ): void {
   fastify.get(path, { schema: routeSchema(doc, path) }, async (req, reply) => {
@@ -114,9 +129,13 @@ export function readRoute<Q extends TSchema>(
  * schema once (for REST and GraphQL alike). Answers the page envelope.
  */
 export function listRoute(
-  fastify: FastifyInstance, path: string, doc: RouteDoc, spec: ListSpec,
+  fastify: FastifyInstance,
+  path: string,
+  doc: RouteDoc,
+  spec: ListSpec,
   list: (ctx: RequestContext, query: Record<string, unknown>, params: Params) => Promise<Page<unknown>>,
 ): void {
   fastify.get(path, { schema: routeSchema({ ...doc, query: listQuerySchema(spec) }, path) }, async (req, reply) =>
-    sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params))));
+    sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params))),
+  );
 }

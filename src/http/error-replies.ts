@@ -64,7 +64,12 @@ export function toApiError(err: unknown): ApiError | undefined {
   // Any other client error of Fastify's (4xx) stays a client error, never a 500.
   if (typeof e?.code === 'string' && e.code.startsWith('FST_') && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const code = CODE_OF_STATUS[e.statusCode] ?? 'bad_request';
-    return new ApiError(code, code === 'bad_request' ? `The request could not be processed: ${e.message ?? 'malformed request'}.` : (STATUS_CODES[e.statusCode] ?? 'Client error') + '.');
+    return new ApiError(
+      code,
+      code === 'bad_request'
+        ? `The request could not be processed: ${e.message ?? 'malformed request'}.`
+        : (STATUS_CODES[e.statusCode] ?? 'Client error') + '.',
+    );
   }
   return undefined;
 }
@@ -156,10 +161,14 @@ export function writeSocketError(socket: Duplex, error: ApiError, headers: Recor
     socket.write(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
-        Object.entries(JSON_ANSWER_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+        Object.entries(JSON_ANSWER_HEADERS)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('') +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `Request-Id: ${requestId}\r\n` +
-        Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+        Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('') +
         'Connection: close\r\n\r\n' +
         body,
     );

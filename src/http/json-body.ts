@@ -108,13 +108,18 @@ export function checkJsonValue(value: unknown): void {
   while (stack.length > 0) {
     const { value: v, path, depth } = stack.pop()!;
     if (typeof v === 'string') {
-      if (!wellFormed(v)) throw ApiError.validation(path || 'body', `${path || 'The body'} is not valid Unicode: it holds an unpaired surrogate (an escape from \\ud800 to \\udfff without its pair).`);
+      if (!wellFormed(v))
+        throw ApiError.validation(
+          path || 'body',
+          `${path || 'The body'} is not valid Unicode: it holds an unpaired surrogate (an escape from \\ud800 to \\udfff without its pair).`,
+        );
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
     if (depth >= MAX_JSON_DEPTH) throw ApiError.validation('body', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push({ value: v[i], path: typeof v[i] === 'object' && v[i] !== null ? join(path, String(i)) : path, depth: depth + 1 });
+      for (let i = 0; i < v.length; i++)
+        stack.push({ value: v[i], path: typeof v[i] === 'object' && v[i] !== null ? join(path, String(i)) : path, depth: depth + 1 });
       continue;
     }
     for (const key of Object.keys(v)) {

@@ -37,7 +37,10 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, any> }).openapiObject; // eslint-disable-line @typescript-eslint/no-explicit-any
       // @fastify/swagger marks every body required; a body with no required field may be absent (docs/contract.md).
-      const paths = (doc.paths ?? {}) as Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } } | undefined> } } | undefined>>;
+      const paths = (doc.paths ?? {}) as Record<
+        string,
+        Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } } | undefined> } } | undefined>
+      >;
       for (const item of Object.values(paths)) {
         for (const op of Object.values(item)) {
           const body = op?.requestBody?.content?.['application/json']?.schema;
@@ -57,10 +60,16 @@ export function registerModels(fastify: FastifyInstance): void {
 
 export function registerOpenApiRoute(fastify: FastifyInstance): void {
   let document: unknown;
-  fastify.get(`${PREFIX}/openapi.json`, {
-    schema: {
-      operationId: 'getOpenApiDocument', summary: 'This document. Needs no credentials.', security: [],
-      response: { 200: { description: 'The OpenAPI 3.1 document of the REST routes.', type: 'object' } },
+  fastify.get(
+    `${PREFIX}/openapi.json`,
+    {
+      schema: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This document. Needs no credentials.',
+        security: [],
+        response: { 200: { description: 'The OpenAPI 3.1 document of the REST routes.', type: 'object' } },
+      },
     },
-  }, async (_req, reply) => sendJson(reply, 200, (document ??= fastify.swagger())));
+    async (_req, reply) => sendJson(reply, 200, (document ??= fastify.swagger())),
+  );
 }

@@ -28,7 +28,11 @@ class HttpRequestContext implements RequestContext {
   readonly environment: RequestContext['environment'];
   private child?: Logger;
 
-  constructor(key: Omit<RequestContext, 'requestId' | 'log'>, readonly requestId: string, private readonly root: Logger) {
+  constructor(
+    key: Omit<RequestContext, 'requestId' | 'log'>,
+    readonly requestId: string,
+    private readonly root: Logger,
+  ) {
     this.apiKeyId = key.apiKeyId;
     this.merchantId = key.merchantId;
     this.environment = key.environment;
@@ -40,7 +44,9 @@ class HttpRequestContext implements RequestContext {
 }
 
 export function registerPlumbing(
-  fastify: FastifyInstance, { auth, log }: { auth: Pick<AuthService, 'authenticate'>; log: Logger }, limiter: RateLimiter,
+  fastify: FastifyInstance,
+  { auth, log }: { auth: Pick<AuthService, 'authenticate'>; log: Logger },
+  limiter: RateLimiter,
 ): void {
   const routes = new RouteTable();
   let closing = false;
@@ -72,7 +78,9 @@ export function registerPlumbing(
     reply.header('Request-Id', request.id);
     // Replaces Fastify's return503OnClosing, which answers with its own body and no Request-Id.
     if (closing) {
-      throw withHeaders(new ApiError('service_unavailable', 'The server is shutting down; retry the request.'), { 'Retry-After': String(CLOSING_RETRY_AFTER_S) });
+      throw withHeaders(new ApiError('service_unavailable', 'The server is shutting down; retry the request.'), {
+        'Retry-After': String(CLOSING_RETRY_AFTER_S),
+      });
     }
     checkHeaders(request);
     const url = request.url;

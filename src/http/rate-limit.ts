@@ -35,7 +35,10 @@ export function rateLimited(retryAfter: number): RateLimited {
 
 /** The in-process limiter used as Redis's insurance; counts the decisions it takes. */
 class FallbackLimiter extends RateLimiterMemory {
-  constructor(opts: ConstructorParameters<typeof RateLimiterMemory>[0], private readonly onUse: () => void) {
+  constructor(
+    opts: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onUse: () => void,
+  ) {
     super(opts);
   }
 
@@ -58,7 +61,11 @@ export class RateLimiter {
   /** 'redis' (shared, memory fallback), 'memory' (this process only) or 'off'. */
   readonly store: 'redis' | 'memory' | 'off';
 
-  constructor(private readonly perSecond: number, redis: RedisBus | undefined, private readonly log: Logger) {
+  constructor(
+    private readonly perSecond: number,
+    redis: RedisBus | undefined,
+    private readonly log: Logger,
+  ) {
     this.store = perSecond <= 0 ? 'off' : redis ? 'redis' : 'memory';
     if (perSecond <= 0) return;
     const windows = [

@@ -28,7 +28,9 @@ export const failure = (description: string): TSchema => Type.Ref('Error', { des
 export const commonFailures = {
   400: failure('validation_error (`param` names the field, query parameter or header) or invalid_json.'),
   401: failure('unauthorized'),
-  503: failure('service_unavailable: the database is unreachable or did not answer in time, or the server is shutting down; retry after the `Retry-After` header.'),
+  503: failure(
+    'service_unavailable: the database is unreachable or did not answer in time, or the server is shutting down; retry after the `Retry-After` header.',
+  ),
 };
 export const readFailures = { ...commonFailures, 404: failure('not_found') };
 export const writeFailures = {
@@ -50,10 +52,16 @@ export const pagingQuery = {
 };
 
 /** The contract's error body. */
-export const ErrorSchema = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    param: Type.Optional(Type.String({ description: 'Validation errors only: the path of the offending field, query parameter or header.' })),
-  }, { additionalProperties: false }),
-}, { $id: 'Error' });
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String(),
+        message: Type.String(),
+        param: Type.Optional(Type.String({ description: 'Validation errors only: the path of the offending field, query parameter or header.' })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'Error' },
+);

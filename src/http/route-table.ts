@@ -98,5 +98,7 @@ export function routeError(request: FastifyRequest, routes: RouteTable): ApiErro
   const methods = routes.methodsAt(path, request.ctx?.environment === 'test');
   if (methods.length === 0 || methods.includes(request.method)) return routeNotFound(request);
   const allow = methods.join(', ');
-  return withHeaders(new ApiError('method_not_allowed', `${request.method} is not supported on ${pathOf(request.url)}; use ${allow}.`), { Allow: allow });
+  return withHeaders(new ApiError('method_not_allowed', `${request.method} is not supported on ${pathOf(request.url)}; use ${allow}.`), {
+    Allow: allow,
+  });
 }

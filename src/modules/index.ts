@@ -22,8 +22,17 @@ export { Composition } from './compose';
 export type { AnyModule } from './module';
 
 export const MODULES: readonly AnyModule[] = [
-  authModule, idempotencyModule, auditModule, eventsModule, webhooksModule,
-  balancesModule, payoutsModule, topupsModule, methodsModule, paymentsModule, refundsModule,
+  authModule,
+  idempotencyModule,
+  auditModule,
+  eventsModule,
+  webhooksModule,
+  balancesModule,
+  payoutsModule,
+  topupsModule,
+  methodsModule,
+  paymentsModule,
+  refundsModule,
 ];
 
 /** Builds every module's services, each after the modules it uses. */

@@ -93,7 +93,9 @@ export interface ModuleDefinition<S extends object = object, U extends Uses = Us
 }
 
 /** Keeps the types of the module's services, so its routes, resolvers and loaders are checked against them. */
-export function defineModule<S extends object = Record<never, never>, U extends Uses = Record<never, never>>(module: ModuleDefinition<S, U>): ModuleDefinition<S, U> {
+export function defineModule<S extends object = Record<never, never>, U extends Uses = Record<never, never>>(
+  module: ModuleDefinition<S, U>,
+): ModuleDefinition<S, U> {
   return module;
 }
 

@@ -26,7 +26,10 @@ export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean): Tx
     ...op,
     execute: (tx, ctx, input, args) => {
       if (ctx.environment === 'live') {
-        throw new ApiError('no_provider_available', 'No provider serves live mode for this request: the simulated providers serve test mode only (SIMULATED_PROVIDERS_IN_LIVE turns them on for live demos).');
+        throw new ApiError(
+          'no_provider_available',
+          'No provider serves live mode for this request: the simulated providers serve test mode only (SIMULATED_PROVIDERS_IN_LIVE turns them on for live demos).',
+        );
       }
       return op.execute(tx, ctx, input, args);
     },
@@ -34,7 +37,8 @@ export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean): Tx
 }
 
 /** The module's operations, each `create` gated by `providedIn` (the ones that reach a provider). */
-export function liveGated<O extends { create: TxOperation<any, any, any> }>(ops: O, live: boolean): O { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any operation's create
+export function liveGated<O extends { create: TxOperation<any, any, any> }>(ops: O, live: boolean): O {
   return { ...ops, create: providedIn(ops.create, live) };
 }
 

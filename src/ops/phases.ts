@@ -19,11 +19,12 @@ export interface PhaseHooks<T> {
 }
 
 export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T>>, hooks: PhaseHooks<T> = {}): Promise<Done<T>> {
-  const phase = (fn: (tx: Tx) => Promise<Step<T>>) => db.tx(async (tx) => {
-    const step = await fn(tx);
-    if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
-    return step;
-  });
+  const phase = (fn: (tx: Tx) => Promise<Step<T>>) =>
+    db.tx(async (tx) => {
+      const step = await fn(tx);
+      if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
+      return step;
+    });
   let step = await phase(first);
   if (!isDone(step)) hooks.afterFirst?.();
   while (!isDone(step)) {

@@ -28,9 +28,7 @@ import { runPhases } from './phases';
 /** The wire status of each outcome: what REST answers, and what a replay answers again. */
 export const OUTCOME_STATUS: Readonly<Record<Outcome, number>> = { created: 201, existing: 200, accepted: 202, done: 200 };
 
-export type Answer<T> =
-  | { replayed: false; outcome: Outcome; value: T }
-  | { replayed: true; status: number; body: string };
+export type Answer<T> = { replayed: false; outcome: Outcome; value: T } | { replayed: true; status: number; body: string };
 
 /** What `parse` gave: the input, or the refusal of the body. */
 type Parsed<I> = { input: I; error?: undefined } | { input?: undefined; error: ApiError };
@@ -57,7 +55,13 @@ export class OperationPipeline {
       return this.answer(await this.phases(op, ctx, parsed.input, args, NO_KEY));
     }
     const claimed = await this.claim.run(
-      { ctx, key, label: op.label, fingerprint: parsed.error ? fingerprint(op.label, { invalid: raw ?? null }) : fingerprint(op.label, parsed.input), refusal: parsed.error },
+      {
+        ctx,
+        key,
+        label: op.label,
+        fingerprint: parsed.error ? fingerprint(op.label, { invalid: raw ?? null }) : fingerprint(op.label, parsed.input),
+        refusal: parsed.error,
+      },
       (held) => this.phases(op, ctx, parsed.input as I, args, held),
     );
     if ('replay' in claimed) return { replayed: true, ...claimed.replay };
@@ -85,18 +89,22 @@ export class OperationPipeline {
   /** The operation's phases under `key`; the last one also writes the audit entry and the key's answer. */
   private phases<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, key: KeyInPhases): Promise<Done<T>> {
     const { hooks } = this.idempotency;
-    return runPhases(this.db, async (tx) => {
-      await key.enter(tx);
-      return op.execute(tx, ctx, input, args);
-    }, {
-      onDone: async (tx, { outcome, value }) => {
-        const status = OUTCOME_STATUS[outcome];
-        this.audit.record(tx, ctx, { operation: op.label, status, body: value, input });
-        if (hooks.beforeCommit) await hooks.beforeCommit(op.label);
-        await key.complete(tx, status, JSON.stringify(value));
+    return runPhases(
+      this.db,
+      async (tx) => {
+        await key.enter(tx);
+        return op.execute(tx, ctx, input, args);
       },
-      afterFirst: () => key.afterFirst(),
-    });
+      {
+        onDone: async (tx, { outcome, value }) => {
+          const status = OUTCOME_STATUS[outcome];
+          this.audit.record(tx, ctx, { operation: op.label, status, body: value, input });
+          if (hooks.beforeCommit) await hooks.beforeCommit(op.label);
+          await key.complete(tx, status, JSON.stringify(value));
+        },
+        afterFirst: () => key.afterFirst(),
+      },
+    );
   }
 
   private answer<T>(done: Done<T>): Answer<T> {

@@ -20,8 +20,12 @@ export async function buildOpenApiDocument(): Promise<unknown> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-openapi-'));
   try {
     const config = loadConfig({
-      DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'openapi.sqlite'), DATA_DIR: dir,
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), SEED_DEMO: '0', LOG_LEVEL: 'silent',
+      DATABASE_URL: '',
+      SQLITE_FILE: path.join(dir, 'openapi.sqlite'),
+      DATA_DIR: dir,
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'silent',
     });
     const app = await createApp(config, pino({ level: 'silent' }));
     try {
@@ -47,8 +51,11 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().then(() => process.exit(0), (err) => {
-    process.stderr.write(`${(err as Error).stack ?? err}\n`);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`${(err as Error).stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -35,13 +35,27 @@ test('a REST cancel with a reason records key, operation, resource, reason, requ
   expect(res.status).toBe(202);
   const [entry, created] = await entriesOf(c, `&resource_id=${po.body.id}`);
   expect(entry).toEqual({
-    object: 'audit_entry', id: expect.stringMatching(/^aud_/), environment: 'test', api_key_id: c.key!.apiKeyId,
-    operation: 'POST /v1/payout_intents/:id/cancel', resource_type: 'payout_intent', resource_id: po.body.id,
-    reason: 'customer changed their mind', request_id: res.headers.get('request-id'), status_code: 202, created_at: expect.any(String),
+    object: 'audit_entry',
+    id: expect.stringMatching(/^aud_/),
+    environment: 'test',
+    api_key_id: c.key!.apiKeyId,
+    operation: 'POST /v1/payout_intents/:id/cancel',
+    resource_type: 'payout_intent',
+    resource_id: po.body.id,
+    reason: 'customer changed their mind',
+    request_id: res.headers.get('request-id'),
+    status_code: 202,
+    created_at: expect.any(String),
   });
   expect(Date.parse(entry.created_at)).toBeGreaterThanOrEqual(before - 5);
   expect(Date.parse(entry.created_at)).toBeLessThanOrEqual(Date.now());
-  expect(created).toMatchObject({ operation: 'POST /v1/payout_intents', resource_id: po.body.id, reason: null, request_id: po.headers.get('request-id'), status_code: 201 });
+  expect(created).toMatchObject({
+    operation: 'POST /v1/payout_intents',
+    resource_id: po.body.id,
+    reason: null,
+    request_id: po.headers.get('request-id'),
+    status_code: 201,
+  });
 });
 
 test('GraphQL mutations are recorded too, with the Request-Id of the GraphQL response; auditLog query with filters', async () => {
@@ -55,10 +69,19 @@ test('GraphQL mutations are recorded too, with the Request-Id of the GraphQL res
   );
   expect(q.body.errors).toBeUndefined();
   expect(q.body.data.auditLog).toEqual({
-    nodes: [{
-      apiKeyId: c.key!.apiKeyId, operation: 'POST /v1/payout_intents/:id/cancel', resourceType: 'payout_intent', resourceId: po.body.id,
-      reason: 'via graphql', requestId: res.headers.get('request-id'), statusCode: 202, environment: 'TEST', createdAt: expect.any(String),
-    }],
+    nodes: [
+      {
+        apiKeyId: c.key!.apiKeyId,
+        operation: 'POST /v1/payout_intents/:id/cancel',
+        resourceType: 'payout_intent',
+        resourceId: po.body.id,
+        reason: 'via graphql',
+        requestId: res.headers.get('request-id'),
+        statusCode: 202,
+        environment: 'TEST',
+        createdAt: expect.any(String),
+      },
+    ],
     pageInfo: { hasNextPage: false },
   });
   const bad = await c.gql(`{ auditLog(filter: { operation: "drop table" }) { nodes { id } } }`);
@@ -70,7 +93,14 @@ test('every kind of state change is recorded: creates, approve, cancel, test hel
   const po = await c.post('/v1/payout_intents', payoutBody());
   await c.post(`/v1/payout_intents/${po.body.id}/approve`, {});
   await c.post(`/v1/test_helpers/payout_intents/${po.body.id}/succeed`, {});
-  const pi = await c.post('/v1/payment_intents', { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'A' }, payment_method: 'promptpay' });
+  const pi = await c.post('/v1/payment_intents', {
+    amount: '50000',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: ref('pi'),
+    customer: { name: 'A' },
+    payment_method: 'promptpay',
+  });
   expect(pi.status).toBe(201);
   await c.post(`/v1/payment_intents/${pi.body.id}/cancel`, { reason: 'duplicate order' });
   const ep = await c.post('/v1/webhook_endpoints', { url: `${rx.url}/audit` });
@@ -108,7 +138,9 @@ test('rejected, rolled-back and replayed calls record nothing', async () => {
   // Not found.
   expect((await c.post('/v1/payout_intents/po_01nothere00000000000000000/cancel', {})).status).toBe(404);
   // Rolled back: the handler succeeded but the transaction failed before commit.
-  srv.app.idempotency.hooks.beforeCommit = async () => { throw new Error('injected failure before commit'); };
+  srv.app.idempotency.hooks.beforeCommit = async () => {
+    throw new Error('injected failure before commit');
+  };
   try {
     expect((await c.post(`/v1/payout_intents/${po.body.id}/cancel`, { reason: 'rolled back' })).status).toBe(500);
   } finally {

@@ -138,7 +138,7 @@ describe('REST', () => {
     }
   });
 
-  test('a revoked key stops working at once while the merchant\'s other keys keep working', async () => {
+  test("a revoked key stops working at once while the merchant's other keys keep working", async () => {
     const extra = await srv.keyFor(owner.merchantId, 'test');
     expect((await extra.get('/v1/payout_intents')).status).toBe(200);
     await srv.app.auth.revokeKey(extra.key!.apiKeyId);
@@ -183,7 +183,8 @@ describe('GraphQL', () => {
     expect401(get);
     expect(get.body.errors[0].extensions.code).toBe('unauthorized');
     const mutation = await rest('POST', '/graphql', basic(split(revoked).pk, split(revoked).sk), {
-      query: 'mutation { createPayoutIntent(input: { amount: "100", currency: "THB", country: "TH", merchantReference: "gql-unauth", recipient: { bankCode: "KBANK", accountNumber: "1234567890", holderName: "X" } }) { id } }',
+      query:
+        'mutation { createPayoutIntent(input: { amount: "100", currency: "THB", country: "TH", merchantReference: "gql-unauth", recipient: { bankCode: "KBANK", accountNumber: "1234567890", holderName: "X" } }) { id } }',
     });
     expect401(mutation);
     expect(mutation.body.errors[0].extensions.code).toBe('unauthorized');
@@ -280,7 +281,12 @@ describe('provisioning CLI', () => {
   });
 
   test('bad usage exits non-zero and prints nothing on stdout', async () => {
-    for (const args of [['keys', 'create', '--merchant', 'acme', '--env', 'prod'], ['keys', 'frobnicate'], ['keys', 'revoke', 'pk_test_nosuchkey000000000000'], ['merchants', 'create']]) {
+    for (const args of [
+      ['keys', 'create', '--merchant', 'acme', '--env', 'prod'],
+      ['keys', 'frobnicate'],
+      ['keys', 'revoke', 'pk_test_nosuchkey000000000000'],
+      ['merchants', 'create'],
+    ]) {
       const r = await run(...args);
       expect(r.code).not.toBe(0);
       expect(r.stdout).toBe('');

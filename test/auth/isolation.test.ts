@@ -67,14 +67,11 @@ describe('another merchant', () => {
   });
 
   test('the 404 body is the same on every route and for a garbage id', async () => {
-    const bodies = await Promise.all([
-      ...OPS.map((op) => op.run(a, bPayout.id)),
-      a.get('/v1/payout_intents/nothing-like-an-id'),
-    ]);
+    const bodies = await Promise.all([...OPS.map((op) => op.run(a, bPayout.id)), a.get('/v1/payout_intents/nothing-like-an-id')]);
     for (const res of bodies) expect(res.text).toBe(bodies[0].text);
   });
 
-  test("the test helpers do not reach a foreign payout either", async () => {
+  test('the test helpers do not reach a foreign payout either', async () => {
     const approved = await b.post(`/v1/payout_intents/${bPayout.id}/approve`, {});
     expect(approved.status).toBe(202);
     for (const outcome of ['succeed', 'fail']) {
@@ -97,7 +94,7 @@ describe('another merchant', () => {
     expect(byRef.body).toEqual({ data: [], has_more: false, next_cursor: null });
   });
 
-  test("the same merchant_reference is independent per merchant", async () => {
+  test('the same merchant_reference is independent per merchant', async () => {
     const res = await a.post('/v1/payout_intents', payoutBody({ merchant_reference: bPayout.merchant_reference }));
     expect(res.status).toBe(201);
     expect(res.body.id).not.toBe(bPayout.id);
@@ -157,9 +154,14 @@ describe('GraphQL', () => {
   });
 
   test('a batch mixing own and foreign ids resolves only the own one', async () => {
-    const res = await a.gql(`{ mine: payoutIntent(id: "${aPayout.id}") { id } theirs: payoutIntent(id: "${bPayout.id}") { id } live: payoutIntent(id: "${aLivePayout.id}") { id } }`);
+    const res = await a.gql(
+      `{ mine: payoutIntent(id: "${aPayout.id}") { id } theirs: payoutIntent(id: "${bPayout.id}") { id } live: payoutIntent(id: "${aLivePayout.id}") { id } }`,
+    );
     expect(res.body.data).toEqual({ mine: { id: aPayout.id }, theirs: null, live: null });
-    expect(res.body.errors!.map((e: any) => [e.path[0], e.extensions.code])).toEqual([['theirs', 'not_found'], ['live', 'not_found']]);
+    expect(res.body.errors!.map((e: any) => [e.path[0], e.extensions.code])).toEqual([
+      ['theirs', 'not_found'],
+      ['live', 'not_found'],
+    ]);
   });
 
   test('approve and cancel of a foreign id fail exactly as for an unknown id', async () => {

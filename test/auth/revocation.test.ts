@@ -39,20 +39,36 @@ interface Outcome {
  * Subscribes with `victim` at `subscriberUrl`, makes payouts with `producer` (same merchant,
  * another key) until the stream is live, revokes with `revoke`, and watches what follows.
  */
-async function revokeWhileStreaming(subscriberUrl: string, victim: Client, producer: Client, revoke: () => Promise<void>, reader: TestServer = srv): Promise<Outcome> {
+async function revokeWhileStreaming(
+  subscriberUrl: string,
+  victim: Client,
+  producer: Client,
+  revoke: () => Promise<void>,
+  reader: TestServer = srv,
+): Promise<Outcome> {
   // SQLite is one process's database: a second writer (the CLI) beside a busy server makes
   // one of them fail with SQLITE_BUSY. There the producer pauses while the CLI runs.
   const pauseForRevoke = reader.database.kind === 'sqlite';
   let gate: Promise<void> | undefined;
   const received: string[] = [];
   let closed: { code: number; at: number } | undefined;
-  const client = createClient({ url: wsUrl(subscriberUrl), webSocketImpl: WebSocket, connectionParams: { authorization: victim.authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({
+    url: wsUrl(subscriberUrl),
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: victim.authorization },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
   client.on('closed', (e: any) => (closed ??= { code: e?.code, at: Date.now() }));
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());
     client.on('closed', (e: any) => reject(new Error(`closed ${e?.code}`)));
   });
-  client.subscribe({ query: SUB }, { next: (msg: any) => msg.data && received.push(msg.data.events.data.object.id), error: () => undefined, complete: () => undefined });
+  client.subscribe(
+    { query: SUB },
+    { next: (msg: any) => msg.data && received.push(msg.data.events.data.object.id), error: () => undefined, complete: () => undefined },
+  );
 
   // Payouts, one after another, each remembered with the time its request was sent.
   const made: { id: string; sentAt: number }[] = [];
@@ -149,7 +165,7 @@ withRedis('revoked by the CLI with REDIS_URL: the message closes the socket (the
 });
 
 const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
-const mysqlAndRedis = testIf(usingMysql() && !redisUnavailable(), usingMysql() ? redisUnavailable() ?? '' : NEEDS_MYSQL);
+const mysqlAndRedis = testIf(usingMysql() && !redisUnavailable(), usingMysql() ? (redisUnavailable() ?? '') : NEEDS_MYSQL);
 
 mysqlOnly('subscriber on one gateway process, key revoked on another, no Redis: closed within 1 s by the poll', async () => {
   const other = await startProcess(srv.database, { REDIS_URL: '' });
@@ -162,7 +178,10 @@ mysqlOnly('subscriber on one gateway process, key revoked on another, no Redis: 
 
     // And by the CLI, to the same spawned process.
     const second = await pair(srv);
-    expectClosedInTime('CLI -> other gateway process, database poll, mysql', await revokeWhileStreaming(other.url, second.victim, second.producer.withBase(other.url), cliRevoke(srv, second.victim, { REDIS_URL: '' })));
+    expectClosedInTime(
+      'CLI -> other gateway process, database poll, mysql',
+      await revokeWhileStreaming(other.url, second.victim, second.producer.withBase(other.url), cliRevoke(srv, second.victim, { REDIS_URL: '' })),
+    );
   } finally {
     await other.stop();
   }

@@ -8,8 +8,12 @@ import { Client, payoutBody, ref } from '../helpers/client';
 import { balanceOf, balances, settledTopup } from '../helpers/fixtures';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAX30 = '999999999999999999999999999999';
@@ -64,7 +68,11 @@ describe('GET /v1/balances', () => {
     await topup(c, '50', 'USDC');
     await topup(c, '200', 'THB');
     const data = await balances(c);
-    expect(data.map((b) => [b.currency, b.available])).toEqual([['THB', '300'], ['USD', '300'], ['USDC', '50']]);
+    expect(data.map((b) => [b.currency, b.available])).toEqual([
+      ['THB', '300'],
+      ['USD', '300'],
+      ['USDC', '50'],
+    ]);
   });
 
   test('scoped to merchant and environment', async () => {
@@ -82,7 +90,10 @@ describe('GET /v1/balances', () => {
     // A second key of the same merchant and environment sees the same balance.
     expect(await balances(aTest2)).toEqual(await balances(a));
     const live = await balances(aLive);
-    expect(live.map((x) => [x.currency, x.environment, x.available])).toEqual([['EUR', 'live', '5'], ['THB', 'live', '55']]);
+    expect(live.map((x) => [x.currency, x.environment, x.available])).toEqual([
+      ['EUR', 'live', '5'],
+      ['THB', 'live', '55'],
+    ]);
 
     // A payout in one scope does not touch the others.
     expect((await aLive.post('/v1/payout_intents', payoutBody({ amount: '50' }))).status).toBe(201);
@@ -107,9 +118,16 @@ describe('GraphQL balances', () => {
     const res = await c.gql(GQL_BALANCES);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data!.balances).toEqual(rest.map((b) => ({
-      currency: b.currency, environment: 'TEST', available: b.available, pending: b.pending, reserved: b.reserved, updatedAt: b.updated_at,
-    })));
+    expect(res.body.data!.balances).toEqual(
+      rest.map((b) => ({
+        currency: b.currency,
+        environment: 'TEST',
+        available: b.available,
+        pending: b.pending,
+        reserved: b.reserved,
+        updatedAt: b.updated_at,
+      })),
+    );
     expect(res.body.data!.balances[1].available).toBe(MAX30);
 
     const live = await srv.keyFor(c.merchantId, 'live');
@@ -142,7 +160,11 @@ describe('exact amounts', () => {
     expect(await balance(c)).toEqual({ available: '3999999999999999999999999999997', pending: '0', reserved: MAX30 });
     const p2 = await c.post('/v1/payout_intents', payoutBody({ amount: '000' + MAX30 }));
     expect(p2.body.amount).toBe(MAX30);
-    expect(await balance(c)).toEqual({ available: '2999999999999999999999999999998', pending: '0', reserved: '1999999999999999999999999999998' });
+    expect(await balance(c)).toEqual({
+      available: '2999999999999999999999999999998',
+      pending: '0',
+      reserved: '1999999999999999999999999999998',
+    });
     await c.post(`/v1/payout_intents/${p.body.id}/cancel`, {});
     await c.post(`/v1/payout_intents/${p2.body.id}/approve`, {});
     await c.post(`/v1/test_helpers/payout_intents/${p2.body.id}/succeed`, {});
@@ -211,12 +233,17 @@ describe('payout transitions move money between buckets', () => {
     const rows: any[] = await srv.app.db.ds.query('SELECT entry_type, bucket, amount FROM ledger_entries WHERE merchant_id = ? ORDER BY id', [c.merchantId]);
     expect(rows.map((r) => `${r.entry_type}:${r.bucket}:${String(r.amount)}`)).toEqual([
       'topup_succeeded:available:1000',
-      'payout_reserved:available:-100', 'payout_reserved:reserved:100',
-      'payout_released:reserved:-100', 'payout_released:available:100',
-      'payout_reserved:available:-300', 'payout_reserved:reserved:300',
+      'payout_reserved:available:-100',
+      'payout_reserved:reserved:100',
+      'payout_released:reserved:-100',
+      'payout_released:available:100',
+      'payout_reserved:available:-300',
+      'payout_reserved:reserved:300',
       'payout_paid:reserved:-300',
-      'payout_reserved:available:-200', 'payout_reserved:reserved:200',
-      'payout_released:reserved:-200', 'payout_released:available:200',
+      'payout_reserved:available:-200',
+      'payout_reserved:reserved:200',
+      'payout_released:reserved:-200',
+      'payout_released:available:200',
     ]);
     await expectLedgerMatches(c);
   });
@@ -226,7 +253,10 @@ describe('payout transitions move money between buckets', () => {
     await srv.fund(c, 'THB', '50');
     const mutation = `mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id status amount } }`;
     const input = (amount: string) => ({
-      amount, currency: 'THB', country: 'TH', merchantReference: ref('gpo'),
+      amount,
+      currency: 'THB',
+      country: 'TH',
+      merchantReference: ref('gpo'),
       recipient: { type: 'BANK_ACCOUNT', bankCode: 'KBANK', accountNumber: '1234567890', holderName: 'Somchai Jaidee' },
     });
     const ok = await c.gql(mutation, { input: input('30') });

@@ -9,7 +9,9 @@ import { payoutBody, ref } from '../helpers/client';
 import { approvePayout, balanceOf, createPayout, fundedMerchant } from '../helpers/fixtures';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
 afterAll(async () => {
   if (timings.length > 0) process.stdout.write(`[ledger-concurrency] ${srv.database.kind}: ${timings.join('; ')}\n`);
   await srv.close();
@@ -26,7 +28,6 @@ async function movements(payoutId: string): Promise<{ reserved: number; released
   return { reserved: count('payout_reserved'), released: count('payout_released'), paid: count('payout_paid'), rows: rows.length };
 }
 
-
 describe('40 concurrent payouts of 10 against a balance of 100', () => {
   test.each([
     ['without Idempotency-Key', false],
@@ -34,8 +35,9 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
   ])('%s: exactly 10 are created, 30 get insufficient_balance, available ends at 0', async (label, withKeys) => {
     const c = await fundedMerchant(srv, '100');
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 40 }, () =>
-      c.post('/v1/payout_intents', payoutBody({ amount: '10' }), withKeys ? { idempotencyKey: randomUUID() } : {})));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => c.post('/v1/payout_intents', payoutBody({ amount: '10' }), withKeys ? { idempotencyKey: randomUUID() } : {})),
+    );
     timings.push(`40 payouts ${label}: ${Date.now() - started} ms`);
 
     const created = results.filter((r) => r.status === 201);
@@ -51,16 +53,25 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
     // Refusals created nothing: 10 payouts, 10 events, 20 ledger rows.
     const list = await c.get('/v1/payout_intents?limit=100');
     expect(list.body.data.map((p: any) => p.id).sort()).toEqual(created.map((r) => r.body.id).sort());
-    const [{ n: events }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM events WHERE merchant_id = ? AND type = ?', [c.merchantId, 'payout_intent.created']);
+    const [{ n: events }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM events WHERE merchant_id = ? AND type = ?', [
+      c.merchantId,
+      'payout_intent.created',
+    ]);
     expect(Number(events)).toBe(10);
-    const [{ n: rows }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE merchant_id = ? AND entry_type = ?', [c.merchantId, 'payout_reserved']);
+    const [{ n: rows }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE merchant_id = ? AND entry_type = ?', [
+      c.merchantId,
+      'payout_reserved',
+    ]);
     expect(Number(rows)).toBe(20);
   });
 
   test('concurrent credits and reservations: no lost update', async () => {
     const c = await fundedMerchant(srv, '100');
-    const topups = await Promise.all(Array.from({ length: 5 }, () =>
-      c.post('/v1/topup_intents', { amount: '10', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() })));
+    const topups = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        c.post('/v1/topup_intents', { amount: '10', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }),
+      ),
+    );
     const ops: Promise<{ kind: string; status: number; body: any }>[] = [];
     for (let i = 0; i < 30; i++) {
       ops.push(c.post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ({ kind: 'payout', ...r })));
@@ -77,8 +88,11 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
 
   test('the first credits of a new currency, in parallel, all land (the balance row is created once)', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
-    const topups = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      c.post('/v1/topup_intents', { amount: String(i + 1), currency: 'EUR', country: 'DE', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() })));
+    const topups = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        c.post('/v1/topup_intents', { amount: String(i + 1), currency: 'EUR', country: 'DE', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }),
+      ),
+    );
     const settled = await Promise.all(topups.map((t) => c.post(`/v1/test_helpers/topup_intents/${t.body.id}/succeed`, {})));
     expect(settled.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(await balance(c, 'EUR')).toEqual({ available: String((12 * 13) / 2), pending: '0', reserved: '0' });
@@ -88,7 +102,9 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
 
   test('parallel payouts in a currency without a balance are all refused and leave no money behind', async () => {
     const c = await fundedMerchant(srv, '100');
-    const results = await Promise.all(Array.from({ length: 12 }, () => c.post('/v1/payout_intents', payoutBody({ amount: '1', currency: 'JPY', country: 'JP' }))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => c.post('/v1/payout_intents', payoutBody({ amount: '1', currency: 'JPY', country: 'JP' }))),
+    );
     for (const r of results) {
       expect(r.status).toBe(422);
       expect(r.body.error.code).toBe('insufficient_balance');
@@ -103,22 +119,34 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
     // into a deadlock (1213) and a 500 when 96 of them run at once.
     const c = await fundedMerchant(srv, '100');
     const currencies = ['AUD', 'CAD', 'CHF', 'GBP', 'HKD', 'NZD', 'SGD', 'KRW'];
-    const refused = await Promise.all(currencies.flatMap((currency) => Array.from({ length: 12 }, () =>
-      c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })))));
+    const refused = await Promise.all(
+      currencies.flatMap((currency) => Array.from({ length: 12 }, () => c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })))),
+    );
     expect(refused.map((r) => r.status)).toEqual(Array(refused.length).fill(422));
     for (const r of refused) expect(r.body.error.code).toBe('insufficient_balance');
     expect((await c.get('/v1/payout_intents')).body.data).toEqual([]);
-    const [{ n: entries }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE merchant_id = ? AND currency <> ?', [c.merchantId, 'THB']);
+    const [{ n: entries }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE merchant_id = ? AND currency <> ?', [
+      c.merchantId,
+      'THB',
+    ]);
     expect(Number(entries)).toBe(0);
 
     // Now each currency's first credit (5) races 12 more payouts of 1: the balance row is
     // created once, and every payout is either created or refused, never failed.
-    const topups = await Promise.all(currencies.map((currency) =>
-      c.post('/v1/topup_intents', { amount: '5', currency, country: 'DE', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() })));
+    const topups = await Promise.all(
+      currencies.map((currency) =>
+        c.post('/v1/topup_intents', { amount: '5', currency, country: 'DE', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }),
+      ),
+    );
     const racing = await Promise.all([
-      ...topups.map((t) => c.post(`/v1/test_helpers/topup_intents/${t.body.id}/succeed`, {}).then((r) => ({ kind: 'credit', currency: t.body.currency, ...r }))),
-      ...currencies.flatMap((currency) => Array.from({ length: 12 }, () =>
-        c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })).then((r) => ({ kind: 'payout', currency, ...r })))),
+      ...topups.map((t) =>
+        c.post(`/v1/test_helpers/topup_intents/${t.body.id}/succeed`, {}).then((r) => ({ kind: 'credit', currency: t.body.currency, ...r })),
+      ),
+      ...currencies.flatMap((currency) =>
+        Array.from({ length: 12 }, () =>
+          c.post('/v1/payout_intents', payoutBody({ amount: '1', currency, country: 'JP' })).then((r) => ({ kind: 'payout', currency, ...r })),
+        ),
+      ),
     ]);
     expect(racing.filter((r) => r.kind === 'credit').map((r) => r.status)).toEqual(Array(currencies.length).fill(200));
     for (const r of racing.filter((x) => x.kind === 'payout' && x.status !== 201)) {
@@ -140,7 +168,9 @@ describe('40 concurrent payouts of 10 against a balance of 100', () => {
     await srv.fund(a, 'USD', '30');
     const jobs = [
       ...Array.from({ length: 20 }, () => a.post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ['a', 'THB', r.status])),
-      ...Array.from({ length: 20 }, () => a.post('/v1/payout_intents', payoutBody({ amount: '10', currency: 'USD', country: 'US' })).then((r) => ['a', 'USD', r.status])),
+      ...Array.from({ length: 20 }, () =>
+        a.post('/v1/payout_intents', payoutBody({ amount: '10', currency: 'USD', country: 'US' })).then((r) => ['a', 'USD', r.status]),
+      ),
       ...Array.from({ length: 20 }, () => b.post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ['b', 'THB', r.status])),
     ];
     const results = await Promise.all(jobs);
@@ -161,10 +191,7 @@ describe('races on one payout: the reserve is released at most once', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const p = (await c.post('/v1/payout_intents', payoutBody({ amount: '10' }))).body;
       // Alternate which request leaves first, so both orders are exercised.
-      const send = [
-        () => c.post(`/v1/payout_intents/${p.id}/approve`, {}),
-        () => c.post(`/v1/payout_intents/${p.id}/cancel`, { reason: 'race' }),
-      ];
+      const send = [() => c.post(`/v1/payout_intents/${p.id}/approve`, {}), () => c.post(`/v1/payout_intents/${p.id}/cancel`, { reason: 'race' })];
       const [first, second] = i % 2 === 0 ? [send[0](), send[1]()] : [send[1](), send[0]()];
       const [approve, cancel] = i % 2 === 0 ? await Promise.all([first, second]) : (await Promise.all([first, second])).reverse();
       expect([approve.status, cancel.status].filter((s) => s === 202)).toHaveLength(1);
@@ -246,7 +273,10 @@ describe('races on one payout: the reserve is released at most once', () => {
     const c = await fundedMerchant(srv, '100');
     for (let i = 0; i < ROUNDS; i++) {
       // The magic account number makes the provider fail the payout (could_not_process).
-      const p = await createPayout(c, { amount: '10', recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000555555559', holder_name: 'X' } });
+      const p = await createPayout(c, {
+        amount: '10',
+        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000555555559', holder_name: 'X' },
+      });
       await approvePayout(c, p.id);
       await srv.app.db.ds.query('UPDATE payout_intents SET settle_at = ? WHERE id = ?', [Date.now() - 1, p.id]);
       const [, cancel, fail, succeed] = await Promise.all([
@@ -261,7 +291,11 @@ describe('races on one payout: the reserve is released at most once', () => {
       expect(['failed', 'succeeded']).toContain(final.status);
       const m = await movements(p.id);
       expect(m.released + m.paid).toBe(1);
-      const [{ n }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM events WHERE resource_id = ? AND type IN (?, ?)', [p.id, 'payout_intent.failed', 'payout_intent.succeeded']);
+      const [{ n }] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM events WHERE resource_id = ? AND type IN (?, ?)', [
+        p.id,
+        'payout_intent.failed',
+        'payout_intent.succeeded',
+      ]);
       expect(Number(n)).toBe(1);
       if (final.status === 'succeeded') await srv.fund(c, 'THB', '10');
       expect(await balance(c)).toEqual({ available: '100', pending: '0', reserved: '0' });

@@ -31,7 +31,6 @@ const MAX30 = 10n ** 30n - 1n;
 /** Payments run as PromptPay in THB: the simulated catalogue serves 100 to 20,000,000 satang. */
 const createPayment = (c: Client, amount: bigint) => postPromptPay(c, amount);
 
-
 /** The shared `cli ledger verify` runner, timed for the summary line. */
 async function timedLedgerVerify(database: TestDatabase) {
   const started = Date.now();
@@ -61,16 +60,50 @@ const outcomeArb = fc.constantFrom('succeed' as const, 'fail' as const);
 const pickArb = fc.nat({ max: 1000 });
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('topup' as const), amount: amountArb, currency: currencyArb, outcome: fc.constantFrom('succeed' as const, 'succeed' as const, 'fail' as const) }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('payment' as const), amount: fc.bigInt({ min: 100n, max: 20_000_000n }), outcome: outcomeArb }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('topup' as const),
+      amount: amountArb,
+      currency: currencyArb,
+      outcome: fc.constantFrom('succeed' as const, 'succeed' as const, 'fail' as const),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('payment' as const),
+      amount: fc.bigInt({ min: 100n, max: 20_000_000n }),
+      outcome: outcomeArb,
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('payout' as const), amount: amountArb, currency: currencyArb }), weight: 5 },
-  { arbitrary: fc.record({ kind: fc.constantFrom('repeat' as const, 'approve' as const, 'cancel' as const, 'succeed' as const, 'fail' as const, 'race' as const), pick: pickArb }), weight: 8 },
-  { arbitrary: fc.record({ kind: fc.constant('burst' as const), amounts: fc.array(fc.bigInt({ min: 1n, max: 60n }), { minLength: 2, maxLength: 8 }), currency: currencyArb }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constantFrom('repeat' as const, 'approve' as const, 'cancel' as const, 'succeed' as const, 'fail' as const, 'race' as const),
+      pick: pickArb,
+    }),
+    weight: 8,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('burst' as const),
+      amounts: fc.array(fc.bigInt({ min: 1n, max: 60n }), { minLength: 2, maxLength: 8 }),
+      currency: currencyArb,
+    }),
+    weight: 1,
+  },
 );
 
 // ---- the model ----
 
-interface ModelPayout { id: string; reference: string; amount: bigint; currency: Currency; status: string }
+interface ModelPayout {
+  id: string;
+  reference: string;
+  amount: bigint;
+  currency: Currency;
+  status: string;
+}
 
 class Model {
   available = new Map<Currency, bigint>(CURRENCIES.map((c) => [c, 0n]));
@@ -89,7 +122,6 @@ class Model {
 function pick(model: Model, n: number): ModelPayout | undefined {
   return model.payouts.length === 0 ? undefined : model.payouts[n % model.payouts.length];
 }
-
 
 function expectStatus(res: { status: number; body: any }, status: number, context: string): void {
   if (res.status !== status) throw new Error(`${context}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
@@ -110,7 +142,11 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
   const ctx = JSON.stringify(op, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
   switch (op.kind) {
     case 'topup': {
-      const t = await c.post('/v1/topup_intents', { amount: op.amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() });
+      const t = await c.post(
+        '/v1/topup_intents',
+        { amount: op.amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: ref('tu') },
+        { idempotencyKey: randomUUID() },
+      );
       expectStatus(t, 201, ctx);
       const s = await c.post(`/v1/test_helpers/topup_intents/${t.body.id}/${op.outcome}`, {});
       expectStatus(s, 200, ctx);
@@ -131,7 +167,10 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
     }
     case 'payout': {
       const reference = ref('po');
-      const res = await c.post('/v1/payout_intents', payoutBody({ amount: op.amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: reference }));
+      const res = await c.post(
+        '/v1/payout_intents',
+        payoutBody({ amount: op.amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: reference }),
+      );
       model.touched.add(op.currency); // a refused payout may still leave a zero balance row behind
       if (op.amount <= model.available.get(op.currency)!) {
         expectStatus(res, 201, ctx);
@@ -146,7 +185,10 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
     case 'repeat': {
       const p = pick(model, op.pick);
       if (!p) return;
-      const res = await c.post('/v1/payout_intents', payoutBody({ amount: '1', currency: p.currency, country: COUNTRY[p.currency], merchant_reference: p.reference }));
+      const res = await c.post(
+        '/v1/payout_intents',
+        payoutBody({ amount: '1', currency: p.currency, country: COUNTRY[p.currency], merchant_reference: p.reference }),
+      );
       expectStatus(res, 200, ctx);
       if (res.body.id !== p.id || res.body.status !== p.status) throw new Error(`${ctx}: repeat returned ${JSON.stringify(res.body)}`);
       return;
@@ -155,14 +197,20 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/payout_intents/${p.id}/approve`, {});
-      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'processing'); } else expectError(res, 422, 'invalid_state', { context: ctx });
+      if (p.status === 'requires_approval') {
+        expectStatus(res, 202, ctx);
+        applyPayout(model, p, 'processing');
+      } else expectError(res, 422, 'invalid_state', { context: ctx });
       return;
     }
     case 'cancel': {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/payout_intents/${p.id}/cancel`, { reason: 'property test' });
-      if (p.status === 'requires_approval') { expectStatus(res, 202, ctx); applyPayout(model, p, 'cancelled'); } else expectError(res, 422, 'approval_required', { context: ctx });
+      if (p.status === 'requires_approval') {
+        expectStatus(res, 202, ctx);
+        applyPayout(model, p, 'cancelled');
+      } else expectError(res, 422, 'approval_required', { context: ctx });
       return;
     }
     case 'succeed':
@@ -170,7 +218,10 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
       const p = pick(model, op.pick);
       if (!p) return;
       const res = await c.post(`/v1/test_helpers/payout_intents/${p.id}/${op.kind}`, {});
-      if (p.status === 'processing') { expectStatus(res, 200, ctx); applyPayout(model, p, op.kind === 'succeed' ? 'succeeded' : 'failed'); } else expectError(res, 422, 'invalid_state', { context: ctx });
+      if (p.status === 'processing') {
+        expectStatus(res, 200, ctx);
+        applyPayout(model, p, op.kind === 'succeed' ? 'succeeded' : 'failed');
+      } else expectError(res, 422, 'invalid_state', { context: ctx });
       return;
     }
     case 'race': {
@@ -198,8 +249,14 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
     case 'burst': {
       const before = model.available.get(op.currency)!;
       const refs = op.amounts.map(() => ref('po'));
-      const results = await Promise.all(op.amounts.map((amount, i) =>
-        c.post('/v1/payout_intents', payoutBody({ amount: amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: refs[i] }))));
+      const results = await Promise.all(
+        op.amounts.map((amount, i) =>
+          c.post(
+            '/v1/payout_intents',
+            payoutBody({ amount: amount.toString(), currency: op.currency, country: COUNTRY[op.currency], merchant_reference: refs[i] }),
+          ),
+        ),
+      );
       model.touched.add(op.currency);
       let taken = 0n;
       results.forEach((res, i) => {
@@ -207,7 +264,13 @@ async function run(c: Client, model: Model, op: Op): Promise<void> {
           taken += op.amounts[i];
           model.add(op.currency, 'available', -op.amounts[i]);
           model.add(op.currency, 'reserved', op.amounts[i]);
-          model.payouts.push({ id: res.body.id, reference: refs[i], amount: op.amounts[i], currency: op.currency, status: 'requires_approval' });
+          model.payouts.push({
+            id: res.body.id,
+            reference: refs[i],
+            amount: op.amounts[i],
+            currency: op.currency,
+            status: 'requires_approval',
+          });
         } else {
           expectError(res, 422, 'insufficient_balance', { context: ctx });
         }
@@ -227,8 +290,9 @@ async function expectBalancesMatch(c: Client, model: Model, context: string): Pr
   const res = await c.get('/v1/balances');
   expectStatus(res, 200, context);
   const actual = res.body.data.map((b: any) => `${b.currency} ${b.available}/${b.pending}/${b.reserved}`);
-  const expected = CURRENCIES.filter((cur) => model.touched.has(cur) || model.available.get(cur)! !== 0n)
-    .map((cur) => `${cur} ${model.available.get(cur)}/0/${model.reserved.get(cur)}`);
+  const expected = CURRENCIES.filter((cur) => model.touched.has(cur) || model.available.get(cur)! !== 0n).map(
+    (cur) => `${cur} ${model.available.get(cur)}/0/${model.reserved.get(cur)}`,
+  );
   // A refused payout in a never-credited currency may or may not leave an all-zero row: ignore all-zero rows on both sides.
   const nonZero = (xs: string[]) => xs.filter((x) => !/ 0\/0\/0$/.test(x));
   if (JSON.stringify(nonZero(actual)) !== JSON.stringify(nonZero(expected))) {

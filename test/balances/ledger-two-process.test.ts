@@ -11,7 +11,6 @@ import { balanceOf } from '../helpers/fixtures';
 
 const mysqlOnly = describeIf(usingMysql(), NEEDS_MYSQL);
 
-
 mysqlOnly('two gateway processes on one MariaDB', () => {
   let srv: TestServer;
   let other: Awaited<ReturnType<typeof startProcess>>;
@@ -36,8 +35,11 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
     expect(await balance(there)).toEqual({ available: '100', pending: '0', reserved: '0' });
 
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      (i % 2 === 0 ? here : there).post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ({ via: i % 2 === 0 ? 'here' : 'there', ...r }))));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? here : there).post('/v1/payout_intents', payoutBody({ amount: '10' })).then((r) => ({ via: i % 2 === 0 ? 'here' : 'there', ...r })),
+      ),
+    );
     timings.push(`40 payouts across 2 processes: ${Date.now() - started} ms`);
 
     const created = results.filter((r) => r.status === 201);
@@ -46,7 +48,9 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
       expect(r.status).toBe(422);
       expect(r.body.error.code).toBe('insufficient_balance');
     }
-    timings.push(`created via this process ${created.filter((r) => r.via === 'here').length}, via the other ${created.filter((r) => r.via === 'there').length}`);
+    timings.push(
+      `created via this process ${created.filter((r) => r.via === 'here').length}, via the other ${created.filter((r) => r.via === 'there').length}`,
+    );
     expect(await balance(here)).toEqual({ available: '0', pending: '0', reserved: '100' });
     expect(await balance(there)).toEqual({ available: '0', pending: '0', reserved: '100' });
     expect((await here.get('/v1/payout_intents?limit=100')).body.data).toHaveLength(10);
@@ -71,7 +75,11 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
       for (const r of [approve, cancel, fail]) expect(r.status).toBeLessThan(500);
       const status = (await there.get(`/v1/payout_intents/${p.id}`)).body.status;
       if (status === 'processing') expect((await here.post(`/v1/test_helpers/payout_intents/${p.id}/fail`, {})).status).toBe(200);
-      const rows: any[] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [p.id, 'payout_released', 'reserved']);
+      const rows: any[] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [
+        p.id,
+        'payout_released',
+        'reserved',
+      ]);
       expect(Number(rows[0].n)).toBe(1);
       expect(await balance(here)).toEqual({ available: '100', pending: '0', reserved: '0' });
     }
@@ -81,7 +89,9 @@ mysqlOnly('two gateway processes on one MariaDB', () => {
     const here = await srv.merchant(undefined, 'test', { fund: false });
     const there = here.withBase(other.url);
     const body = { amount: '10', currency: 'THB', country: 'TH', merchant_reference: ref('tu') };
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? here : there).post('/v1/topup_intents', body, { idempotencyKey: randomUUID() })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? here : there).post('/v1/topup_intents', body, { idempotencyKey: randomUUID() })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.error.code).toBe('duplicate_merchant_reference');
   });

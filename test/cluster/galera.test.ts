@@ -22,8 +22,14 @@ import { postPromptPay } from '../helpers/fixtures';
 import { startReceiver, Receiver } from '../helpers/receiver';
 import { connectMysql } from '../helpers/mysql';
 
-const URLS = (process.env.GALERA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
-const cluster = describeIf(URLS.length === 3, 'needs a three-node Galera cluster: run `npm run test:cluster` (or `npm run cluster:up` and set GALERA_URLS to the three URLs it prints)');
+const URLS = (process.env.GALERA_URLS ?? '')
+  .split(',')
+  .map((u) => u.trim())
+  .filter(Boolean);
+const cluster = describeIf(
+  URLS.length === 3,
+  'needs a three-node Galera cluster: run `npm run test:cluster` (or `npm run cluster:up` and set GALERA_URLS to the three URLs it prints)',
+);
 
 type Proc = Awaited<ReturnType<typeof startProcess>>;
 
@@ -49,7 +55,8 @@ async function clusterDatabase(): Promise<{ nodes: TestDatabase[]; admin: mysql.
     return { kind: 'mysql', env: { DATABASE_URL: url.toString() }, drop: async () => undefined };
   });
   return {
-    nodes, admin,
+    nodes,
+    admin,
     async drop() {
       await admin[0].query(`DROP DATABASE IF EXISTS \`${name}\``);
       await Promise.all(admin.map((c) => c.end()));
@@ -81,9 +88,15 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
   async function merchant(fund?: string): Promise<Client[]> {
     const m = await admin.auth.createMerchant(`galera-${process.pid}-${++merchantSeq}-${randomBytes(3).toString('hex')}`);
     const key = await admin.auth.issueKey(m.id, 'test');
-    const clients = procs.map((p) => new Client(p.url, `${key.public_key}:${key.secret_key}`, { merchantId: m.id, apiKeyId: key.api_key_id, environment: 'test' }));
+    const clients = procs.map(
+      (p) => new Client(p.url, `${key.public_key}:${key.secret_key}`, { merchantId: m.id, apiKeyId: key.api_key_id, environment: 'test' }),
+    );
     if (fund) {
-      const t = await clients[1].post('/v1/topup_intents', { amount: fund, currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() });
+      const t = await clients[1].post(
+        '/v1/topup_intents',
+        { amount: fund, currency: 'THB', country: 'TH', merchant_reference: ref('tu') },
+        { idempotencyKey: randomUUID() },
+      );
       expect(t.status).toBe(201);
       expect((await clients[2].post(`/v1/test_helpers/topup_intents/${t.body.id}/succeed`, {})).status).toBe(200);
     }
@@ -101,15 +114,23 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     redisUrl = (await redisProblem(REDIS_URL)) ? '' : REDIS_URL;
     const env = { REDIS_URL: redisUrl, WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200', SCHEDULER_INTERVAL_MS: '20' };
     procs.push(...(await Promise.all(db.nodes.map((node) => startProcess(node, env)))));
-    procs.forEach((p, i) => p.child.stdout!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (/"level":(50|60)/.test(line)) errorLines.push(`process ${i + 1}: ${line}`);
-    }));
+    procs.forEach((p, i) =>
+      p.child.stdout!.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\n')) if (/"level":(50|60)/.test(line)) errorLines.push(`process ${i + 1}: ${line}`);
+      }),
+    );
     figures.push(`3 processes started: ${Date.now() - t1} ms; redis: ${redisUrl ? 'yes' : 'no (unreachable)'}`);
   }, 120000);
 
   afterAll(async () => {
     process.stdout.write(`[galera] ${figures.join('; ')}\n`);
-    if (errorLines.length) process.stdout.write(`[galera] ${errorLines.length} error lines logged by the processes, the first:\n${errorLines.slice(0, 5).map((l) => l.slice(0, 400)).join('\n')}\n`);
+    if (errorLines.length)
+      process.stdout.write(
+        `[galera] ${errorLines.length} error lines logged by the processes, the first:\n${errorLines
+          .slice(0, 5)
+          .map((l) => l.slice(0, 400))
+          .join('\n')}\n`,
+      );
     await Promise.all(procs.map((p) => p.stop()));
     await admin?.close();
     await db?.drop();
@@ -124,7 +145,8 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     const retried = (await conflicts(db.admin)) - before;
     figures.push(`40 payouts: ${Date.now() - started} ms, ${retried} certification conflicts`);
     const created = results.filter((r) => r.status === 201);
-    for (const r of results.filter((x) => x.status !== 201)) expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 422, code: 'insufficient_balance' });
+    for (const r of results.filter((x) => x.status !== 201))
+      expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 422, code: 'insufficient_balance' });
     expect(created).toHaveLength(10);
     for (const c of clients) {
       expect((await c.get('/v1/balances')).body.data[0]).toMatchObject({ available: '0', pending: '0', reserved: '100' });
@@ -167,7 +189,8 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     figures.push(`one key x30: ${(await conflicts(db.admin)) - before} certification conflicts`);
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
-    for (const r of results.filter((x) => x.status !== 201)) expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 409, code: 'idempotency_conflict' });
+    for (const r of results.filter((x) => x.status !== 201))
+      expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 409, code: 'idempotency_conflict' });
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     for (const c of clients) {
       const list = await c.get(`/v1/payout_intents?merchant_reference=${encodeURIComponent(body.merchant_reference as string)}`);
@@ -186,16 +209,23 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     expect(seeded.status).toBe(201);
     const start = (await clients[1].get('/v1/events?limit=1')).body.data[0].id;
     const ws = createClient({
-      url: procs[0].url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined,
+      url: procs[0].url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
       connectionParams: { authorization: clients[0].authorization },
     });
     const seen: { id: string; type: string }[] = [];
     const errors: unknown[] = [];
-    const dispose = ws.subscribe({ query: 'subscription($after: String) { events(after: $after) { id type } }', variables: { after: start } }, {
-      next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : seen.push(msg.data.events)),
-      error: (err) => errors.push(err),
-      complete: () => undefined,
-    });
+    const dispose = ws.subscribe(
+      { query: 'subscription($after: String) { events(after: $after) { id type } }', variables: { after: start } },
+      {
+        next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : seen.push(msg.data.events)),
+        error: (err) => errors.push(err),
+        complete: () => undefined,
+      },
+    );
     try {
       const before = await conflicts(db.admin);
       const remote = [clients[1], clients[2]];
@@ -206,7 +236,9 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
       ]);
       expect(payouts.map((r) => r.status)).toEqual(payouts.map(() => 201));
       expect(payments.map((r) => r.status)).toEqual(payments.map(() => 201));
-      const cancels = await Promise.all(payouts.filter((_, i) => i % 2 === 0).map((r, i) => remote[(i + 1) % 2].post(`/v1/payout_intents/${r.body.id}/cancel`, {})));
+      const cancels = await Promise.all(
+        payouts.filter((_, i) => i % 2 === 0).map((r, i) => remote[(i + 1) % 2].post(`/v1/payout_intents/${r.body.id}/cancel`, {})),
+      );
       expect(cancels.map((r) => r.status)).toEqual(cancels.map(() => 202));
       figures.push(`events on nodes 2+3: ${(await conflicts(db.admin)) - before} certification conflicts`);
 
@@ -234,16 +266,23 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     const receiver: Receiver = await startReceiver();
     try {
       const clients = await merchant('1000000');
-      const ep = await clients[0].post('/v1/webhook_endpoints', { url: `${receiver.url}/galera`, enabled_events: ['payout_intent.created', 'payment_intent.created'] });
+      const ep = await clients[0].post('/v1/webhook_endpoints', {
+        url: `${receiver.url}/galera`,
+        enabled_events: ['payout_intent.created', 'payment_intent.created'],
+      });
       expect(ep.status).toBe(201);
       const n = 45;
       const before = await conflicts(db.admin);
-      const made = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? clients[i % 3].post('/v1/payout_intents', payoutBody()) : postPromptPay(clients[i % 3], '10000'))));
+      const made = await Promise.all(
+        Array.from({ length: n }, (_, i) => (i % 2 ? clients[i % 3].post('/v1/payout_intents', payoutBody()) : postPromptPay(clients[i % 3], '10000'))),
+      );
       expect(made.map((r) => r.status)).toEqual(made.map(() => 201));
       const [deliveries] = await db.admin[0].query<any[]>('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?', [ep.body.id]);
       expect(Number(deliveries[0].n)).toBe(n);
       const done = async () => {
-        const [rows] = await db.admin[1].query<any[]>('SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? GROUP BY status', [ep.body.id]);
+        const [rows] = await db.admin[1].query<any[]>('SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? GROUP BY status', [
+          ep.body.id,
+        ]);
         return rows.length === 1 && rows[0].status === 'succeeded' && Number(rows[0].n) === n;
       };
       await eventually(done, 30000);
@@ -257,7 +296,9 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
       expect([...perId.values()].filter((v) => v !== 1)).toEqual([]);
       const [attempts] = await db.admin[2].query<any[]>('SELECT COUNT(*) AS n FROM webhook_attempts WHERE endpoint_id = ?', [ep.body.id]);
       expect(Number(attempts[0].n)).toBe(n);
-      figures.push(`webhooks: ${receiver.received.length} requests for ${n} deliveries, ${(await conflicts(db.admin)) - before} certification conflicts (events and claims)`);
+      figures.push(
+        `webhooks: ${receiver.received.length} requests for ${n} deliveries, ${(await conflicts(db.admin)) - before} certification conflicts (events and claims)`,
+      );
     } finally {
       await receiver.close();
     }

@@ -35,12 +35,19 @@ const get = async (c: Client, p: string, o?: Parameters<Client['request']>[2]) =
 const post = async (c: Client, p: string, body?: unknown, o?: Parameters<Client['request']>[2]) => track(await c.post(p, body, o));
 const del = async (c: Client, p: string) => track(await c.request('DELETE', p));
 
-
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const idem = () => `k-${ref('idem')}`;
 
 function paymentBody(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, payment_method: 'promptpay', ...overrides };
+  return {
+    amount: '50000',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: ref('pi'),
+    customer: { name: 'Somchai Jaidee' },
+    payment_method: 'promptpay',
+    ...overrides,
+  };
 }
 function topupBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return { amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('tu'), ...overrides };
@@ -85,14 +92,30 @@ describe('Addresses', () => {
     expect(res.body.servers).toEqual([{ url: '/v1' }]);
     const paths = Object.keys(res.body.paths).map((p) => `/v1${p}`);
     for (const p of [
-      '/v1/payment_intents', '/v1/payment_intents/{id}', '/v1/payment_intents/{id}/cancel', '/v1/payment_method_options',
-      '/v1/payout_intents', '/v1/payout_intents/{id}', '/v1/payout_intents/{id}/approve', '/v1/payout_intents/{id}/cancel',
-      '/v1/topup_intents', '/v1/topup_intents/{id}', '/v1/balances', '/v1/events', '/v1/events/{id}',
-      '/v1/webhook_endpoints', '/v1/webhook_endpoints/{id}',
-      '/v1/test_helpers/payment_intents/{id}/succeed', '/v1/test_helpers/payment_intents/{id}/fail', '/v1/test_helpers/payment_intents/{id}/expire',
-      '/v1/test_helpers/topup_intents/{id}/succeed', '/v1/test_helpers/topup_intents/{id}/fail',
-      '/v1/test_helpers/payout_intents/{id}/succeed', '/v1/test_helpers/payout_intents/{id}/fail',
-    ]) expect(paths).toContain(p);
+      '/v1/payment_intents',
+      '/v1/payment_intents/{id}',
+      '/v1/payment_intents/{id}/cancel',
+      '/v1/payment_method_options',
+      '/v1/payout_intents',
+      '/v1/payout_intents/{id}',
+      '/v1/payout_intents/{id}/approve',
+      '/v1/payout_intents/{id}/cancel',
+      '/v1/topup_intents',
+      '/v1/topup_intents/{id}',
+      '/v1/balances',
+      '/v1/events',
+      '/v1/events/{id}',
+      '/v1/webhook_endpoints',
+      '/v1/webhook_endpoints/{id}',
+      '/v1/test_helpers/payment_intents/{id}/succeed',
+      '/v1/test_helpers/payment_intents/{id}/fail',
+      '/v1/test_helpers/payment_intents/{id}/expire',
+      '/v1/test_helpers/topup_intents/{id}/succeed',
+      '/v1/test_helpers/topup_intents/{id}/fail',
+      '/v1/test_helpers/payout_intents/{id}/succeed',
+      '/v1/test_helpers/payout_intents/{id}/fail',
+    ])
+      expect(paths).toContain(p);
   });
 
   test('/graphql answers POST and GET', async () => {
@@ -103,7 +126,11 @@ describe('Addresses', () => {
     const g = await get(m, `/graphql?query=${encodeURIComponent('{ __typename }')}`);
     expect(g.status).toBe(200);
     expect(g.body.data).toEqual({ __typename: 'Query' });
-    const v = await get(m, `/graphql?query=${encodeURIComponent('query($n: Int) { topupIntents(first: $n) { nodes { id } } }')}&variables=${encodeURIComponent('{"n":1}')}`, { headers: { accept: 'application/json' } });
+    const v = await get(
+      m,
+      `/graphql?query=${encodeURIComponent('query($n: Int) { topupIntents(first: $n) { nodes { id } } }')}&variables=${encodeURIComponent('{"n":1}')}`,
+      { headers: { accept: 'application/json' } },
+    );
     expect(v.status).toBe(200);
     expect(v.body.data.topupIntents.nodes).toHaveLength(1);
     // Not part of the contract, the reason GET is safe: mutations are refused over GET.
@@ -127,7 +154,13 @@ describe('Addresses', () => {
 
 describe('REST routes and success statuses', () => {
   test('POST /payment_intents: 201 new; 200 original on same merchant_reference + fingerprint; 409 on changed fingerprint', async () => {
-    const body = paymentBody({ amount: '050000', device_fingerprint: 'dfp-1', external_reference: 'ext-1', metadata: { a: '1' }, return_url: 'https://shop.example/return' });
+    const body = paymentBody({
+      amount: '050000',
+      device_fingerprint: 'dfp-1',
+      external_reference: 'ext-1',
+      metadata: { a: '1' },
+      return_url: 'https://shop.example/return',
+    });
     const first = await post(m, '/v1/payment_intents', body);
     expect(first.status).toBe(201);
     expect(first.body.object).toBe('payment_intent');
@@ -136,8 +169,14 @@ describe('REST routes and success statuses', () => {
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
     for (const change of [
-      { device_fingerprint: 'dfp-2' }, { external_reference: 'ext-2' }, { amount: '50001' }, { metadata: { a: '2' } },
-      { return_url: 'https://shop.example/other' }, { customer: { name: 'Other' } }, { currency: 'IDR' }, { country: 'ID' },
+      { device_fingerprint: 'dfp-2' },
+      { external_reference: 'ext-2' },
+      { amount: '50001' },
+      { metadata: { a: '2' } },
+      { return_url: 'https://shop.example/other' },
+      { customer: { name: 'Other' } },
+      { currency: 'IDR' },
+      { country: 'ID' },
       { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', account_name: 'A', account_number: '1234567890' } },
       { checkout_mode: 'hosted', payment_method: undefined },
     ]) {
@@ -147,7 +186,26 @@ describe('REST routes and success statuses', () => {
 
   test('payment intent record carries the spec fields', async () => {
     const pi = await payment();
-    for (const f of ['object', 'id', 'amount', 'currency', 'country', 'environment', 'checkout_mode', 'status', 'merchant_reference', 'payment_method', 'next_action', 'failure_code', 'failure_message', 'processing_reason', 'receipt', 'amount_refunded', 'created_at', 'updated_at']) {
+    for (const f of [
+      'object',
+      'id',
+      'amount',
+      'currency',
+      'country',
+      'environment',
+      'checkout_mode',
+      'status',
+      'merchant_reference',
+      'payment_method',
+      'next_action',
+      'failure_code',
+      'failure_message',
+      'processing_reason',
+      'receipt',
+      'amount_refunded',
+      'created_at',
+      'updated_at',
+    ]) {
       expect(pi).toHaveProperty(f);
     }
     expect(pi.environment).toBe('test');
@@ -177,7 +235,11 @@ describe('REST routes and success statuses', () => {
   });
 
   test('payment test helpers succeed/fail/expire are 200; wrong state is 422 invalid_state', async () => {
-    for (const [action, status] of [['succeed', 'succeeded'], ['fail', 'failed'], ['expire', 'expired']]) {
+    for (const [action, status] of [
+      ['succeed', 'succeeded'],
+      ['fail', 'failed'],
+      ['expire', 'expired'],
+    ]) {
       const pi = await payment();
       const res = await post(m, `/v1/test_helpers/payment_intents/${pi.id}/${action}`, {});
       expect(res.status).toBe(200);
@@ -190,7 +252,11 @@ describe('REST routes and success statuses', () => {
     const body = payoutBody();
     const first = await post(m, '/v1/payout_intents', body);
     expect(first.status).toBe(201);
-    const again = await post(m, '/v1/payout_intents', { ...body, amount: '999', recipient: { ...(body.recipient as object), holder_name: 'Someone Else' } });
+    const again = await post(m, '/v1/payout_intents', {
+      ...body,
+      amount: '999',
+      recipient: { ...(body.recipient as object), holder_name: 'Someone Else' },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect((await get(m, '/v1/payout_intents')).status).toBe(200);
@@ -198,11 +264,29 @@ describe('REST routes and success statuses', () => {
   });
 
   test('payout record: spec fields, recipient with account_last4 only (never the full number)', async () => {
-    const res = await post(m, '/v1/payout_intents', payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '9876543210', holder_name: 'Somchai Jaidee' } }));
+    const res = await post(
+      m,
+      '/v1/payout_intents',
+      payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '9876543210', holder_name: 'Somchai Jaidee' } }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.recipient).toEqual({ type: 'bank_account', bank_code: 'KBANK', account_last4: '3210', holder_name: 'Somchai Jaidee' });
     expect(res.text).not.toContain('9876543210');
-    for (const f of ['object', 'id', 'amount', 'currency', 'country', 'environment', 'status', 'merchant_reference', 'recipient', 'failure_code', 'failure_message', 'created_at', 'updated_at']) {
+    for (const f of [
+      'object',
+      'id',
+      'amount',
+      'currency',
+      'country',
+      'environment',
+      'status',
+      'merchant_reference',
+      'recipient',
+      'failure_code',
+      'failure_message',
+      'created_at',
+      'updated_at',
+    ]) {
       expect(res.body).toHaveProperty(f);
     }
     expect(res.body.object).toBe('payout_intent');
@@ -261,7 +345,10 @@ describe('REST routes and success statuses', () => {
   });
 
   test('payout test helpers succeed/fail are 200 after approval; wrong state 422 invalid_state', async () => {
-    for (const [outcome, status] of [['succeed', 'succeeded'], ['fail', 'failed']]) {
+    for (const [outcome, status] of [
+      ['succeed', 'succeeded'],
+      ['fail', 'failed'],
+    ]) {
       const po = await payout();
       expectError(await post(m, `/v1/test_helpers/payout_intents/${po.id}/${outcome}`, {}), 422, 'invalid_state');
       expect((await post(m, `/v1/payout_intents/${po.id}/approve`, {})).status).toBe(202);
@@ -283,7 +370,23 @@ describe('REST routes and success statuses', () => {
 
   test('topup record shape', async () => {
     const t = await topup();
-    expect(Object.keys(t).sort()).toEqual(['amount', 'country', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message', 'id', 'merchant_reference', 'next_action', 'object', 'status', 'updated_at'].sort());
+    expect(Object.keys(t).sort()).toEqual(
+      [
+        'amount',
+        'country',
+        'created_at',
+        'currency',
+        'environment',
+        'failure_code',
+        'failure_message',
+        'id',
+        'merchant_reference',
+        'next_action',
+        'object',
+        'status',
+        'updated_at',
+      ].sort(),
+    );
     expect(t.object).toBe('topup_intent');
     expect(t.status).toBe('requires_action');
     expect(t.next_action).not.toBeNull();
@@ -293,7 +396,10 @@ describe('REST routes and success statuses', () => {
   });
 
   test('topup test helpers succeed/fail are 200; wrong state 422 invalid_state', async () => {
-    for (const [outcome, status] of [['succeed', 'succeeded'], ['fail', 'failed']]) {
+    for (const [outcome, status] of [
+      ['succeed', 'succeeded'],
+      ['fail', 'failed'],
+    ]) {
       const t = await topup();
       const res = await post(m, `/v1/test_helpers/topup_intents/${t.id}/${outcome}`, {});
       expect(res.status).toBe(200);
@@ -308,10 +414,15 @@ describe('REST routes and success statuses', () => {
     const po = await payout(live);
     const t = await topup(m);
     for (const p of [
-      `/v1/test_helpers/payment_intents/${pi.id}/succeed`, `/v1/test_helpers/payment_intents/${pi.id}/fail`, `/v1/test_helpers/payment_intents/${pi.id}/expire`,
-      `/v1/test_helpers/payout_intents/${po.id}/succeed`, `/v1/test_helpers/payout_intents/${po.id}/fail`,
-      `/v1/test_helpers/topup_intents/${t.id}/succeed`, `/v1/test_helpers/topup_intents/${t.id}/fail`,
-    ]) expectError(await post(live, p, {}), 404, 'not_found');
+      `/v1/test_helpers/payment_intents/${pi.id}/succeed`,
+      `/v1/test_helpers/payment_intents/${pi.id}/fail`,
+      `/v1/test_helpers/payment_intents/${pi.id}/expire`,
+      `/v1/test_helpers/payout_intents/${po.id}/succeed`,
+      `/v1/test_helpers/payout_intents/${po.id}/fail`,
+      `/v1/test_helpers/topup_intents/${t.id}/succeed`,
+      `/v1/test_helpers/topup_intents/${t.id}/fail`,
+    ])
+      expectError(await post(live, p, {}), 404, 'not_found');
   });
 
   test('GET /balances: 200 {data:[balance...]} one per currency with the contract fields', async () => {
@@ -363,7 +474,9 @@ describe('REST routes and success statuses', () => {
     expect(res.body.data.length).toBeGreaterThan(0);
     const keys = new Set<string>();
     for (const o of res.body.data) {
-      expect(Object.keys(o).sort()).toEqual(['bank', 'display_name', 'max_amount', 'min_amount', 'next_action_type', 'object', 'options', 'payment_method'].sort());
+      expect(Object.keys(o).sort()).toEqual(
+        ['bank', 'display_name', 'max_amount', 'min_amount', 'next_action_type', 'object', 'options', 'payment_method'].sort(),
+      );
       expect(o.object).toBe('payment_method_option');
       expect(Object.keys(o.options)).toEqual(['payer']);
       for (const v of Object.values(o.options.payer)) expect(v).toEqual({ required: true });
@@ -394,12 +507,21 @@ describe('REST routes and success statuses', () => {
     expectError(await get(m, '/v1/payment_method_options?amount=50000&currency=THB&country=TH&colour=red'), 400, 'validation_error', 'colour');
     // The discovery object must not be sent back unchanged.
     const withPayer = res.body.data.find((o: any) => Object.keys(o.options.payer).length > 0);
-    expectError(await post(m, '/v1/payment_intents', paymentBody({ payment_method: withPayer.payment_method, payment_method_options: withPayer.options })), 400, 'validation_error', 'payment_method_options.payer');
+    expectError(
+      await post(m, '/v1/payment_intents', paymentBody({ payment_method: withPayer.payment_method, payment_method_options: withPayer.options })),
+      400,
+      'validation_error',
+      'payment_method_options.payer',
+    );
   });
 
   test('a named payment_method that is not eligible is 422 payment_method_unavailable', async () => {
     expectError(await post(m, '/v1/payment_intents', paymentBody({ payment_method: 'online_banking', amount: '100' })), 422, 'payment_method_unavailable');
-    expectError(await post(m, '/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } })), 422, 'payment_method_unavailable');
+    expectError(
+      await post(m, '/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } })),
+      422,
+      'payment_method_unavailable',
+    );
   });
 
   test('GET /events and /events/:id: 200, event object shape', async () => {
@@ -424,7 +546,15 @@ describe('REST routes and success statuses', () => {
     await post(c, `/v1/test_helpers/payment_intents/${pi.id}/succeed`, {});
     const events = (await get(c, '/v1/events?limit=100')).body.data;
     const types = events.map((e: any) => e.type);
-    for (const t of ['payout_intent.created', 'payout_intent.processing', 'payout_intent.succeeded', 'payment_intent.created', 'payment_intent.succeeded', 'topup_intent.created', 'topup_intent.succeeded']) {
+    for (const t of [
+      'payout_intent.created',
+      'payout_intent.processing',
+      'payout_intent.succeeded',
+      'payment_intent.created',
+      'payment_intent.succeeded',
+      'topup_intent.created',
+      'topup_intent.succeeded',
+    ]) {
       expect(types).toContain(t);
     }
     const succeeded = events.find((e: any) => e.type === 'payout_intent.succeeded');
@@ -460,7 +590,10 @@ describe('REST routes and success statuses', () => {
   });
 
   test('webhook endpoints: 201 with secret once; GET/list/DELETE 200 without secret', async () => {
-    const created = await post(m, '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled_events: ['payout_intent.cancelled', 'payment_intent.*'] });
+    const created = await post(m, '/v1/webhook_endpoints', {
+      url: 'http://127.0.0.1:9/hook',
+      enabled_events: ['payout_intent.cancelled', 'payment_intent.*'],
+    });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_/);
     const one = await get(m, `/v1/webhook_endpoints/${created.body.id}`);
@@ -515,11 +648,17 @@ describe('Events, webhooks and the subscription', () => {
     const ws = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: c.authorization }, retryAttempts: 0 });
     const got: any[] = [];
     const errors: any[] = [];
-    const dispose = ws.subscribe({ query: 'subscription($t: [String!], $a: String) { events(types: $t, after: $a) { id type data { object } } }', variables: { t: ['payout_intent.*'], a: first.id } }, {
-      next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : got.push(msg.data.events)),
-      error: (e: any) => errors.push(e),
-      complete: () => undefined,
-    });
+    const dispose = ws.subscribe(
+      {
+        query: 'subscription($t: [String!], $a: String) { events(types: $t, after: $a) { id type data { object } } }',
+        variables: { t: ['payout_intent.*'], a: first.id },
+      },
+      {
+        next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : got.push(msg.data.events)),
+        error: (e: any) => errors.push(e),
+        complete: () => undefined,
+      },
+    );
     try {
       await eventually(async () => got.length >= 2 || errors.length > 0, 10000);
       expect(errors).toEqual([]);
@@ -572,7 +711,9 @@ describe('States and settlement', () => {
     try {
       const c = new Client(timed.url, m.auth, m.key);
       const ok = await payout(c);
-      const bad = await payout(c, { recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000111111116', holder_name: 'A B' } });
+      const bad = await payout(c, {
+        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000111111116', holder_name: 'A B' },
+      });
       for (const po of [ok, bad]) expect((await post(c, `/v1/payout_intents/${po.id}/approve`, {})).status).toBe(202);
       const settledOk = await waitForStatus(c, `/v1/payout_intents/${ok.id}`, (s) => s !== 'processing', 15000);
       expect(settledOk.status).toBe('succeeded');
@@ -688,7 +829,11 @@ describe('Errors table', () => {
     const pi = await payment();
     const po = await payout();
     const t = await topup();
-    for (const [p, id] of [['payment_intents', pi.id], ['payout_intents', po.id], ['topup_intents', t.id]]) {
+    for (const [p, id] of [
+      ['payment_intents', pi.id],
+      ['payout_intents', po.id],
+      ['topup_intents', t.id],
+    ]) {
       expectError(await get(m, `/v1/${p}/${id}x`), 404, 'not_found');
       expectError(await get(other, `/v1/${p}/${id}`), 404, 'not_found');
       expectError(await get(live, `/v1/${p}/${id}`), 404, 'not_found');
@@ -710,7 +855,11 @@ describe('Errors table', () => {
 
   test('415 unsupported_media_type: POST without application/json', async () => {
     expectError(await post(m, '/v1/payout_intents', undefined, { raw: JSON.stringify(payoutBody()), noContentType: true }), 415, 'unsupported_media_type');
-    expectError(await post(m, '/v1/payout_intents', undefined, { raw: JSON.stringify(payoutBody()), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await post(m, '/v1/payout_intents', undefined, { raw: JSON.stringify(payoutBody()), headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   test('429 rate_limited with Retry-After', async () => {
@@ -737,13 +886,25 @@ describe('Errors table', () => {
     await post(m, `/v1/payout_intents/${po.id}/approve`, {});
     const c = track(await m.gql('mutation($id: ID!) { cancelPayoutIntent(id: $id, reason: "x") { id } }', { id: po.id }));
     expect(c.body.errors?.[0]?.extensions?.code).toBe('approval_required');
-    const v = track(await m.gql('mutation($i: CreateTopupIntentInput!) { createTopupIntent(input: $i) { id } }', { i: { amount: '1.5', currency: 'THB', country: 'TH', merchantReference: ref('g') } }, { 'idempotency-key': idem() }));
+    const v = track(
+      await m.gql(
+        'mutation($i: CreateTopupIntentInput!) { createTopupIntent(input: $i) { id } }',
+        { i: { amount: '1.5', currency: 'THB', country: 'TH', merchantReference: ref('g') } },
+        { 'idempotency-key': idem() },
+      ),
+    );
     expect(v.body.errors?.[0]?.extensions?.code).toBe('validation_error');
     // Single-record queries: null plus the not_found error, alike for unknown, foreign and other-environment ids.
     const mine = await payout();
     const liveOne = await post(live, '/v1/payout_intents', payoutBody());
     const seenErrors = new Set<string>();
-    for (const [field, id] of [['payoutIntent', mine.id], ['payoutIntent', 'po_missing'], ['paymentIntent', 'pi_missing'], ['topupIntent', 'tu_missing'], ['event', 'evt_missing']] as const) {
+    for (const [field, id] of [
+      ['payoutIntent', mine.id],
+      ['payoutIntent', 'po_missing'],
+      ['paymentIntent', 'pi_missing'],
+      ['topupIntent', 'tu_missing'],
+      ['event', 'evt_missing'],
+    ] as const) {
       const c = field === 'payoutIntent' && id === mine.id ? other : m;
       const r = track(await c.gql(`query($id: ID!) { ${field}(id: $id) { id } }`, { id }));
       expect(r.body.data).toEqual({ [field]: null });
@@ -908,7 +1069,10 @@ describe('Listing query parameters', () => {
 
   test('the same rules on payment and payout lists', async () => {
     for (const r of ['payment_intents', 'payout_intents']) {
-      const res = await get(m, `/v1/${r}?limit=1&status=${r === 'payout_intents' ? 'requires_approval,processing' : 'requires_action,succeeded'}&country=TH&currency=THB&created_gte=2020-01-01T00:00:00Z&created_lt=2100-01-01T00:00:00%2B07:00`);
+      const res = await get(
+        m,
+        `/v1/${r}?limit=1&status=${r === 'payout_intents' ? 'requires_approval,processing' : 'requires_action,succeeded'}&country=TH&currency=THB&created_gte=2020-01-01T00:00:00Z&created_lt=2100-01-01T00:00:00%2B07:00`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(1);
       const next = await get(m, `/v1/${r}?limit=1&cursor=${encodeURIComponent(res.body.next_cursor)}&country=TH`);
@@ -975,16 +1139,39 @@ describe('Idempotency-Key', () => {
   test('GraphQL mutations honour the same header', async () => {
     const key = idem();
     const q = 'mutation($i: CreatePayoutIntentInput!) { createPayoutIntent(input: $i) { id } }';
-    const input = { amount: '100', currency: 'THB', country: 'TH', merchantReference: ref('gq'), recipient: { type: 'BANK_ACCOUNT', bankCode: 'KBANK', accountNumber: '1234567890', holderName: 'A B' } };
+    const input = {
+      amount: '100',
+      currency: 'THB',
+      country: 'TH',
+      merchantReference: ref('gq'),
+      recipient: { type: 'BANK_ACCOUNT', bankCode: 'KBANK', accountNumber: '1234567890', holderName: 'A B' },
+    };
     const a = track(await m.gql(q, { i: input }, { 'idempotency-key': key }));
     expect(a.body.errors).toBeUndefined();
     const b = track(await m.gql(q, { i: input }, { 'idempotency-key': key }));
     expect(b.body.data).toEqual(a.body.data);
     // The same key on another operation is a conflict, not a replay.
-    const other = track(await m.gql('mutation($i: CreateTopupIntentInput!) { createTopupIntent(input: $i) { id } }', { i: { amount: '100', currency: 'THB', country: 'TH', merchantReference: ref('gt') } }, { 'idempotency-key': key }));
+    const other = track(
+      await m.gql(
+        'mutation($i: CreateTopupIntentInput!) { createTopupIntent(input: $i) { id } }',
+        { i: { amount: '100', currency: 'THB', country: 'TH', merchantReference: ref('gt') } },
+        { 'idempotency-key': key },
+      ),
+    );
     expect(other.body.errors?.[0]?.extensions?.code).toBe('idempotency_conflict');
     // And the REST route of the same operation with the same key replays the stored result.
-    const rest = await post(m, '/v1/payout_intents', { amount: '100', currency: 'THB', country: 'TH', merchant_reference: input.merchantReference, recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'A B' } }, { idempotencyKey: key });
+    const rest = await post(
+      m,
+      '/v1/payout_intents',
+      {
+        amount: '100',
+        currency: 'THB',
+        country: 'TH',
+        merchant_reference: input.merchantReference,
+        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'A B' },
+      },
+      { idempotencyKey: key },
+    );
     expect([rest.status, rest.body.id, rest.headers.get('idempotent-replayed')]).toEqual([201, a.body.data.createPayoutIntent.id, 'true']);
   });
 });
@@ -1003,12 +1190,35 @@ describe('GraphQL surface', () => {
   const names = (t: any) => t.fields.map((f: any) => f.name);
 
   test('Query names', () => {
-    for (const q of ['viewer', 'paymentIntent', 'paymentIntents', 'payoutIntent', 'payoutIntents', 'topupIntent', 'topupIntents', 'balances', 'paymentMethodOptions', 'events']) expect(names(schema.queryType)).toContain(q);
-    for (const q of ['paymentIntent', 'payoutIntent', 'topupIntent']) expect(schema.queryType.fields.find((f: any) => f.name === q).args.map((a: any) => a.name)).toContain('id');
+    for (const q of [
+      'viewer',
+      'paymentIntent',
+      'paymentIntents',
+      'payoutIntent',
+      'payoutIntents',
+      'topupIntent',
+      'topupIntents',
+      'balances',
+      'paymentMethodOptions',
+      'events',
+    ])
+      expect(names(schema.queryType)).toContain(q);
+    for (const q of ['paymentIntent', 'payoutIntent', 'topupIntent'])
+      expect(schema.queryType.fields.find((f: any) => f.name === q).args.map((a: any) => a.name)).toContain('id');
   });
 
   test('Mutation names; cancelPayoutIntent(id, reason)', () => {
-    for (const q of ['createPaymentIntent', 'cancelPaymentIntent', 'createPayoutIntent', 'approvePayoutIntent', 'cancelPayoutIntent', 'createTopupIntent', 'createWebhookEndpoint', 'deleteWebhookEndpoint']) expect(names(schema.mutationType)).toContain(q);
+    for (const q of [
+      'createPaymentIntent',
+      'cancelPaymentIntent',
+      'createPayoutIntent',
+      'approvePayoutIntent',
+      'cancelPayoutIntent',
+      'createTopupIntent',
+      'createWebhookEndpoint',
+      'deleteWebhookEndpoint',
+    ])
+      expect(names(schema.mutationType)).toContain(q);
     const cancel = schema.mutationType.fields.find((f: any) => f.name === 'cancelPayoutIntent');
     expect(cancel.args.map((a: any) => a.name).sort()).toEqual(['id', 'reason']);
   });
@@ -1025,7 +1235,11 @@ describe('GraphQL surface', () => {
       expect(args).toEqual(expect.arrayContaining(['first', 'after']));
       if (q !== 'events') expect(args).toContain('filter');
     }
-    const res = track(await m.gql('{ payoutIntents(first: 1, filter: { status: [REQUIRES_APPROVAL] }) { edges { cursor node { id status amount } } nodes { id } pageInfo { hasNextPage endCursor } } }'));
+    const res = track(
+      await m.gql(
+        '{ payoutIntents(first: 1, filter: { status: [REQUIRES_APPROVAL] }) { edges { cursor node { id status amount } } nodes { id } pageInfo { hasNextPage endCursor } } }',
+      ),
+    );
     expect(res.body.errors).toBeUndefined();
     const conn = res.body.data.payoutIntents;
     expect(conn.edges).toHaveLength(1);
@@ -1072,7 +1286,10 @@ describe('Provisioning CLI', () => {
   test('the documented form `npm run --silent cli -- keys create --merchant acme --env test` prints only that JSON', async () => {
     const env = { ...process.env, ...srv.database.env, LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
     const root = path.resolve(__dirname, '../../..');
-    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'keys', 'create', '--merchant', 'acme', '--env', 'test'], { env, cwd: root });
+    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'keys', 'create', '--merchant', 'acme', '--env', 'test'], {
+      env,
+      cwd: root,
+    });
     const out = JSON.parse(stdout);
     expect(Object.keys(out).sort()).toEqual(['merchant_id', 'public_key', 'secret_key']);
     expect((await get(srv.client(`${out.public_key}:${out.secret_key}`), '/v1/balances')).status).toBe(200);

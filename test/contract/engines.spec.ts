@@ -41,23 +41,37 @@ const OVERSTATED: Record<string, string> = {
   '@whatwg-node/disposablestack': 'used only by the URL/GitHub/Apollo schema loaders; the dashboard codegen reads a local file',
 };
 
-interface Installed { name: string; version: string; node: string; where: string }
+interface Installed {
+  name: string;
+  version: string;
+  node: string;
+  where: string;
+}
 
 function installed(): Installed[] {
   const out: Installed[] = [];
   const walk = (dir: string) => {
     let entries: string[];
-    try { entries = fs.readdirSync(dir); } catch { return; }
+    try {
+      entries = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
     for (const e of entries) {
       if (e.startsWith('.')) continue;
       const p = path.join(dir, e);
-      if (e.startsWith('@')) { walk(p); continue; }
+      if (e.startsWith('@')) {
+        walk(p);
+        continue;
+      }
       const manifest = path.join(p, 'package.json');
       if (!fs.existsSync(manifest)) continue;
       try {
         const j = JSON.parse(fs.readFileSync(manifest, 'utf8'));
         if (typeof j.engines?.node === 'string') out.push({ name: j.name, version: j.version, node: j.engines.node, where: path.relative(ROOT, p) });
-      } catch { /* not a package */ }
+      } catch {
+        /* not a package */
+      }
       walk(path.join(p, 'node_modules'));
     }
   };
@@ -74,7 +88,10 @@ function lineMinimums(range: string): string[] {
   for (let major = 18; major <= 26; major++) {
     for (let minor = 0; minor <= 60; minor++) {
       const v = `${major}.${minor}.0`;
-      if (semver.satisfies(v, range)) { out.push(v); break; }
+      if (semver.satisfies(v, range)) {
+        out.push(v);
+        break;
+      }
     }
   }
   return out;
@@ -94,7 +111,10 @@ test('every installed package accepts the lowest version of each Node.js line en
   for (const v of lineMinimums(ENGINES)) {
     for (const p of packages) {
       if (semver.satisfies(v, p.node)) continue;
-      if (OVERSTATED[p.name]) { overstated.add(p.name); continue; }
+      if (OVERSTATED[p.name]) {
+        overstated.add(p.name);
+        continue;
+      }
       problems.push(`${p.name}@${p.version} (${p.where}) needs node ${p.node}; ${v} is in engines "${ENGINES}"`);
     }
   }
@@ -139,7 +159,9 @@ test('the packages with an overstated minimum work on this Node.js', async () =>
 test('the dashboard code generator (listr2, graphql-config and its loaders) runs on this Node.js', async () => {
   const bin = path.join(ROOT, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js');
   const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, '--config', 'dashboard/codegen.yml', '--silent'], { cwd: ROOT, timeout: 60000 }, (err, _out, errOut) => resolve({ code: err ? 1 : 0, stderr: errOut }));
+    execFile(process.execPath, [bin, '--config', 'dashboard/codegen.yml', '--silent'], { cwd: ROOT, timeout: 60000 }, (err, _out, errOut) =>
+      resolve({ code: err ? 1 : 0, stderr: errOut }),
+    );
   });
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 }, 90000);

@@ -82,17 +82,22 @@ interface Failure {
 
 async function pool<T>(items: T[], run: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await run(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await run(items[i], i);
+      }
+    }),
+  );
 }
 
 function report(surface: string, failures: Failure[]): void {
   if (failures.length === 0) return;
-  const shown = failures.slice(0, 8).map((f) => `#${f.index} [${f.kind}] ${f.request}\n    -> ${f.problem}`).join('\n');
+  const shown = failures
+    .slice(0, 8)
+    .map((f) => `#${f.index} [${f.kind}] ${f.request}\n    -> ${f.problem}`)
+    .join('\n');
   throw new Error(`${surface}: ${failures.length} malformed requests were not answered as the contract says (seed ${SEED}):\n${shown}`);
 }
 
@@ -142,22 +147,35 @@ function gqlProblem(status: number, text: string): string | null {
 // ---------------------------------------------------------------- set-up
 
 beforeAll(async () => {
-  const capture = new Writable({ write(chunk, _e, done) { logLines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
+  const capture = new Writable({
+    write(chunk, _e, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
   srv = await startServer({ scheduler: false, env: { LOG_LEVEL: 'warn' }, logDestination: capture });
   c = await srv.merchant();
   const payout = await c.post('/v1/payout_intents', payoutBody());
   const payment = await createPayment(c, paymentBody(directDebit()));
-  const topup = await c.post('/v1/topup_intents', { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: `fuzz-topup-${SEED}` }, { idempotencyKey: `fuzz-setup-${SEED}` });
+  const topup = await c.post(
+    '/v1/topup_intents',
+    { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: `fuzz-topup-${SEED}` },
+    { idempotencyKey: `fuzz-setup-${SEED}` },
+  );
   const endpoint = await c.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/fuzz', enabled_events: ['payout_intent.*'] });
   const events = await c.get('/v1/events?limit=1');
   const methods = await c.get('/v1/payment_method_settings');
   expect([payout.status, topup.status, endpoint.status, events.status, methods.status]).toEqual([201, 201, 201, 200, 200]);
   known = {
-    payout: payout.body.id, payment: payment.id, topup: topup.body.id, endpoint: endpoint.body.id,
-    event: events.body.data[0].id, method: methods.body.data[0].payment_method,
+    payout: payout.body.id,
+    payment: payment.id,
+    topup: topup.body.id,
+    endpoint: endpoint.body.id,
+    event: events.body.data[0].id,
+    method: methods.body.data[0].payment_method,
   };
   before = await snapshot();
-   
+
   console.log(`fuzz seed ${SEED} (FUZZ_SEED to change), scale ${SCALE}, database ${srv.app.db.kind}`);
 });
 
@@ -184,7 +202,12 @@ test('REST: every route, malformed (bodies, JSON, types, nesting, headers, ids, 
       res = await fetch(srv.url + k.path, { method: k.method, headers: k.headers, body: k.body });
       text = await res.text();
     } catch (err) {
-      failures.push({ index, kind: k.kind, request, problem: `request failed: ${(err as Error).message} ${(err as { cause?: Error }).cause?.message ?? ''}` });
+      failures.push({
+        index,
+        kind: k.kind,
+        request,
+        problem: `request failed: ${(err as Error).message} ${(err as { cause?: Error }).cause?.message ?? ''}`,
+      });
       return;
     }
     count('rest', res.status);
@@ -200,7 +223,11 @@ test('REST: every route, malformed (bodies, JSON, types, nesting, headers, ids, 
   timed('rest', 'run', started, null);
   totals.rest = cases.length;
   // Every route was exercised.
-  for (const r of routes) expect({ route: `${r.method} ${r.url}`, covered: covered.has(`${r.method} ${r.url}`) }).toEqual({ route: `${r.method} ${r.url}`, covered: true });
+  for (const r of routes)
+    expect({ route: `${r.method} ${r.url}`, covered: covered.has(`${r.method} ${r.url}`) }).toEqual({
+      route: `${r.method} ${r.url}`,
+      covered: true,
+    });
   report('REST', failures);
 });
 
@@ -220,7 +247,10 @@ test('REST as raw bytes: bytes that are not UTF-8 in paths, headers and bodies, 
     } else if (res.status >= 500) {
       failures.push({ index, kind: k.kind, request, problem: `status ${res.status}: ${snippet(res.text)}` });
     } else if (res.status >= 400) {
-      const problem = /\/graphql/.test(request.split(' ')[1] ?? '') && res.body?.errors ? gqlProblem(res.status, res.text) : restErrorProblem(res.status, res.text, res.headers['request-id'] ?? null);
+      const problem =
+        /\/graphql/.test(request.split(' ')[1] ?? '') && res.body?.errors
+          ? gqlProblem(res.status, res.text)
+          : restErrorProblem(res.status, res.text, res.headers['request-id'] ?? null);
       if (problem) failures.push({ index, kind: k.kind, request, problem });
     }
   });
@@ -241,9 +271,10 @@ test('GraphQL over HTTP: malformed documents, refused variables, wrong types, li
     let res: Response;
     let text: string;
     try {
-      res = k.method === 'GET'
-        ? await fetch(`${srv.url}/graphql${k.payload ? `?${String(k.payload)}` : ''}`, { headers: k.headers })
-        : await fetch(`${srv.url}/graphql`, { method: 'POST', headers: k.headers, body: k.payload });
+      res =
+        k.method === 'GET'
+          ? await fetch(`${srv.url}/graphql${k.payload ? `?${String(k.payload)}` : ''}`, { headers: k.headers })
+          : await fetch(`${srv.url}/graphql`, { method: 'POST', headers: k.headers, body: k.payload });
       text = await res.text();
     } catch (err) {
       failures.push({ index, kind: k.kind, request, problem: `request failed: ${(err as Error).message}` });
@@ -287,7 +318,10 @@ function wsSession(url: string, protocol: string | undefined, frames: WsFrame[])
     const sendFrames = async () => {
       let rest = frames;
       if ('text' in frames[0] && frames[0].text.includes('"connection_init"')) {
-        const answered = new Promise<void>((r) => { acked = r; setTimeout(r, 1000); });
+        const answered = new Promise<void>((r) => {
+          acked = r;
+          setTimeout(r, 1000);
+        });
         send(frames[0]);
         await answered;
         rest = frames.slice(1);
@@ -302,7 +336,9 @@ function wsSession(url: string, protocol: string | undefined, frames: WsFrame[])
       }, 200);
     };
     // A failure while sending fails the session.
-    ws.on('open', () => { sendFrames().catch(reject); });
+    ws.on('open', () => {
+      sendFrames().catch(reject);
+    });
     ws.on('message', (raw) => {
       const data = raw as Buffer; // ws hands messages over as Buffers (its default binaryType, 'nodebuffer')
       try {
@@ -312,7 +348,9 @@ function wsSession(url: string, protocol: string | undefined, frames: WsFrame[])
       }
       acked();
     });
-    ws.on('error', (err) => { socketError = err.message; });
+    ws.on('error', (err) => {
+      socketError = err.message;
+    });
     ws.on('close', (code) => {
       clearTimeout(timer);
       acked();
@@ -337,12 +375,15 @@ test('graphql-ws: malformed messages, bad connection_init payloads, bad subscrib
     // A subprotocol other than graphql-transport-ws is not selected: the client library itself then fails the handshake (1006).
     const unselected = k.protocol !== 'graphql-transport-ws' && out.code === 1006 && out.socketError === 'Server sent no subprotocol';
     count('ws', unselected ? 'subprotocol not selected' : out.closedBy === 'server' ? `closed ${out.code}` : 'open until closed by the client');
-    if (!WS_CLOSE_CODES.has(out.code) && !unselected) failures.push({ index, kind: k.kind, request, problem: `closed with ${out.code} (${out.socketError ?? ''})` });
+    if (!WS_CLOSE_CODES.has(out.code) && !unselected)
+      failures.push({ index, kind: k.kind, request, problem: `closed with ${out.code} (${out.socketError ?? ''})` });
     for (const m of out.messages) {
       count('ws', `message ${m.type}`);
       if (m.type === 'error') {
         const errors = m.payload as { extensions?: { code?: string } }[];
-        const bad = (Array.isArray(errors) ? errors : [errors]).filter((e) => !e?.extensions?.code || !CONTRACT_CODES.has(e.extensions.code as ErrorCode) || e.extensions.code === 'internal_error');
+        const bad = (Array.isArray(errors) ? errors : [errors]).filter(
+          (e) => !e?.extensions?.code || !CONTRACT_CODES.has(e.extensions.code as ErrorCode) || e.extensions.code === 'internal_error',
+        );
         if (bad.length) failures.push({ index, kind: k.kind, request, problem: `error message ${JSON.stringify(m.payload).slice(0, 300)}` });
       } else if (!['connection_ack', 'next', 'complete', 'pong', 'ping'].includes(String(m.type))) {
         failures.push({ index, kind: k.kind, request, problem: `unexpected message ${JSON.stringify(m).slice(0, 200)}` });
@@ -391,9 +432,11 @@ test('the log holds no error line (an unhandled error is logged at level error)'
   const errors = logLines.filter((l) => JSON.parse(l).level >= 50);
   expect(errors.slice(0, 3)).toEqual([]);
   const requests = (totals.rest ?? 0) + (totals.raw ?? 0) + (totals.graphql ?? 0) + (totals.ws ?? 0);
-   
-  console.log(`fuzz seed ${SEED}: ${requests} malformed requests (REST ${totals.rest}, raw ${totals.raw}, GraphQL ${totals.graphql}, graphql-ws ${totals.ws} frames in ${totals.wsSessions} sessions); `
-    + `${totals.storedRefusals} refusals stored against Idempotency-Keys; ${totals.tables} tables, ${totals.rowsChecked} rows unchanged\n`
-    + `answers ${JSON.stringify(statuses)}\nmilliseconds ${JSON.stringify(timings)}`);
+
+  console.log(
+    `fuzz seed ${SEED}: ${requests} malformed requests (REST ${totals.rest}, raw ${totals.raw}, GraphQL ${totals.graphql}, graphql-ws ${totals.ws} frames in ${totals.wsSessions} sessions); ` +
+      `${totals.storedRefusals} refusals stored against Idempotency-Keys; ${totals.tables} tables, ${totals.rowsChecked} rows unchanged\n` +
+      `answers ${JSON.stringify(statuses)}\nmilliseconds ${JSON.stringify(timings)}`,
+  );
   expect(requests).toBeGreaterThanOrEqual(10_000 * Math.min(SCALE, 1));
 });

@@ -94,16 +94,49 @@ const approvedPayout = async () => {
   await ok(await c.post(`/v1/payout_intents/${id}/approve`, {}), 'approve payout');
   return id;
 };
-const newTopup = async () => (await ok(await c.post('/v1/topup_intents', { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }), 'create topup')).id as string;
-const newPayment = async () => (await ok(await c.post('/v1/payment_intents', {
-  amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay', customer: { name: 'Somchai Jaidee' },
-}, { idempotencyKey: randomUUID() }), 'create payment')).id as string;
+const newTopup = async () =>
+  (
+    await ok(
+      await c.post('/v1/topup_intents', { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }),
+      'create topup',
+    )
+  ).id as string;
+const newPayment = async () =>
+  (
+    await ok(
+      await c.post(
+        '/v1/payment_intents',
+        {
+          amount: '50000',
+          currency: 'THB',
+          country: 'TH',
+          merchant_reference: ref('pi'),
+          payment_method: 'promptpay',
+          customer: { name: 'Somchai Jaidee' },
+        },
+        { idempotencyKey: randomUUID() },
+      ),
+      'create payment',
+    )
+  ).id as string;
 /** A pending refund of its own succeeded payment (direct debit settles at once). */
 const newRefund = async () => {
-  const payment = await ok(await c.post('/v1/payment_intents', {
-    amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { name: 'Somchai Jaidee' }, payment_method: 'direct_debit',
-    payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK', name_th: 'สมชาย ใจดี' },
-  }, { idempotencyKey: randomUUID() }), 'create payment to refund');
+  const payment = await ok(
+    await c.post(
+      '/v1/payment_intents',
+      {
+        amount: '5000',
+        currency: 'THB',
+        country: 'TH',
+        merchant_reference: ref('pi'),
+        customer: { name: 'Somchai Jaidee' },
+        payment_method: 'direct_debit',
+        payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK', name_th: 'สมชาย ใจดี' },
+      },
+      { idempotencyKey: randomUUID() },
+    ),
+    'create payment to refund',
+  );
   return (await ok(await c.post('/v1/refunds', { payment_intent: payment.id, amount: '100' }, { idempotencyKey: randomUUID() }), 'create refund')).id as string;
 };
 const createEndpoint = () => c.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/conformance' }, { idempotencyKey: randomUUID() });
@@ -144,14 +177,20 @@ function operations(): Operation[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      out.push({ method, template, op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] }, key: `${method.toUpperCase()} ${template}${op.operationId ? ` (${op.operationId})` : ''}`, converted: typeof op.operationId === 'string' });
+      out.push({
+        method,
+        template,
+        op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] },
+        key: `${method.toUpperCase()} ${template}${op.operationId ? ` (${op.operationId})` : ''}`,
+        converted: typeof op.operationId === 'string',
+      });
     }
   }
   return out;
 }
 
 const params = (op: Schema, where: string): Schema[] => (op.parameters ?? []).map((p: Schema) => schemas.resolve(p)).filter((p: Schema) => p.in === where);
-const bodySchema = (op: Schema): Schema | undefined => op.requestBody ? schemas.resolve(op.requestBody).content?.['application/json']?.schema : undefined;
+const bodySchema = (op: Schema): Schema | undefined => (op.requestBody ? schemas.resolve(op.requestBody).content?.['application/json']?.schema : undefined);
 
 /** A path with its parameters filled in (`values` wins, else an enum's first value). */
 async function fillPath(o: Operation, values: Record<string, string>, notes: string[]): Promise<string> {
@@ -164,10 +203,9 @@ async function fillPath(o: Operation, values: Record<string, string>, notes: str
       if (s.enum?.length) value = String(s.enum[0]);
       else if (record) {
         // Reads share one record; writes get a fresh one (in the state their route needs).
-        if (o.method === 'get') value = (readRecords[record[0].source] ??= await record[1]());
+        if (o.method === 'get') value = readRecords[record[0].source] ??= await record[1]();
         else value = await record[1]();
-      }
-      else {
+      } else {
         value = 'zz_unknown_id';
         notes.push(`no record for {${p.name}}: requests use an unknown id`);
       }
@@ -192,9 +230,16 @@ function asParameter(s: Schema, t: string): unknown {
 /** A valid Idempotency-Key-like header value: unique, printable ASCII, within the schema. */
 function headerValue(s: Schema, mode: 'unique' | 'min' | 'max'): string | undefined {
   const schema = schemas.resolve(s);
-  const candidates = mode === 'unique' ? [randomUUID(), `k${randomBytes(8).toString('hex')}`]
-    : mode === 'min' ? ['', 'k', `k${randomBytes(2).toString('hex')}`]
-      : [randomBytes(Math.ceil((schema.maxLength ?? 64) / 2)).toString('hex').slice(0, schema.maxLength ?? 64)];
+  const candidates =
+    mode === 'unique'
+      ? [randomUUID(), `k${randomBytes(8).toString('hex')}`]
+      : mode === 'min'
+        ? ['', 'k', `k${randomBytes(2).toString('hex')}`]
+        : [
+            randomBytes(Math.ceil((schema.maxLength ?? 64) / 2))
+              .toString('hex')
+              .slice(0, schema.maxLength ?? 64),
+          ];
   return candidates.find((v) => schemas.valid(schema, v));
 }
 
@@ -219,7 +264,8 @@ async function requestsFor(o: Operation, notes: string[]): Promise<Req[]> {
     }
     return h;
   };
-  const requiredQuery = (mode: 'min' | 'full'): [string, string][] => queryParams.filter((p) => p.required).map((p) => [p.name, text(schemas.sample(p.schema, mode, p.name)) ?? '']);
+  const requiredQuery = (mode: 'min' | 'full'): [string, string][] =>
+    queryParams.filter((p) => p.required).map((p) => [p.name, text(schemas.sample(p.schema, mode, p.name)) ?? '']);
   const validPath = () => fillPath(o, {}, notes);
   /** Parameters a parameter needs beside it (`x-requires`, e.g. discovery's amount needs currency). */
   const companions = (name: string): [string, string][] => {
@@ -240,33 +286,90 @@ async function requestsFor(o: Operation, notes: string[]): Promise<Req[]> {
       const key = JSON.stringify(value);
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ kind: 'valid', label: `body ${mode}`, path: await validPath(), query: requiredQuery('full'), headers: headers(), body: value });
+      out.push({
+        kind: 'valid',
+        label: `body ${mode}`,
+        path: await validPath(),
+        query: requiredQuery('full'),
+        headers: headers(),
+        body: value,
+      });
     }
   }
-  if (!body || bodyOptional) out.push({ kind: 'valid', label: body ? 'body absent' : 'plain', path: await validPath(), query: requiredQuery('full'), headers: headers(), body: sendsBody && !body ? {} : undefined });
-  if (isWrite && body && bodyOptional) out.push({ kind: 'valid', label: 'body {}', path: await validPath(), query: requiredQuery('full'), headers: headers(), body: {} });
+  if (!body || bodyOptional)
+    out.push({
+      kind: 'valid',
+      label: body ? 'body absent' : 'plain',
+      path: await validPath(),
+      query: requiredQuery('full'),
+      headers: headers(),
+      body: sendsBody && !body ? {} : undefined,
+    });
+  if (isWrite && body && bodyOptional)
+    out.push({ kind: 'valid', label: 'body {}', path: await validPath(), query: requiredQuery('full'), headers: headers(), body: {} });
   for (const p of headerParams) {
     for (const mode of ['min', 'max'] as const) {
-      const h: Record<string, string> = { ...headers(), ...(headerValue(p.schema, mode) !== undefined ? { [p.name]: headerValue(p.schema, mode)! } : {}) };
-      out.push({ kind: 'valid', label: `header ${p.name} ${mode} (${h[p.name]?.length ?? 0} chars)`, path: await validPath(), query: requiredQuery('full'), headers: h, body: body ? schemas.sample(body, 'full', '') : sendsBody ? {} : undefined });
+      const h: Record<string, string> = {
+        ...headers(),
+        ...(headerValue(p.schema, mode) !== undefined ? { [p.name]: headerValue(p.schema, mode)! } : {}),
+      };
+      out.push({
+        kind: 'valid',
+        label: `header ${p.name} ${mode} (${h[p.name]?.length ?? 0} chars)`,
+        path: await validPath(),
+        query: requiredQuery('full'),
+        headers: h,
+        body: body ? schemas.sample(body, 'full', '') : sendsBody ? {} : undefined,
+      });
     }
-    if (!p.required) out.push({ kind: 'valid', label: `header ${p.name} absent`, path: await validPath(), query: requiredQuery('full'), headers: headers('unique', p.name), body: body ? schemas.sample(body, 'full', '') : sendsBody ? {} : undefined });
+    if (!p.required)
+      out.push({
+        kind: 'valid',
+        label: `header ${p.name} absent`,
+        path: await validPath(),
+        query: requiredQuery('full'),
+        headers: headers('unique', p.name),
+        body: body ? schemas.sample(body, 'full', '') : sendsBody ? {} : undefined,
+      });
   }
   // Valid: each optional query parameter alone (every mode), then all of them together.
   const optionalQuery = queryParams.filter((p) => !p.required && p.name !== 'cursor');
   for (const p of optionalQuery) {
-    const values = new Set((['min', 'full', 'max', 'random'] as const).map((mode) => text(schemas.sample(p.schema, mode, p.name))).filter((v): v is string => v !== undefined));
-    for (const v of values) out.push({ kind: 'valid', label: `query ${p.name}=${v.length > 40 ? `${v.slice(0, 40)}…` : v}`, path: sharedPath ?? await validPath(), query: [...requiredQuery('full'), ...companions(p.name), [p.name, v]], headers: headers() });
+    const values = new Set(
+      (['min', 'full', 'max', 'random'] as const).map((mode) => text(schemas.sample(p.schema, mode, p.name))).filter((v): v is string => v !== undefined),
+    );
+    for (const v of values)
+      out.push({
+        kind: 'valid',
+        label: `query ${p.name}=${v.length > 40 ? `${v.slice(0, 40)}…` : v}`,
+        path: sharedPath ?? (await validPath()),
+        query: [...requiredQuery('full'), ...companions(p.name), [p.name, v]],
+        headers: headers(),
+      });
   }
   if (optionalQuery.length > 1) {
-    out.push({ kind: 'valid', label: 'query: all parameters', path: sharedPath ?? await validPath(), query: [...requiredQuery('full'), ...optionalQuery.map((p): [string, string] => [p.name, text(schemas.sample(p.schema, 'full', p.name)) ?? ''])], headers: headers() });
+    out.push({
+      kind: 'valid',
+      label: 'query: all parameters',
+      path: sharedPath ?? (await validPath()),
+      query: [...requiredQuery('full'), ...optionalQuery.map((p): [string, string] => [p.name, text(schemas.sample(p.schema, 'full', p.name)) ?? ''])],
+      headers: headers(),
+    });
   }
 
   // Invalid bodies: one violation each, on a body with every field.
   if (body) {
     const base = schemas.sample(body, 'full', '');
     for (const v of schemas.violations(body, base, 'body')) {
-      out.push({ kind: 'invalid', label: `body ${v.rule} at ${v.param}`, path: sharedPath!, query: requiredQuery('full'), headers: headers(), body: v.value, param: v.param });
+      out.push({
+        kind: 'invalid',
+        label: `body ${v.rule} at ${v.param}`,
+        path: sharedPath!,
+        query: requiredQuery('full'),
+        headers: headers(),
+        body: v.value,
+        param: v.param,
+      });
     }
   }
   // Invalid query parameters: each broken alone, an unknown one, a repeated one.
@@ -276,17 +379,46 @@ async function requestsFor(o: Operation, notes: string[]): Promise<Req[]> {
     for (const v of schemas.violations(p.schema, base, p.name)) {
       const t = text(v.value);
       if (t === undefined || schemas.valid(p.schema, asParameter(p.schema, t))) continue; // not expressible in a query string
-      out.push({ kind: 'invalid', label: `query ${p.name} ${v.rule}: ${JSON.stringify(t.length > 30 ? `${t.slice(0, 30)}…` : t)}`, path: invalidPath!, query: [...requiredQuery('full').filter(([n]) => n !== p.name), ...companions(p.name), [p.name, t]], headers: headers(), param: p.name });
+      out.push({
+        kind: 'invalid',
+        label: `query ${p.name} ${v.rule}: ${JSON.stringify(t.length > 30 ? `${t.slice(0, 30)}…` : t)}`,
+        path: invalidPath!,
+        query: [...requiredQuery('full').filter(([n]) => n !== p.name), ...companions(p.name), [p.name, t]],
+        headers: headers(),
+        param: p.name,
+      });
     }
     const repeated = text(base) ?? 'x';
     const schema = schemas.resolve(p.schema);
     if (!(OpenApiSchemas.types(schema) ?? []).includes('array')) {
-      out.push({ kind: 'invalid', label: `query ${p.name} given twice`, path: invalidPath!, query: [...requiredQuery('full').filter(([n]) => n !== p.name), ...companions(p.name), [p.name, repeated], [p.name, repeated]], headers: headers(), param: p.name });
+      out.push({
+        kind: 'invalid',
+        label: `query ${p.name} given twice`,
+        path: invalidPath!,
+        query: [...requiredQuery('full').filter(([n]) => n !== p.name), ...companions(p.name), [p.name, repeated], [p.name, repeated]],
+        headers: headers(),
+        param: p.name,
+      });
     }
-    if (p.required) out.push({ kind: 'invalid', label: `query ${p.name} missing`, path: invalidPath!, query: requiredQuery('full').filter(([n]) => n !== p.name), headers: headers(), param: p.name });
+    if (p.required)
+      out.push({
+        kind: 'invalid',
+        label: `query ${p.name} missing`,
+        path: invalidPath!,
+        query: requiredQuery('full').filter(([n]) => n !== p.name),
+        headers: headers(),
+        param: p.name,
+      });
   }
   if (!isWrite && queryParams.length) {
-    out.push({ kind: 'invalid', label: 'unknown query parameter', path: invalidPath!, query: [...requiredQuery('full'), ['zz_unknown_param', '1']], headers: headers(), param: 'zz_unknown_param' });
+    out.push({
+      kind: 'invalid',
+      label: 'unknown query parameter',
+      path: invalidPath!,
+      query: [...requiredQuery('full'), ['zz_unknown_param', '1']],
+      headers: headers(),
+      param: 'zz_unknown_param',
+    });
   }
   // Invalid headers.
   const fullBody = body ? schemas.sample(body, 'full', '') : sendsBody ? {} : undefined;
@@ -295,9 +427,27 @@ async function requestsFor(o: Operation, notes: string[]): Promise<Req[]> {
     for (const v of schemas.violations(p.schema, base, p.name)) {
       const t = text(v.value);
       if (t === undefined || !/^[\x20-\x7e]*$/.test(t) || schemas.valid(p.schema, t)) continue;
-      out.push({ kind: 'invalid', label: `header ${p.name} ${v.rule}`, path: sharedPath ?? await validPath(), query: requiredQuery('full'), headers: { ...headers(), [p.name]: t }, body: fullBody, param: p.name });
+      out.push({
+        kind: 'invalid',
+        label: `header ${p.name} ${v.rule}`,
+        path: sharedPath ?? (await validPath()),
+        query: requiredQuery('full'),
+        headers: { ...headers(), [p.name]: t },
+        body: fullBody,
+        param: p.name,
+      });
     }
-    if (p.required) out.push({ kind: 'invalid', label: `header ${p.name} missing`, path: sharedPath ?? await validPath(), query: requiredQuery('full'), headers: headers('unique', p.name), body: fullBody, param: p.name, altCode: 'idempotency_key_required' });
+    if (p.required)
+      out.push({
+        kind: 'invalid',
+        label: `header ${p.name} missing`,
+        path: sharedPath ?? (await validPath()),
+        query: requiredQuery('full'),
+        headers: headers('unique', p.name),
+        body: fullBody,
+        param: p.name,
+        altCode: 'idempotency_key_required',
+      });
   }
   // Invalid path parameters (what their schema refuses).
   for (const p of params(o.op, 'path')) {
@@ -306,7 +456,15 @@ async function requestsFor(o: Operation, notes: string[]): Promise<Req[]> {
       const t = text(v.value);
       if (t === undefined || t === '' || schemas.valid(s, t)) continue;
       const others = await fillPathExcept(o, p.name, t, notes);
-      out.push({ kind: 'invalid', label: `path ${p.name} ${v.rule}`, path: others, query: requiredQuery('full'), headers: headers(), body: fullBody, param: p.name });
+      out.push({
+        kind: 'invalid',
+        label: `path ${p.name} ${v.rule}`,
+        path: others,
+        query: requiredQuery('full'),
+        headers: headers(),
+        body: fullBody,
+        param: p.name,
+      });
     }
   }
   return out;
@@ -337,7 +495,11 @@ function problems(o: Operation, req: Req, res: Res): string[] {
       else {
         const validate = schemas.validator(schema);
         if (!validate(res.body)) {
-          const errs = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as any).additionalProperty})` : ''}`);
+          const errs = (validate.errors ?? [])
+            .slice(0, 3)
+            .map(
+              (e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as any).additionalProperty})` : ''}`,
+            );
           out.push(`${res.status} body does not match its schema: ${errs.join('; ')}`);
         }
       }
@@ -345,13 +507,18 @@ function problems(o: Operation, req: Req, res: Res): string[] {
   }
   if (req.kind === 'valid') {
     // A webhook URL whose generated IP literal is not public unicast: the documented SSRF refusal, not a schema rule.
-    const ssrf = o.template.startsWith('/webhook_endpoints') && res.status === 400 && res.body?.error?.code === 'validation_error'
-      && res.body.error.param === 'url' && /is not reachable as a public address\.$/.test(res.body.error.message);
+    const ssrf =
+      o.template.startsWith('/webhook_endpoints') &&
+      res.status === 400 &&
+      res.body?.error?.code === 'validation_error' &&
+      res.body.error.param === 'url' &&
+      /is not reachable as a public address\.$/.test(res.body.error.message);
     const fine = (res.status >= 200 && res.status < 300) || (BUSINESS.includes(res.status) && doc !== undefined) || ssrf;
     if (!fine) out.push(`valid request refused: ${said}`);
   } else {
     const code = res.body?.error?.code;
-    const fine = res.status === 400 && ((code === 'validation_error' && res.body.error.param === req.param) || (req.altCode !== undefined && code === req.altCode));
+    const fine =
+      res.status === 400 && ((code === 'validation_error' && res.body.error.param === req.param) || (req.altCode !== undefined && code === req.altCode));
     if (!fine) out.push(`expected 400 validation_error param=${req.param}, got ${said}`);
   }
   return out;
@@ -360,7 +527,11 @@ function problems(o: Operation, req: Req, res: Res): string[] {
 async function send(o: Operation, req: Req): Promise<Res> {
   const qs = req.query.length ? `?${new URLSearchParams(req.query).toString()}` : '';
   const raw = req.body === undefined ? undefined : JSON.stringify(req.body);
-  return c.request(o.method.toUpperCase(), `/v1${req.path}${qs}`, { headers: req.headers, raw, noContentType: o.method === 'get' || o.method === 'delete' });
+  return c.request(o.method.toUpperCase(), `/v1${req.path}${qs}`, {
+    headers: req.headers,
+    raw,
+    noContentType: o.method === 'get' || o.method === 'delete',
+  });
 }
 
 function describeReq(o: Operation, req: Req): string {
@@ -377,7 +548,7 @@ test('every operation has a unique operationId', () => {
   const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
   expect(dupes).toEqual([]);
   const missing = ops.filter((o) => !o.converted).map((o) => `${o.method.toUpperCase()} ${o.template}`);
-   
+
   if (missing.length) console.log(`operations without an operationId (not converted yet): ${missing.length}\n  ${missing.join('\n  ')}`);
   if (STRICT) expect(missing).toEqual([]);
 });
@@ -406,14 +577,27 @@ test('every operation answers as its document says (generated valid and invalid 
       const first = await send(o, { kind: 'valid', label: 'limit=1', path: listPath, query: [['limit', '1']], headers: {} });
       entry.requests += 1;
       totals.requests += 1;
-      for (const p of problems(o, { kind: 'valid', label: 'limit=1', path: listPath, query: [['limit', '1']], headers: {} }, first)) entry.failures.push(`[valid] limit=1: ${p}`);
+      for (const p of problems(o, { kind: 'valid', label: 'limit=1', path: listPath, query: [['limit', '1']], headers: {} }, first))
+        entry.failures.push(`[valid] limit=1: ${p}`);
       if (first.body?.next_cursor) {
-        const req: Req = { kind: 'valid', label: 'cursor from the previous page', path: listPath, query: [['limit', '1'], ['cursor', first.body.next_cursor]], headers: {} };
+        const req: Req = {
+          kind: 'valid',
+          label: 'cursor from the previous page',
+          path: listPath,
+          query: [
+            ['limit', '1'],
+            ['cursor', first.body.next_cursor],
+          ],
+          headers: {},
+        };
         const res = await send(o, req);
         entry.requests++;
         totals.requests++;
         for (const p of problems(o, req, res)) entry.failures.push(`${describeReq(o, req)}: ${p}`);
-      } else entry.notes.push(`cursor: not sent, GET ?limit=1 answered ${first.status} with ${first.body?.data?.length ?? '?'} records and no next_cursor (nothing to page through)`);
+      } else
+        entry.notes.push(
+          `cursor: not sent, GET ?limit=1 answered ${first.status} with ${first.body?.data?.length ?? '?'} records and no next_cursor (nothing to page through)`,
+        );
     }
   }
 
@@ -425,7 +609,9 @@ test('every operation answers as its document says (generated valid and invalid 
     `openapi conformance: ${all.length} operations, ${totals.requests} requests, ${failures} failures (${convertedFailures} in converted operations, ${failures - convertedFailures} in operations without operationId)`,
   ];
   for (const [key, e] of all) {
-    lines.push(`  ${e.failures.length ? 'FAIL' : 'ok  '} ${key}: ${e.requests} requests, ${e.failures.length} failures${e.converted ? '' : ' [not converted: reported only]'}`);
+    lines.push(
+      `  ${e.failures.length ? 'FAIL' : 'ok  '} ${key}: ${e.requests} requests, ${e.failures.length} failures${e.converted ? '' : ' [not converted: reported only]'}`,
+    );
     for (const n of [...new Set(e.notes)]) lines.push(`         note: ${n}`);
   }
   if (schemas.unchecked.size) lines.push(`  not generated (the generator cannot express these):\n    ${[...schemas.unchecked].join('\n    ')}`);
@@ -434,7 +620,7 @@ test('every operation answers as its document says (generated valid and invalid 
     for (const f of e.failures.slice(0, 40)) lines.push(`    - ${f}`);
     if (e.failures.length > 40) lines.push(`    … and ${e.failures.length - 40} more`);
   }
-   
+
   console.log(lines.join('\n'));
 
   const mustPass = all.filter(([, e]) => STRICT || e.converted).flatMap(([key, e]) => e.failures.map((f) => `${key}: ${f}`));

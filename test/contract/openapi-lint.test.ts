@@ -18,7 +18,6 @@ jest.setTimeout(120_000);
 
 test('redocly lint: the OpenAPI document has no errors', async () => {
   if (!fs.existsSync(REDOCLY)) {
-     
     console.log(`SKIPPED: ${REDOCLY} is missing (npm install the dev dependency @redocly/cli): the document was not linted.`);
     return;
   }
@@ -27,9 +26,18 @@ test('redocly lint: the OpenAPI document has no errors', async () => {
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(await buildOpenApiDocument(), null, 2));
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', NO_COLOR: '1' };
-    const out = await run(REDOCLY, ['lint', file, '--config', path.join(ROOT, 'redocly.yaml'), '--format', 'json'], { env, cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
-      .catch((err: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: err.stdout ?? '', stderr: `${err.stderr ?? ''} (exit ${err.code})` }));
-    let report: { totals?: { errors: number; warnings: number }; problems?: { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }[] };
+    const out = await run(REDOCLY, ['lint', file, '--config', path.join(ROOT, 'redocly.yaml'), '--format', 'json'], {
+      env,
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((err: { stdout?: string; stderr?: string; code?: number }) => ({
+      stdout: err.stdout ?? '',
+      stderr: `${err.stderr ?? ''} (exit ${err.code})`,
+    }));
+    let report: {
+      totals?: { errors: number; warnings: number };
+      problems?: { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }[];
+    };
     try {
       report = JSON.parse(out.stdout);
     } catch {
@@ -38,8 +46,10 @@ test('redocly lint: the OpenAPI document has no errors', async () => {
     const errors = (report.problems ?? []).filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location?.[0]?.pointer ?? '?'}: ${p.message}`);
     const warnings = (report.problems ?? []).filter((p) => p.severity === 'warn');
     const byRule = warnings.reduce((m, p) => m.set(p.ruleId, (m.get(p.ruleId) ?? 0) + 1), new Map<string, number>());
-     
-    console.log(`redocly lint: ${errors.length} errors, ${warnings.length} warnings${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`);
+
+    console.log(
+      `redocly lint: ${errors.length} errors, ${warnings.length} warnings${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r}: ${n}`).join(', ')})` : ''}`,
+    );
     expect(errors).toEqual([]);
     expect(report.totals?.errors ?? 0).toBe(0);
   } finally {

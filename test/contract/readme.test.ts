@@ -17,7 +17,12 @@ export function apiBlocks(readme: string): string[] {
   const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
   return blocks
     .filter((b) => b.includes('$BASE') || b.includes('BASE='))
-    .map((b) => b.split('\n').filter((line) => !/^export PK=/.test(line)).join('\n'));
+    .map((b) =>
+      b
+        .split('\n')
+        .filter((line) => !/^export PK=/.test(line))
+        .join('\n'),
+    );
 }
 
 /** Records every curl call's status; fails the script on a non-2xx answer or GraphQL errors. */
@@ -44,22 +49,38 @@ beforeAll(async () => {
   child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     // A newcomer's environment: no DATABASE_URL, default settlement delay.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, DATA_DIR: path.join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      DATA_DIR: path.join(dir, 'data'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the service did not print its demo key: ${stdout}`)), 90000);
     child!.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (/^\s+export PK=.*\n/m.test(stdout)) { clearTimeout(timer); resolve(); }
+      if (/^\s+export PK=.*\n/m.test(stdout)) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    child!.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the service exited with ${code}: ${stdout}`)); });
+    child!.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the service exited with ${code}: ${stdout}`));
+    });
   });
 }, 100000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
-    await new Promise<void>((resolve) => { child!.once('exit', () => resolve()); child!.kill('SIGTERM'); });
+    await new Promise<void>((resolve) => {
+      child!.once('exit', () => resolve());
+      child!.kill('SIGTERM');
+    });
   }
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -75,18 +96,35 @@ test('every README example that calls the API works, in order, on a fresh start 
   fs.writeFileSync(path.join(dir, 'readme.sh'), script);
 
   const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('bash', [path.join(dir, 'readme.sh')], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, STATUS_LOG: statusLog }, timeout: 120000, maxBuffer: 16 * 1024 * 1024 },
-      (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: out, stderr: errOut }));
+    execFile(
+      'bash',
+      [path.join(dir, 'readme.sh')],
+      { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, STATUS_LOG: statusLog }, timeout: 120000, maxBuffer: 16 * 1024 * 1024 },
+      (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: out, stderr: errOut }),
+    );
   });
   const statuses = fs.existsSync(statusLog) ? fs.readFileSync(statusLog, 'utf8').trim().split('\n') : [];
-  if (run.code !== 0) throw new Error(`README examples failed (exit ${run.code}):\n${run.stderr.split('\n').filter((l) => !l.startsWith('{')).slice(-15).join('\n')}`);
+  if (run.code !== 0)
+    throw new Error(
+      `README examples failed (exit ${run.code}):\n${run.stderr
+        .split('\n')
+        .filter((l) => !l.startsWith('{'))
+        .slice(-15)
+        .join('\n')}`,
+    );
   for (let i = 1; i <= blocks.length; i++) expect(run.stderr).toContain(`README block ${i} done`);
   expect(statuses.length).toBeGreaterThan(40);
   expect(statuses.filter((l) => !/^2\d\d /.test(l))).toEqual([]);
 }, 150000);
 
 test('every relative link in README.md and docs/*.md points into the repository, at a file that exists', () => {
-  const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const broken: string[] = [];
   for (const file of files) {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');

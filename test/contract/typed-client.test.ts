@@ -19,13 +19,29 @@ const BIN = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 jest.setTimeout(180_000);
 
 async function tsc(files: string[]): Promise<string> {
-  const args = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--lib', 'ES2022', '--types', 'node', ...files];
-  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(() => '', (err: Error & { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err));
+  const args = [
+    '--noEmit',
+    '--strict',
+    '--target',
+    'ES2022',
+    '--module',
+    'commonjs',
+    '--moduleResolution',
+    'node',
+    '--lib',
+    'ES2022',
+    '--types',
+    'node',
+    ...files,
+  ];
+  return run(BIN('tsc'), args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+    () => '',
+    (err: Error & { stdout?: string; stderr?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || String(err),
+  );
 }
 
 test('openapi-typescript types generated from the document type a fetch call', async () => {
   if (!fs.existsSync(BIN('openapi-typescript'))) {
-     
     console.log(`SKIPPED: ${BIN('openapi-typescript')} is missing (npm install the dev dependency openapi-typescript): no typed client was generated.`);
     return;
   }
@@ -43,7 +59,9 @@ test('openapi-typescript types generated from the document type a fetch call', a
     expect(await tsc([path.join(ROOT, 'examples/typed-client.ts')])).toBe('');
 
     const negative = path.join(dir, 'negative.ts');
-    fs.writeFileSync(negative, `import type { paths } from ${JSON.stringify(path.join(ROOT, 'dist/openapi'))};
+    fs.writeFileSync(
+      negative,
+      `import type { paths } from ${JSON.stringify(path.join(ROOT, 'dist/openapi'))};
 type Body = paths['/payout_intents']['post']['requestBody']['content']['application/json'];
 type Payout = paths['/payout_intents/{id}']['get']['responses'][200]['content']['application/json'];
 const ok: Body = { amount: '1', currency: 'THB', country: 'TH', merchant_reference: 'r', recipient: { type: 'bank_account', bank_code: 'K', account_number: '1234', holder_name: 'A' } };
@@ -58,7 +76,8 @@ const status: 'requires_approval' | 'processing' | 'succeeded' | 'failed' | 'can
 // @ts-expect-error the full account number is never returned
 p.recipient.account_number;
 export { n, r, t, status };
-`);
+`,
+    );
     expect(await tsc([negative])).toBe('');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -59,7 +59,15 @@ describeBrowser('merchant dashboard in a browser', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     context = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1, locale: 'en-US', reducedMotion: 'reduce' });
     page = await context.newPage();
@@ -74,7 +82,8 @@ describeBrowser('merchant dashboard in a browser', () => {
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('request', (r) => {
-      if (!r.url().startsWith(srv.url) && !r.url().startsWith(srv.url.replace('http', 'ws')) && !r.url().startsWith('data:')) problems.push(`outside request: ${r.url()}`);
+      if (!r.url().startsWith(srv.url) && !r.url().startsWith(srv.url.replace('http', 'ws')) && !r.url().startsWith('data:'))
+        problems.push(`outside request: ${r.url()}`);
     });
   });
 
@@ -173,15 +182,22 @@ describeBrowser('merchant dashboard in a browser', () => {
     expect(await page.getByTestId('audit-reason').textContent()).toBe(REASON);
     await shot('3-audit-log');
 
-    const hook = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'payout_intent.cancelled' && b.data.object.id === ids.cancel), 20000);
+    const hook = await eventually(
+      async () => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.type === 'payout_intent.cancelled' && b.data.object.id === ids.cancel),
+      20000,
+    );
     expect(hook.data.object.failure_message).toBe(REASON);
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByTestId('endpoints').getByRole('link').first().click();
-    await eventually(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await page.getByTestId('attempts').locator('tbody tr').count()) > 0;
-    }, 15000, 500);
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (await page.getByTestId('attempts').locator('tbody tr').count()) > 0;
+      },
+      15000,
+      500,
+    );
   });
 
   test('a cut socket reconnects, catches up with `after` and shows what changed meanwhile', async () => {
@@ -246,8 +262,12 @@ describeBrowser('merchant dashboard in a browser', () => {
     const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const scan = async (where: string) => {
       // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-      const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(`${axeSource}; axe.run(document, { resultTypes: ['violations'] })`);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
+        `${axeSource}; axe.run(document, { resultTypes: ['violations'] })`,
+      );
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     };
     const violations: string[] = [];
     await page.goto(`${srv.url}/dashboard#/payouts/${ids.cancel}`);
@@ -260,7 +280,13 @@ describeBrowser('merchant dashboard in a browser', () => {
     }
     await shot('dashboard-1280');
     violations.push(...(await scan('payouts 1280')));
-    for (const [name, probe] of [['balances', 'balances'], ['payments', 'payments'], ['events', 'events'], ['audit', 'audit'], ['webhooks', 'endpoints']] as const) {
+    for (const [name, probe] of [
+      ['balances', 'balances'],
+      ['payments', 'payments'],
+      ['events', 'events'],
+      ['audit', 'audit'],
+      ['webhooks', 'endpoints'],
+    ] as const) {
       await page.goto(`${srv.url}/dashboard#/${name}`);
       await page.getByTestId(probe).waitFor();
       violations.push(...(await scan(name)));

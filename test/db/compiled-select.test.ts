@@ -27,10 +27,18 @@ beforeAll(async () => {
   ok(payout);
   ok(await c.post('/v1/payout_intents', payoutBody(), { idempotencyKey: randomUUID() }));
   ok(await c.post(`/v1/payout_intents/${payout.body.id}/cancel`, {}, { idempotencyKey: randomUUID() }));
-  const payment = await c.post('/v1/payment_intents', {
-    amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay',
-    customer: { name: 'Test Payer', email: 'payer@example.com' },
-  }, { idempotencyKey: randomUUID() });
+  const payment = await c.post(
+    '/v1/payment_intents',
+    {
+      amount: '50000',
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: ref('pi'),
+      payment_method: 'promptpay',
+      customer: { name: 'Test Payer', email: 'payer@example.com' },
+    },
+    { idempotencyKey: randomUUID() },
+  );
   ok(payment);
   ok(await c.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook' }));
   ok(await c.post('/v1/topup_intents', { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() }));
@@ -56,7 +64,12 @@ async function compare(qb: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
 test('every entity: the plan hydrates whole rows exactly as TypeORM does', async () => {
   let rows = 0;
   for (const metadata of srv.app.db.ds.entityMetadatas) {
-    rows += await compare(srv.app.db.ds.createQueryBuilder(metadata.target, 'r').orderBy('r.' + metadata.primaryColumns[0].propertyPath).limit(50));
+    rows += await compare(
+      srv.app.db.ds
+        .createQueryBuilder(metadata.target, 'r')
+        .orderBy('r.' + metadata.primaryColumns[0].propertyPath)
+        .limit(50),
+    );
   }
   // Not vacuous: the fixtures wrote rows of many kinds.
   expect(rows).toBeGreaterThan(20);
@@ -65,8 +78,13 @@ test('every entity: the plan hydrates whole rows exactly as TypeORM does', async
 test('a select of some columns: only those are set, as TypeORM does', async () => {
   for (const metadata of srv.app.db.ds.entityMetadatas) {
     const some = metadata.columns.filter((_, i) => i % 2 === 0 || metadata.primaryColumns.includes(metadata.columns[i]));
-    await compare(srv.app.db.ds.createQueryBuilder(metadata.target, 'r').select(some.map((c) => `r.${c.propertyPath}`))
-      .orderBy('r.' + metadata.primaryColumns[0].propertyPath).limit(50));
+    await compare(
+      srv.app.db.ds
+        .createQueryBuilder(metadata.target, 'r')
+        .select(some.map((c) => `r.${c.propertyPath}`))
+        .orderBy('r.' + metadata.primaryColumns[0].propertyPath)
+        .limit(50),
+    );
   }
 });
 
@@ -83,9 +101,11 @@ test('a row whose selected columns are all NULL is no entity, as with getMany', 
 test('a join is left to getMany, by compiledSelect and runSelect alike', async () => {
   const ds = srv.app.db.ds;
   const payout = ds.getMetadata('PayoutIntent').target;
-  const joined = (em = ds.manager) => em.createQueryBuilder(payout, 'r')
-    .innerJoin(ds.getMetadata('Merchant').target, 'm', 'm.id = r.merchant_id AND m.id = :merchantId', { merchantId })
-    .orderBy('r.id');
+  const joined = (em = ds.manager) =>
+    em
+      .createQueryBuilder(payout, 'r')
+      .innerJoin(ds.getMetadata('Merchant').target, 'm', 'm.id = r.merchant_id AND m.id = :merchantId', { merchantId })
+      .orderBy('r.id');
   expect(planHydration(joined())).toBeNull();
   const expected = await joined().getMany();
   expect(expected.length).toBeGreaterThanOrEqual(2);
@@ -101,7 +121,10 @@ test('compiledSelect: the same entities as getMany, for each shape, with the val
   const payout = ds.getMetadata('PayoutIntent').target;
   const all = await ds.createQueryBuilder(payout, 'r').orderBy('r.id').getMany();
   const ids = all.map((p) => (p as { id: string }).id);
-  const byIds = (values: string[]) => (em = ds.manager) => em.createQueryBuilder(payout, 'r').where('r.id IN (:...ids)', { ids: values }).orderBy('r.id');
+  const byIds =
+    (values: string[]) =>
+    (em = ds.manager) =>
+      em.createQueryBuilder(payout, 'r').where('r.id IN (:...ids)', { ids: values }).orderBy('r.id');
   for (const values of [ids.slice(0, 1), ids.slice(1, 2), ids]) {
     const rows = await compiledSelect(ds.manager, 'test.byIds', { ids: values }, byIds(values));
     expect(rows).toStrictEqual(await byIds(values)().getMany());

@@ -50,37 +50,117 @@ function sameAsBuilder(em: EntityManager, target: EntityTarget<ObjectLiteral>, r
   }
 }
 
-test('every hot INSERT is the query builder\'s SQL with its values', async () => {
+test("every hot INSERT is the query builder's SQL with its values", async () => {
   await srv.app.db.read(async (em) => {
     const base = { merchantId: 'mer_1', environment: 'test' as const, createdAt: now };
-    sameAsBuilder(em, PayoutIntent, [Object.assign(new PayoutIntent(), {
-      ...base, id: 'po_1', amount: 12345678901234567890n, currency: 'THB', country: 'TH', status: 'requires_approval', merchantReference: 'r-1',
-      recipientType: 'bank_account', recipientBankCode: 'KBANK', recipientHolderName: 'Somchai', recipientAccountLast4: '7890',
-      recipientAccountEncrypted: 'v2.k1.abc', failureCode: null, failureMessage: null, settleAt: null, updatedAt: now,
-    })]);
-    sameAsBuilder(em, PaymentIntent, [Object.assign(new PaymentIntent(), {
-      ...base, id: 'pi_1', amount: 50000n, currency: 'THB', country: 'TH', checkoutMode: 'direct', status: 'requires_action', merchantReference: 'r-2',
-      requestFingerprint: 'f'.repeat(64), paymentMethod: 'promptpay', bank: null, provider: 'siampay', paymentReference: null, payerEncrypted: 'v2.k1.x',
-      returnUrl: null, metadata: { order: '1', b: 'x' }, externalReference: null, deviceFingerprint: null,
-      nextAction: { type: 'redirect_to_url', url: 'https://x.example/checkout/t', expires_at: now.toISOString() },
-      processingReason: null, receipt: null, failureCode: null, failureMessage: null, plannedFailureCode: null, plannedFailureMessage: null,
-      providerCall: 'start', amountRefunded: 0n, checkoutToken: 't'.repeat(43), expiresAt: now, settleAt: null, updatedAt: now,
-    })]);
-    sameAsBuilder(em, AuditEntry, [Object.assign(new AuditEntry(), {
-      ...base, id: 'aud_1', apiKeyId: 'key_1', operation: 'POST /v1/payout_intents', resourceType: 'payout_intent', resourceId: 'po_1',
-      reason: null, requestId: 'req_1', statusCode: 201,
-    })]);
-    const entry = (id: string, bucket: string, amount: bigint) => Object.assign(new LedgerEntry(), {
-      ...base, id, currency: 'THB', bucket, amount, entryType: 'payout_reserved', sourceType: 'payout_intent', sourceId: 'po_1',
-    });
+    sameAsBuilder(em, PayoutIntent, [
+      Object.assign(new PayoutIntent(), {
+        ...base,
+        id: 'po_1',
+        amount: 12345678901234567890n,
+        currency: 'THB',
+        country: 'TH',
+        status: 'requires_approval',
+        merchantReference: 'r-1',
+        recipientType: 'bank_account',
+        recipientBankCode: 'KBANK',
+        recipientHolderName: 'Somchai',
+        recipientAccountLast4: '7890',
+        recipientAccountEncrypted: 'v2.k1.abc',
+        failureCode: null,
+        failureMessage: null,
+        settleAt: null,
+        updatedAt: now,
+      }),
+    ]);
+    sameAsBuilder(em, PaymentIntent, [
+      Object.assign(new PaymentIntent(), {
+        ...base,
+        id: 'pi_1',
+        amount: 50000n,
+        currency: 'THB',
+        country: 'TH',
+        checkoutMode: 'direct',
+        status: 'requires_action',
+        merchantReference: 'r-2',
+        requestFingerprint: 'f'.repeat(64),
+        paymentMethod: 'promptpay',
+        bank: null,
+        provider: 'siampay',
+        paymentReference: null,
+        payerEncrypted: 'v2.k1.x',
+        returnUrl: null,
+        metadata: { order: '1', b: 'x' },
+        externalReference: null,
+        deviceFingerprint: null,
+        nextAction: { type: 'redirect_to_url', url: 'https://x.example/checkout/t', expires_at: now.toISOString() },
+        processingReason: null,
+        receipt: null,
+        failureCode: null,
+        failureMessage: null,
+        plannedFailureCode: null,
+        plannedFailureMessage: null,
+        providerCall: 'start',
+        amountRefunded: 0n,
+        checkoutToken: 't'.repeat(43),
+        expiresAt: now,
+        settleAt: null,
+        updatedAt: now,
+      }),
+    ]);
+    sameAsBuilder(em, AuditEntry, [
+      Object.assign(new AuditEntry(), {
+        ...base,
+        id: 'aud_1',
+        apiKeyId: 'key_1',
+        operation: 'POST /v1/payout_intents',
+        resourceType: 'payout_intent',
+        resourceId: 'po_1',
+        reason: null,
+        requestId: 'req_1',
+        statusCode: 201,
+      }),
+    ]);
+    const entry = (id: string, bucket: string, amount: bigint) =>
+      Object.assign(new LedgerEntry(), {
+        ...base,
+        id,
+        currency: 'THB',
+        bucket,
+        amount,
+        entryType: 'payout_reserved',
+        sourceType: 'payout_intent',
+        sourceId: 'po_1',
+      });
     sameAsBuilder(em, LedgerEntry, [entry('le_1', 'available', -5n), entry('le_2', 'reserved', 5n)]);
-    sameAsBuilder(em, EventRecord, [Object.assign(new EventRecord(), {
-      ...base, id: 'evt_1', type: 'payout_intent.created', resourceId: 'po_1', data: { object: 'payout_intent', id: 'po_1', amount: '5' }, requestId: null, seq: 7,
-    })]);
-    const delivery = (id: string) => Object.assign(new WebhookDelivery(), {
-      ...base, id, endpointId: 'we_1', eventId: 'evt_1', eventType: 'payout_intent.created', status: 'pending', attemptCount: 0, resendKey: '',
-      nextAttemptAt: now, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null, updatedAt: now,
-    });
+    sameAsBuilder(em, EventRecord, [
+      Object.assign(new EventRecord(), {
+        ...base,
+        id: 'evt_1',
+        type: 'payout_intent.created',
+        resourceId: 'po_1',
+        data: { object: 'payout_intent', id: 'po_1', amount: '5' },
+        requestId: null,
+        seq: 7,
+      }),
+    ]);
+    const delivery = (id: string) =>
+      Object.assign(new WebhookDelivery(), {
+        ...base,
+        id,
+        endpointId: 'we_1',
+        eventId: 'evt_1',
+        eventType: 'payout_intent.created',
+        status: 'pending',
+        attemptCount: 0,
+        resendKey: '',
+        nextAttemptAt: now,
+        leaseUntil: null,
+        lastStatusCode: null,
+        lastError: null,
+        deliveredAt: null,
+        updatedAt: now,
+      });
     sameAsBuilder(em, WebhookDelivery, [delivery('whd_1'), delivery('whd_2')]);
   });
 });
@@ -94,10 +174,20 @@ test('a row with a column left to its default is not compiled (em.insert writes 
 
 describe('the create path (writes)', () => {
   const payout = (reference: string) => ({
-    amount: '100', currency: 'THB', country: 'TH', merchant_reference: reference,
+    amount: '100',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: reference,
     recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },
   });
-  const promptPay = (reference: string) => ({ amount: '12500', currency: 'THB', country: 'TH', merchant_reference: reference, payment_method: 'promptpay', customer: { name: 'Somchai Jaidee' } });
+  const promptPay = (reference: string) => ({
+    amount: '12500',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: reference,
+    payment_method: 'promptpay',
+    customer: { name: 'Somchai Jaidee' },
+  });
 
   /** Statements the database saw while `fn` ran, and the queries (round trips) they went in (nothing else runs: no scheduler). */
   async function statements(fn: () => Promise<unknown>): Promise<[number, number]> {
@@ -110,8 +200,12 @@ describe('the create path (writes)', () => {
     const c = await srv.merchant();
     await c.post('/v1/payout_intents', payout(ref('warm')), { idempotencyKey: ref('k') });
     await c.post('/v1/payment_intents', promptPay(ref('warm')), { idempotencyKey: ref('k') });
-    const payoutStatements = await statements(async () => expect((await c.post('/v1/payout_intents', payout(ref('po')), { idempotencyKey: ref('k') })).status).toBe(201));
-    const paymentStatements = await statements(async () => expect((await c.post('/v1/payment_intents', promptPay(ref('pi')), { idempotencyKey: ref('k') })).status).toBe(201));
+    const payoutStatements = await statements(async () =>
+      expect((await c.post('/v1/payout_intents', payout(ref('po')), { idempotencyKey: ref('k') })).status).toBe(201),
+    );
+    const paymentStatements = await statements(async () =>
+      expect((await c.post('/v1/payment_intents', promptPay(ref('pi')), { idempotencyKey: ref('k') })).status).toBe(201),
+    );
     if (mysqlServer() === 'MariaDB') {
       // MariaDB, the payout: auth | START | key claim | payout | webhook endpoints | ledger,
       // balance, its guard, counter, event, audit, key done, its guard (src/db/tx.ts: the

@@ -104,7 +104,11 @@ test('with the new key alone the service opens what it sealed before the rotatio
   // provider's settlement opens the account number.
   expect((await approvePayout(c, payoutId)).status).toBe('processing');
   const delivery = await eventually(async () => rx.received.find((r) => r.path === '/rotation'));
-  const headers = { 'webhook-id': String(delivery.headers['webhook-id']), 'webhook-timestamp': String(delivery.headers['webhook-timestamp']), 'webhook-signature': String(delivery.headers['webhook-signature']) };
+  const headers = {
+    'webhook-id': String(delivery.headers['webhook-id']),
+    'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+    'webhook-signature': String(delivery.headers['webhook-signature']),
+  };
   expect((new Webhook(secret).verify(delivery.body, headers) as { type: string }).type).toBe('payout_intent.processing');
   await waitForStatus(c, `/v1/payout_intents/${payoutId}`, is('succeeded', 'failed'));
 });

@@ -23,7 +23,11 @@ beforeAll(async () => {
   srv = await startServer({ env: { WEBHOOK_DELIVERY: '0' } });
   m = await srv.merchant();
   const po = await m.post('/v1/payout_intents', payoutBody());
-  const tu = await m.post('/v1/topup_intents', { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() });
+  const tu = await m.post(
+    '/v1/topup_intents',
+    { amount: '5000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') },
+    { idempotencyKey: randomUUID() },
+  );
   const pi = await m.post('/v1/payment_intents', paymentBody());
   const we = await m.post('/v1/webhook_endpoints', { url: 'https://hooks.example.com/x' });
   for (const r of [po, tu, pi, we]) expect(r.status === 201 ? 201 : r.text).toBe(201);
@@ -31,7 +35,9 @@ beforeAll(async () => {
   const events = await m.get('/v1/events?limit=100');
   ids = { po: po.body.id, tu: tu.body.id, pi: pi.body.id, evt: events.body.data.at(-1).id, we: we.body.id };
 }, 60000);
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 /** Spellings of `id` that are not `id`, as they appear in a URL path. */
 function variants(id: string): string[] {
@@ -51,33 +57,39 @@ function variants(id: string): string[] {
   ];
 }
 
-const routes = () => [
-  ['GET', `/v1/payout_intents/{id}`, ids.po],
-  ['POST', `/v1/payout_intents/{id}/approve`, ids.po],
-  ['POST', `/v1/payout_intents/{id}/cancel`, ids.po],
-  ['POST', `/v1/test_helpers/payout_intents/{id}/succeed`, ids.po],
-  ['POST', `/v1/test_helpers/payout_intents/{id}/fail`, ids.po],
-  ['GET', `/v1/topup_intents/{id}`, ids.tu],
-  ['POST', `/v1/test_helpers/topup_intents/{id}/succeed`, ids.tu],
-  ['POST', `/v1/test_helpers/topup_intents/{id}/fail`, ids.tu],
-  ['GET', `/v1/payment_intents/{id}`, ids.pi],
-  ['POST', `/v1/payment_intents/{id}/cancel`, ids.pi],
-  ['POST', `/v1/test_helpers/payment_intents/{id}/succeed`, ids.pi],
-  ['POST', `/v1/test_helpers/payment_intents/{id}/fail`, ids.pi],
-  ['POST', `/v1/test_helpers/payment_intents/{id}/expire`, ids.pi],
-  ['GET', `/v1/events/{id}`, ids.evt],
-  ['GET', `/v1/webhook_endpoints/{id}`, ids.we],
-  ['GET', `/v1/webhook_endpoints/{id}/attempts`, ids.we],
-  ['DELETE', `/v1/webhook_endpoints/{id}`, ids.we],
-] as const;
+const routes = () =>
+  [
+    ['GET', `/v1/payout_intents/{id}`, ids.po],
+    ['POST', `/v1/payout_intents/{id}/approve`, ids.po],
+    ['POST', `/v1/payout_intents/{id}/cancel`, ids.po],
+    ['POST', `/v1/test_helpers/payout_intents/{id}/succeed`, ids.po],
+    ['POST', `/v1/test_helpers/payout_intents/{id}/fail`, ids.po],
+    ['GET', `/v1/topup_intents/{id}`, ids.tu],
+    ['POST', `/v1/test_helpers/topup_intents/{id}/succeed`, ids.tu],
+    ['POST', `/v1/test_helpers/topup_intents/{id}/fail`, ids.tu],
+    ['GET', `/v1/payment_intents/{id}`, ids.pi],
+    ['POST', `/v1/payment_intents/{id}/cancel`, ids.pi],
+    ['POST', `/v1/test_helpers/payment_intents/{id}/succeed`, ids.pi],
+    ['POST', `/v1/test_helpers/payment_intents/{id}/fail`, ids.pi],
+    ['POST', `/v1/test_helpers/payment_intents/{id}/expire`, ids.pi],
+    ['GET', `/v1/events/{id}`, ids.evt],
+    ['GET', `/v1/webhook_endpoints/{id}`, ids.we],
+    ['GET', `/v1/webhook_endpoints/{id}/attempts`, ids.we],
+    ['DELETE', `/v1/webhook_endpoints/{id}`, ids.we],
+  ] as const;
 
 test('every REST /v1/.../{id} route answers another case, padding or a stray character as 404 not_found, and nothing changes', async () => {
   const wrong: string[] = [];
   for (const [method, path, id] of routes()) {
     for (const v of variants(id)) {
       // A fresh Idempotency-Key each: operations that require one reach the lookup.
-      const res = await m.request(method, path.replace('{id}', v), method === 'GET' ? {} : { idempotencyKey: randomUUID(), ...(method === 'POST' ? { body: {} } : {}) });
-      if (res.status !== 404 || res.body?.error?.code !== 'not_found') wrong.push(`${method} ${path.replace('{id}', v)} -> ${res.status} ${res.text.slice(0, 80)}`);
+      const res = await m.request(
+        method,
+        path.replace('{id}', v),
+        method === 'GET' ? {} : { idempotencyKey: randomUUID(), ...(method === 'POST' ? { body: {} } : {}) },
+      );
+      if (res.status !== 404 || res.body?.error?.code !== 'not_found')
+        wrong.push(`${method} ${path.replace('{id}', v)} -> ${res.status} ${res.text.slice(0, 80)}`);
     }
   }
   expect(wrong).toEqual([]);
@@ -122,15 +134,29 @@ test('an event id as list cursor or as subscription `after` is exact too (400 va
   expect((await m.get(`/v1/events?cursor=${ids.evt}`)).status).toBe(200);
 
   const wsUrl = srv.url.replace(/^http/, 'ws') + '/graphql';
-  const errorFor = (after: string) => new Promise<any>((resolve) => {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: m.authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
-    const done = (value: unknown) => { void client.dispose(); resolve(value); };
-    client.subscribe({ query: 'subscription($after: String) { events(after: $after) { id } }', variables: { after } }, {
-      next: (value) => done(value),
-      error: (err) => done(err),
-      complete: () => done('complete'),
+  const errorFor = (after: string) =>
+    new Promise<any>((resolve) => {
+      const client = createClient({
+        url: wsUrl,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: m.authorization },
+        retryAttempts: 0,
+        lazy: false,
+        onNonLazyError: () => undefined,
+      });
+      const done = (value: unknown) => {
+        void client.dispose();
+        resolve(value);
+      };
+      client.subscribe(
+        { query: 'subscription($after: String) { events(after: $after) { id } }', variables: { after } },
+        {
+          next: (value) => done(value),
+          error: (err) => done(err),
+          complete: () => done('complete'),
+        },
+      );
     });
-  });
   for (const v of [ids.evt.toUpperCase(), `${ids.evt} `]) {
     const err = await errorFor(v);
     expect([v, Array.isArray(err) ? err[0]?.extensions?.code : err?.errors?.[0]?.extensions?.code]).toEqual([v, 'validation_error']);
@@ -144,15 +170,18 @@ testIf(usingMysql(), NEEDS_MYSQL)('on MariaDB and MySQL every id and id-referenc
   const url = new URL(srv.database.env.DATABASE_URL);
   const c = await connectMysql(url, url.pathname.slice(1));
   try {
-    const [rows] = await c.query(
+    const [rows] = (await c.query(
       `SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', COLLATION_NAME) AS c FROM information_schema.COLUMNS
         WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND (COLUMN_NAME = 'id' OR COLUMN_NAME LIKE '%\\_id')
         ORDER BY 1`,
-    ) as [{ c: string }[], unknown];
+    )) as [{ c: string }[], unknown];
     expect(rows.length).toBeGreaterThanOrEqual(35);
     expect(rows.map((r) => r.c).filter((c) => !c.endsWith(` ${exactIdCollation()}`))).toEqual([]);
     // And the database compares them so: no row for another case or trailing spaces.
-    const [hits] = await c.query('SELECT id FROM payout_intents WHERE id IN (?, ?, ?)', [ids.po.toUpperCase(), `${ids.po} `, `PO_${ids.po.slice(3)}`]) as [unknown[], unknown];
+    const [hits] = (await c.query('SELECT id FROM payout_intents WHERE id IN (?, ?, ?)', [ids.po.toUpperCase(), `${ids.po} `, `PO_${ids.po.slice(3)}`])) as [
+      unknown[],
+      unknown,
+    ];
     expect(hits).toEqual([]);
   } finally {
     await c.end();

@@ -12,8 +12,12 @@ import { connectMysql } from '../helpers/mysql';
 const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
 
 let database: TestDatabase | undefined;
-beforeAll(async () => { if (usingMysql()) database = await createTestDatabase(); });
-afterAll(async () => { await database?.drop(); });
+beforeAll(async () => {
+  if (usingMysql()) database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
 
 mysqlOnly('every table of the migrated schema is InnoDB with a primary key (Galera replicates nothing else safely)', async () => {
   expect((await runCli(database!, ['migrate'])).code).toBe(0);

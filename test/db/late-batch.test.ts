@@ -42,22 +42,31 @@ const insert = (id: string, n: number) => ({ sql: 'INSERT INTO late_probe (id, n
 function unit(id: string, target: string, body?: (tx: Tx) => Promise<void>): Promise<Tx> {
   return srv.app.db.tx(async (tx) => {
     await tx.query(insert(`${id}-a`, 1).sql, insert(`${id}-a`, 1).params);
-    tx.atEnd(exactlyOneRow(tx, { sql: 'UPDATE late_probe SET n = n + 1 WHERE id = ?', params: [target] }, async () => {
-      throw new Missed(`no row ${target}`);
-    }));
+    tx.atEnd(
+      exactlyOneRow(tx, { sql: 'UPDATE late_probe SET n = n + 1 WHERE id = ?', params: [target] }, async () => {
+        throw new Missed(`no row ${target}`);
+      }),
+    );
     tx.atEnd({ statements: [insert(`${id}-b`, 2)], after: () => undefined });
     if (body) await body(tx);
     return tx;
   });
 }
 
-const rows = async (prefix: string) => (await srv.app.db.ds.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${prefix}%`])).map((r) => r.id);
+const rows = async (prefix: string) =>
+  (await srv.app.db.ds.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${prefix}%`])).map((r) => r.id);
 const counter = async () => Number((await srv.app.db.ds.query<{ n: number }[]>("SELECT n FROM late_probe WHERE id = 'counter'"))[0].n);
 
 // Each server runs its guard and the mode without one (as where the guard cannot be used).
 const modes: [string, GuardForm | false][] = {
-  MariaDB: [['MariaDB guard (IF)', 'if'], ['row count checked afterwards', false]] as [string, GuardForm | false][],
-  MySQL: [['MySQL 8 guard (CALL of the guard procedure)', 'call'], ['row count checked afterwards (MySQL 8 without the procedure)', false]] as [string, GuardForm | false][],
+  MariaDB: [
+    ['MariaDB guard (IF)', 'if'],
+    ['row count checked afterwards', false],
+  ] as [string, GuardForm | false][],
+  MySQL: [
+    ['MySQL 8 guard (CALL of the guard procedure)', 'call'],
+    ['row count checked afterwards (MySQL 8 without the procedure)', false],
+  ] as [string, GuardForm | false][],
   SQLite: [['SQLite', false]] as [string, GuardForm | false][],
 }[mysqlServer() ?? 'SQLite'];
 
@@ -80,7 +89,8 @@ describe.each(modes)('%s', (_name, guards) => {
     const sent = [srv.app.db.queryCount - statements, srv.app.db.roundTripCount - trips];
     expect(await rows(`pass-${guards}`)).toEqual([`pass-${guards}-a`, `pass-${guards}-b`]);
     expect(await counter()).toBe(before + 1);
-    if (!usingMysql()) expect(sent[0]).toBe(5); // BEGIN, INSERT, UPDATE, INSERT, COMMIT
+    if (!usingMysql())
+      expect(sent[0]).toBe(5); // BEGIN, INSERT, UPDATE, INSERT, COMMIT
     // START | INSERT | the batch: UPDATE, its guard (a statement), INSERT | COMMIT.
     else if (guards) expect(sent).toEqual([6, 4]);
     else expect(sent).toEqual([5, 4]);
@@ -112,21 +122,30 @@ describe('the unit of work', () => {
       tx.afterCommit(() => told.push('committed'));
       expect(told).toEqual([]);
     });
-    await expect(srv.app.db.tx(async (tx) => {
-      tx.afterCommit(() => told.push('rolled back'));
-      throw new Missed('refused');
-    })).rejects.toBeInstanceOf(Missed);
+    await expect(
+      srv.app.db.tx(async (tx) => {
+        tx.afterCommit(() => told.push('rolled back'));
+        throw new Missed('refused');
+      }),
+    ).rejects.toBeInstanceOf(Missed);
     expect(told).toEqual(['committed']);
   });
 
   test('a unit whose body throws rolls back everything it sent, and its queued work never runs', async () => {
     const id = `rollback-${randomBytes(3).toString('hex')}`;
     let ran = false;
-    await expect(srv.app.db.tx(async (tx) => {
-      await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 1)', [`${id}-b`]);
-      tx.atEnd({ statements: [insert(`${id}-c`, 1)], after: () => { ran = true; } });
-      throw new Missed('refused');
-    })).rejects.toBeInstanceOf(Missed);
+    await expect(
+      srv.app.db.tx(async (tx) => {
+        await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 1)', [`${id}-b`]);
+        tx.atEnd({
+          statements: [insert(`${id}-c`, 1)],
+          after: () => {
+            ran = true;
+          },
+        });
+        throw new Missed('refused');
+      }),
+    ).rejects.toBeInstanceOf(Missed);
     expect(ran).toBe(false);
     expect(await rows(id)).toEqual([]);
   });
@@ -138,7 +157,10 @@ describe('the unit of work', () => {
       const before = srv.app.db.roundTripCount;
       await tx.now({ statements: [insert(`${id}-a`, 1), insert(`${id}-b`, 1)], after: () => undefined });
       const sent = srv.app.db.roundTripCount - before;
-      return { sent, rows: (await tx.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`])).map((r) => r.id) };
+      return {
+        sent,
+        rows: (await tx.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`])).map((r) => r.id),
+      };
     });
     expect(seen.rows).toEqual([`${id}-a`, `${id}-b`]);
     expect(seen.sent).toBe(usingMysql() ? 1 : 2);
@@ -151,60 +173,91 @@ describe('which guard a server gets', () => {
     expect(formAtStart).toBe({ MariaDB: 'if', MySQL: 'call', SQLite: false }[mysqlServer() ?? 'SQLite']);
   });
 
-  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')('MySQL 8: the migration made the procedure; without it (no CREATE ROUTINE) the start-up probe says so', async () => {
-    const [routine] = await srv.app.db.ds.query('SELECT ROUTINE_TYPE AS t, SECURITY_TYPE AS s FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = ?', [GUARD_PROCEDURE]);
-    expect(routine).toEqual({ t: 'PROCEDURE', s: 'INVOKER' });
-    expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
-    await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(0, 'late guard test')`)).rejects.toThrow('late guard test');
-    await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(2, 'late guard test')`)).rejects.toThrow('late guard test');
-    const [{ sql }] = await srv.app.db.ds.query(`SHOW CREATE PROCEDURE ${GUARD_PROCEDURE}`).then((rows: Record<string, string>[]) => rows.map((r) => ({ sql: r['Create Procedure'] })));
-    await srv.app.db.ds.query(`DROP PROCEDURE ${GUARD_PROCEDURE}`);
-    try {
-      expect(await guardProcedureWorks(srv.app.db.ds)).toBe(false);
-    } finally {
-      await srv.app.db.ds.query(sql);
-    }
-    expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
-  });
+  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')(
+    'MySQL 8: the migration made the procedure; without it (no CREATE ROUTINE) the start-up probe says so',
+    async () => {
+      const [routine] = await srv.app.db.ds.query(
+        'SELECT ROUTINE_TYPE AS t, SECURITY_TYPE AS s FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_NAME = ?',
+        [GUARD_PROCEDURE],
+      );
+      expect(routine).toEqual({ t: 'PROCEDURE', s: 'INVOKER' });
+      expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
+      await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(0, 'late guard test')`)).rejects.toThrow('late guard test');
+      await expect(srv.app.db.ds.query(`CALL ${GUARD_PROCEDURE}(2, 'late guard test')`)).rejects.toThrow('late guard test');
+      const [{ sql }] = await srv.app.db.ds
+        .query(`SHOW CREATE PROCEDURE ${GUARD_PROCEDURE}`)
+        .then((rows: Record<string, string>[]) => rows.map((r) => ({ sql: r['Create Procedure'] })));
+      await srv.app.db.ds.query(`DROP PROCEDURE ${GUARD_PROCEDURE}`);
+      try {
+        expect(await guardProcedureWorks(srv.app.db.ds)).toBe(false);
+      } finally {
+        await srv.app.db.ds.query(sql);
+      }
+      expect(await guardProcedureWorks(srv.app.db.ds)).toBe(true);
+    },
+  );
 
-  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')('MySQL 8, a user without CREATE ROUTINE: the migrations apply without the procedure, the start warns once, and writes check their row counts', async () => {
-    const root = new URL(srv.database.env.DATABASE_URL);
-    const suffix = randomBytes(4).toString('hex');
-    const [name, user] = [`${root.pathname.slice(1) || 'test'}_nr${suffix}`, `gw_nr_${suffix}`];
-    const admin = await connectMysql(root);
-    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.query(`CREATE USER '${user}'@'%'`);
-    await admin.query(`GRANT ALL PRIVILEGES ON \`${name}\`.* TO '${user}'@'%'`);
-    await admin.query(`REVOKE CREATE ROUTINE, ALTER ROUTINE ON \`${name}\`.* FROM '${user}'@'%'`);
-    const url = new URL(root);
-    url.username = user;
-    url.password = '';
-    url.pathname = `/${name}`;
-    const database: TestDatabase = { kind: 'mysql', env: { DATABASE_URL: url.toString() }, drop: async () => undefined };
-    const lines: string[] = [];
-    let restricted: TestServer | undefined;
-    try {
-      restricted = await startServer({ database, scheduler: false, env: { LOG_LEVEL: 'warn' }, logDestination: { write: (line: string) => { lines.push(line); } } });
-      expect(restricted.app.db.guards).toBe(false);
-      const [routines] = await admin.query('SELECT COUNT(*) AS n FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?', [name]) as [{ n: number }[], unknown];
-      expect(Number(routines[0].n)).toBe(0);
-      expect(lines.filter((l) => l.includes('late guard procedure is missing'))).toHaveLength(1);
-      // Writes work, and a refusal decided by the row count still rolls back: the balance is untouched.
-      const c = await restricted.merchant();
-      const payout = (amount: string) => c.post('/v1/payout_intents', {
-        amount, currency: 'THB', country: 'TH', merchant_reference: `nr-${amount}`,
-        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },
-      }, { idempotencyKey: randomBytes(12).toString('hex') });
-      expect((await payout('100')).status).toBe(201);
-      const before = (await c.get('/v1/balances')).body.data;
-      const refused = await payout('99999999999999999');
-      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 422, code: 'insufficient_balance' });
-      expect((await c.get('/v1/balances')).body.data).toEqual(before);
-    } finally {
-      await restricted?.close();
-      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.query(`DROP USER IF EXISTS '${user}'@'%'`);
-      await admin.end();
-    }
-  });
+  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')(
+    'MySQL 8, a user without CREATE ROUTINE: the migrations apply without the procedure, the start warns once, and writes check their row counts',
+    async () => {
+      const root = new URL(srv.database.env.DATABASE_URL);
+      const suffix = randomBytes(4).toString('hex');
+      const [name, user] = [`${root.pathname.slice(1) || 'test'}_nr${suffix}`, `gw_nr_${suffix}`];
+      const admin = await connectMysql(root);
+      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      await admin.query(`CREATE USER '${user}'@'%'`);
+      await admin.query(`GRANT ALL PRIVILEGES ON \`${name}\`.* TO '${user}'@'%'`);
+      await admin.query(`REVOKE CREATE ROUTINE, ALTER ROUTINE ON \`${name}\`.* FROM '${user}'@'%'`);
+      const url = new URL(root);
+      url.username = user;
+      url.password = '';
+      url.pathname = `/${name}`;
+      const database: TestDatabase = { kind: 'mysql', env: { DATABASE_URL: url.toString() }, drop: async () => undefined };
+      const lines: string[] = [];
+      let restricted: TestServer | undefined;
+      try {
+        restricted = await startServer({
+          database,
+          scheduler: false,
+          env: { LOG_LEVEL: 'warn' },
+          logDestination: {
+            write: (line: string) => {
+              lines.push(line);
+            },
+          },
+        });
+        expect(restricted.app.db.guards).toBe(false);
+        const [routines] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?', [name])) as [
+          { n: number }[],
+          unknown,
+        ];
+        expect(Number(routines[0].n)).toBe(0);
+        expect(lines.filter((l) => l.includes('late guard procedure is missing'))).toHaveLength(1);
+        // Writes work, and a refusal decided by the row count still rolls back: the balance is untouched.
+        const c = await restricted.merchant();
+        const payout = (amount: string) =>
+          c.post(
+            '/v1/payout_intents',
+            {
+              amount,
+              currency: 'THB',
+              country: 'TH',
+              merchant_reference: `nr-${amount}`,
+              recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },
+            },
+            { idempotencyKey: randomBytes(12).toString('hex') },
+          );
+        expect((await payout('100')).status).toBe(201);
+        const before = (await c.get('/v1/balances')).body.data;
+        const refused = await payout('99999999999999999');
+        expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 422, code: 'insufficient_balance' });
+        expect((await c.get('/v1/balances')).body.data).toEqual(before);
+      } finally {
+        await restricted?.close();
+        await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await admin.query(`DROP USER IF EXISTS '${user}'@'%'`);
+        await admin.end();
+      }
+    },
+  );
 });

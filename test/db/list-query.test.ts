@@ -23,12 +23,20 @@ beforeAll(async () => {
   const c = await srv.merchant('list-query');
   scope = { merchantId: c.merchantId, environment: 'test' };
   for (let i = 0; i < 7; i++) {
-    const r = await c.post('/v1/topup_intents', { amount: String(1000 + i), currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: randomUUID() });
+    const r = await c.post(
+      '/v1/topup_intents',
+      { amount: String(1000 + i), currency: 'THB', country: 'TH', merchant_reference: ref('tu') },
+      { idempotencyKey: randomUUID() },
+    );
     if (r.status !== 201) throw new Error(`fixture refused: ${r.status} ${r.text}`);
   }
   // Rows of three statuses (two succeeded, one failed, the rest requires_action) for the branches to merge.
   const [a, b, f] = (await c.get('/v1/topup_intents?limit=7')).body.data.filter((_: unknown, i: number) => i % 2 === 1);
-  for (const [t, to] of [[a, 'succeed'], [b, 'succeed'], [f, 'fail']]) {
+  for (const [t, to] of [
+    [a, 'succeed'],
+    [b, 'succeed'],
+    [f, 'fail'],
+  ]) {
     const r = await c.post(`/v1/test_helpers/topup_intents/${t.id}/${to}`, {});
     if (r.status !== 200) throw new Error(`fixture refused: ${r.status} ${r.text}`);
   }
@@ -96,7 +104,7 @@ test.each([
   ['one status', { statuses: ['succeeded'] }],
   ['two statuses', { statuses: ['succeeded', 'failed'] }],
   ['three statuses, one without rows', { statuses: ['expired', 'requires_action', 'succeeded'] }],
-])('%s: listRows gives the rows of the builder\'s own query, page after page', async (_, more: Partial<ListParams>) => {
+])("%s: listRows gives the rows of the builder's own query, page after page", async (_, more: Partial<ListParams>) => {
   const all = await topups(params({ ...more, limit: 100 })).getMany();
   expect(all.length).toBeGreaterThanOrEqual(2);
   const seen: unknown[] = [];
@@ -116,8 +124,16 @@ test.each([
 test('a filter of the caller that is not "<column> IN (:...<param>)" is refused, not mis-split', () => {
   const p = params();
   const qb = topups(p).andWhere('r.country IN (:...countries)', { countries: ['TH'] });
-  expect(() => prepareListRows(qb, 'r', p, { list: 'ix_topup_intents_list', byValue: { clause: "r.country = 'TH'", column: 'country', values: ['TH'], index: 'ix_topup_intents_list' } }))
-    .toThrow(/is not "<column> IN/);
-  expect(() => prepareListRows(topups(p), 'r', p, { list: 'ix_topup_intents_list', byValue: { clause: 'r.country IN (:...countries)', column: 'country', values: ['TH'], index: 'ix_topup_intents_list' } }))
-    .toThrow(/not in the list query once/);
+  expect(() =>
+    prepareListRows(qb, 'r', p, {
+      list: 'ix_topup_intents_list',
+      byValue: { clause: "r.country = 'TH'", column: 'country', values: ['TH'], index: 'ix_topup_intents_list' },
+    }),
+  ).toThrow(/is not "<column> IN/);
+  expect(() =>
+    prepareListRows(topups(p), 'r', p, {
+      list: 'ix_topup_intents_list',
+      byValue: { clause: 'r.country IN (:...countries)', column: 'country', values: ['TH'], index: 'ix_topup_intents_list' },
+    }),
+  ).toThrow(/not in the list query once/);
 });

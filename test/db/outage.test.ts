@@ -172,7 +172,8 @@ const CLIENT_TIMEOUT_MS = 30_000;
 
 /** True when `body` is the contract's error shape (REST) or GraphQL's errors array with a code. */
 function contractShaped(op: string, body: any): boolean {
-  if (op.startsWith('gql')) return Array.isArray(body?.errors) && typeof body.errors[0]?.extensions?.code === 'string' && typeof body.errors[0]?.message === 'string';
+  if (op.startsWith('gql'))
+    return Array.isArray(body?.errors) && typeof body.errors[0]?.extensions?.code === 'string' && typeof body.errors[0]?.message === 'string';
   return !!body && typeof body.error?.code === 'string' && typeof body.error?.message === 'string' && Object.keys(body).length === 1;
 }
 
@@ -219,9 +220,25 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
       code = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network';
     }
     let body: any;
-    try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
     code ??= errorCode(body);
-    const sample: Sample = { op, proc, phase: started, start, ms: now() - start, status, code, retryAfter, contentType, shaped: contractShaped(op, body), replayed };
+    const sample: Sample = {
+      op,
+      proc,
+      phase: started,
+      start,
+      ms: now() - start,
+      status,
+      code,
+      retryAfter,
+      contentType,
+      shaped: contractShaped(op, body),
+      replayed,
+    };
     samples.push(sample);
     return { sample, text, body };
   }
@@ -230,7 +247,9 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     const headers: Record<string, string> = { authorization: merchant.authorization! };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (key) headers['idempotency-key'] = key;
-    return measured(op, proc.name, (signal) => fetch(proc.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }));
+    return measured(op, proc.name, (signal) =>
+      fetch(proc.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }),
+    );
   }
 
   function gql(op: string, proc: { name: string; url: string }, query: string, variables?: Record<string, unknown>, key?: string) {
@@ -242,23 +261,50 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
   const CREATE_GQL = 'mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id status merchantReference } }';
 
   async function payoutRest(proc: { name: string; url: string }, use?: KeyUse) {
-    const u = use ?? { key: randomUUID(), via: 'rest' as const, body: payoutBody({ amount: '1000', merchant_reference: ref('outage') }), answers: [] };
+    const u = use ?? {
+      key: randomUUID(),
+      via: 'rest' as const,
+      body: payoutBody({ amount: '1000', merchant_reference: ref('outage') }),
+      answers: [],
+    };
     if (!use) keys.push(u);
     const at = phase;
     const { sample, text, body } = await rest('payout.create', proc, 'POST', '/v1/payout_intents', u.body, u.key);
-    u.answers.push({ status: sample.status, id: sample.status === 201 || sample.status === 200 ? body?.id : undefined, code: sample.code, replayed: sample.replayed, phase: at, text });
+    u.answers.push({
+      status: sample.status,
+      id: sample.status === 201 || sample.status === 200 ? body?.id : undefined,
+      code: sample.code,
+      replayed: sample.replayed,
+      phase: at,
+      text,
+    });
     return sample;
   }
 
   async function payoutGql(proc: { name: string; url: string }, use?: KeyUse) {
     const u = use ?? {
-      key: randomUUID(), via: 'graphql' as const, answers: [],
-      body: { amount: '1000', currency: 'THB', country: 'TH', merchantReference: ref('outage-gql'), recipient: { type: 'BANK_ACCOUNT', bankCode: 'KBANK', accountNumber: '1234567890', holderName: 'Somchai Jaidee' } },
+      key: randomUUID(),
+      via: 'graphql' as const,
+      answers: [],
+      body: {
+        amount: '1000',
+        currency: 'THB',
+        country: 'TH',
+        merchantReference: ref('outage-gql'),
+        recipient: { type: 'BANK_ACCOUNT', bankCode: 'KBANK', accountNumber: '1234567890', holderName: 'Somchai Jaidee' },
+      },
     };
     if (!use) keys.push(u);
     const at = phase;
     const { sample, text, body } = await gql('gql.createPayout', proc, CREATE_GQL, { input: u.body }, u.key);
-    u.answers.push({ status: sample.status, id: body?.data?.createPayoutIntent?.id, code: sample.code, replayed: sample.replayed, phase: at, text });
+    u.answers.push({
+      status: sample.status,
+      id: body?.data?.createPayoutIntent?.id,
+      code: sample.code,
+      replayed: sample.replayed,
+      phase: at,
+      text,
+    });
     return sample;
   }
 
@@ -291,22 +337,63 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
 
   /** Every route of the OpenAPI document (read without the database), plus GraphQL and the checkout page, once each. */
   async function sweep(proc: { name: string; url: string }): Promise<Sample[]> {
-    const doc = (await (await fetch(proc.url + '/v1/openapi.json')).json()) as { servers: { url: string }[]; paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(proc.url + '/v1/openapi.json')).json()) as {
+      servers: { url: string }[];
+      paths: Record<string, Record<string, unknown>>;
+    };
     const prefix = doc.servers[0].url;
     const out: Sample[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item).filter((m) => ['get', 'post', 'delete', 'patch', 'put'].includes(m))) {
         if (path === '/openapi.json') continue;
         const concrete = prefix + path.replace(/\{[^}]+\}/g, 'xx_0000');
-        const { sample } = await rest(`sweep ${method.toUpperCase()} ${path}`, proc, method.toUpperCase(), concrete, method === 'post' ? {} : undefined, method === 'post' ? randomUUID() : undefined);
+        const { sample } = await rest(
+          `sweep ${method.toUpperCase()} ${path}`,
+          proc,
+          method.toUpperCase(),
+          concrete,
+          method === 'post' ? {} : undefined,
+          method === 'post' ? randomUUID() : undefined,
+        );
         out.push(sample);
       }
     }
     out.push((await gql('gql.sweep', proc, '{ viewer { apiKeyId } }')).sample);
-    out.push((await measured('gql.sweep GET', proc.name, (signal) => fetch(`${proc.url}/graphql?query=${encodeURIComponent('{ viewer { apiKeyId } }')}`, { headers: { authorization: merchant.authorization! }, signal }))).sample);
+    out.push(
+      (
+        await measured('gql.sweep GET', proc.name, (signal) =>
+          fetch(`${proc.url}/graphql?query=${encodeURIComponent('{ viewer { apiKeyId } }')}`, {
+            headers: { authorization: merchant.authorization! },
+            signal,
+          }),
+        )
+      ).sample,
+    );
     out.push((await measured('checkout.sweep', proc.name, (signal) => fetch(proc.url + checkoutPath, { signal }))).sample);
-    out.push((await measured('checkout.sweep POST', proc.name, (signal) => fetch(proc.url + checkoutPath, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'option=promptpay', signal }))).sample);
-    out.push((await measured('auth.unknown-key', proc.name, (signal) => fetch(proc.url + '/v1/balances', { headers: { authorization: `Basic ${Buffer.from('pk_test_0000000000000000nobody:sk_test_0000000000000000nothing').toString('base64')}` }, signal }))).sample);
+    out.push(
+      (
+        await measured('checkout.sweep POST', proc.name, (signal) =>
+          fetch(proc.url + checkoutPath, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'option=promptpay',
+            signal,
+          }),
+        )
+      ).sample,
+    );
+    out.push(
+      (
+        await measured('auth.unknown-key', proc.name, (signal) =>
+          fetch(proc.url + '/v1/balances', {
+            headers: {
+              authorization: `Basic ${Buffer.from('pk_test_0000000000000000nobody:sk_test_0000000000000000nothing').toString('base64')}`,
+            },
+            signal,
+          }),
+        )
+      ).sample,
+    );
     return out;
   }
 
@@ -317,7 +404,10 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
   /** Milliseconds from `since` until GET /v1/balances answers 200 on `proc`. */
   async function recoveredAfter(proc: { name: string; url: string }, since: number, limitMs = 60_000): Promise<number> {
     for (;;) {
-      const res = await fetch(proc.url + '/v1/balances', { headers: { authorization: merchant.authorization! }, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }).catch(() => undefined);
+      const res = await fetch(proc.url + '/v1/balances', {
+        headers: { authorization: merchant.authorization! },
+        signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+      }).catch(() => undefined);
       if (res?.status === 200) return now() - since;
       if (now() - since > limitMs) throw new Error(`${proc.name} did not recover within ${limitMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
@@ -353,8 +443,13 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
       expect(created.status).toBe(201);
       knownPayout = created.body.id;
       const hosted = await merchant.post('/v1/payment_intents', {
-        amount: '25000', currency: 'THB', country: 'TH', checkout_mode: 'hosted', merchant_reference: ref('co'),
-        customer: { email: 'somchai@example.com' }, return_url: 'https://shop.example/orders/1',
+        amount: '25000',
+        currency: 'THB',
+        country: 'TH',
+        checkout_mode: 'hosted',
+        merchant_reference: ref('co'),
+        customer: { email: 'somchai@example.com' },
+        return_url: 'https://shop.example/orders/1',
       });
       expect(hosted.status).toBe(201);
       checkoutPath = new URL(hosted.body.next_action.url).pathname;
@@ -420,10 +515,13 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     const stalled = samples.filter((s) => s.phase === 'stalled' && s.op !== 'readyz');
     const afterStart = stalled.filter((s) => s.start >= stalledAt);
     figures.stalled = {
-      requests: stalled.length, codes: codes(stalled), worstMs: worst(stalled),
+      requests: stalled.length,
+      codes: codes(stalled),
+      worstMs: worst(stalled),
       worstMsOfRequestsCaughtInFlight: worst(samples.filter((s) => s.start < stalledAt && s.start + s.ms > stalledAt)),
       readyz: { codes: codes(ready), worstMs: worst(ready) },
-      sweepRoutes: sweeps.length / 2, sweepWorstMs: worst(sweeps),
+      sweepRoutes: sweeps.length / 2,
+      sweepWorstMs: worst(sweeps),
       sigtermWhileStalled: exit,
     };
     // Never a hang, never a 500: every answer in time, 2xx (done before the stall bit) or 503.
@@ -434,8 +532,19 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     }
     // Everything asked after the stall began is a contract-shaped 503 with Retry-After.
     for (const s of [...afterStart, ...sweeps]) {
-      expect({ op: s.op, status: s.status, code: s.code, retryAfter: !!s.retryAfter, shaped: s.shaped || s.op.startsWith('checkout') })
-        .toEqual({ op: s.op, status: 503, code: s.op.startsWith('checkout') ? undefined : 'service_unavailable', retryAfter: true, shaped: true });
+      expect({
+        op: s.op,
+        status: s.status,
+        code: s.code,
+        retryAfter: !!s.retryAfter,
+        shaped: s.shaped || s.op.startsWith('checkout'),
+      }).toEqual({
+        op: s.op,
+        status: 503,
+        code: s.op.startsWith('checkout') ? undefined : 'service_unavailable',
+        retryAfter: true,
+        shaped: true,
+      });
     }
     expect(afterStart.length).toBeGreaterThan(20);
     expect(sweeps.length).toBeGreaterThan(30);
@@ -483,10 +592,21 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
 
     const stopped = samples.filter((s) => s.phase === 'stopped' && s.op !== 'readyz');
     const afterStart = stopped.filter((s) => s.start >= stoppedAt);
-    figures.stopped = { requests: stopped.length, codes: codes(stopped), worstMs: worst(stopped), sweepWorstMs: worst(sweeps), readyz: { codes: codes(ready), worstMs: worst(ready) } };
+    figures.stopped = {
+      requests: stopped.length,
+      codes: codes(stopped),
+      worstMs: worst(stopped),
+      sweepWorstMs: worst(sweeps),
+      readyz: { codes: codes(ready), worstMs: worst(ready) },
+    };
     for (const s of [...afterStart, ...sweeps]) {
-      expect({ op: s.op, status: s.status, retryAfter: !!s.retryAfter, shaped: s.shaped || s.op.startsWith('checkout'), fast: s.ms <= 2000 })
-        .toEqual({ op: s.op, status: 503, retryAfter: true, shaped: true, fast: true });
+      expect({
+        op: s.op,
+        status: s.status,
+        retryAfter: !!s.retryAfter,
+        shaped: s.shaped || s.op.startsWith('checkout'),
+        fast: s.ms <= 2000,
+      }).toEqual({ op: s.op, status: 503, retryAfter: true, shaped: true, fast: true });
     }
     for (const r of ready) expect({ status: r.status, fast: r.ms <= 2000 }).toEqual({ status: 503, fast: true });
     expect(Math.max(...ms)).toBeLessThan(10_000);
@@ -497,20 +617,31 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
   test('a COMMIT whose answer is lost: 503, the payout committed once, and the retry with the key replays it', async () => {
     const [a, b] = procs;
     const trapped = proxy.trapPayoutCommit();
-    const use: KeyUse = { key: randomUUID(), via: 'rest', body: payoutBody({ amount: '1000', merchant_reference: ref('outage-commit') }), answers: [] };
+    const use: KeyUse = {
+      key: randomUUID(),
+      via: 'rest',
+      body: payoutBody({ amount: '1000', merchant_reference: ref('outage-commit') }),
+      answers: [],
+    };
     keys.push(use);
     phase = 'stalled';
     const answer = payoutRest(a, use);
     await trapped;
     const refused = await answer;
-    expect({ status: refused.status, code: refused.code, retryAfter: !!refused.retryAfter, fast: refused.ms <= 10_000 })
-      .toEqual({ status: 503, code: 'service_unavailable', retryAfter: true, fast: true });
+    expect({ status: refused.status, code: refused.code, retryAfter: !!refused.retryAfter, fast: refused.ms <= 10_000 }).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfter: true,
+      fast: true,
+    });
     // The server did commit it (read straight from MariaDB, not through the frozen proxy).
     const url = new URL(database.env.DATABASE_URL);
     const conn = await connectMysql(url, url.pathname.slice(1));
     let committed: { id: string }[];
     try {
-      [committed] = (await conn.query('SELECT id FROM payout_intents WHERE merchant_reference = ?', [use.body.merchant_reference])) as unknown as [{ id: string }[]];
+      [committed] = (await conn.query('SELECT id FROM payout_intents WHERE merchant_reference = ?', [use.body.merchant_reference])) as unknown as [
+        { id: string }[],
+      ];
       const [key] = (await conn.query('SELECT state FROM idempotency_keys WHERE idem_key = ?', [use.key])) as unknown as [{ state: string }[]];
       expect({ payouts: committed.length, key: key.map((k) => k.state) }).toEqual({ payouts: 1, key: ['done'] });
     } finally {
@@ -523,7 +654,10 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     const retry = await payoutRest(a, use);
     expect({ status: retry.status, replayed: retry.replayed }).toEqual({ status: 201, replayed: true });
     expect(use.answers[use.answers.length - 1].id).toBe(committed[0].id);
-    figures.lostCommit = { firstAnswer: `${refused.status} ${refused.code} in ${refused.ms} ms`, retry: `${retry.status} replayed, same payout` };
+    figures.lostCommit = {
+      firstAnswer: `${refused.status} ${refused.code} in ${refused.ms} ms`,
+      retry: `${retry.status} replayed, same payout`,
+    };
   });
 
   test('every Idempotency-Key used is retried and ends in one payout; no duplicates; the ledger verifies', async () => {
@@ -553,7 +687,13 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     }
     // Keys refused with 503 whose retry was a replay: their write had committed although the answer was 503.
     const committedDespite503 = refused.filter((k) => k.answers[k.answers.length - 1].replayed).length;
-    figures.idempotencyRetries = { keys: keys.length, refusedDuringOutage: refused.length, succeededFirstTime: answered.length, committedDespite503, retryOutcomes: outcomes };
+    figures.idempotencyRetries = {
+      keys: keys.length,
+      refusedDuringOutage: refused.length,
+      succeededFirstTime: answered.length,
+      committedDespite503,
+      retryOutcomes: outcomes,
+    };
     // REST 201 (fresh or replayed; a 200 "existing" would mean a committed key was released and
     // the merchant_reference rule caught the rerun), GraphQL 200 with the payout: never a 409, never a 5xx.
     expect(retried.filter((r) => !r.ok || r.code !== undefined || (r.via === 'rest' && r.status !== 201))).toEqual([]);
@@ -566,7 +706,9 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     const url = new URL(database.env.DATABASE_URL);
     const conn = await connectMysql(url, url.pathname.slice(1));
     try {
-      const [dups] = await conn.query('SELECT merchant_reference, COUNT(*) AS n FROM payout_intents GROUP BY merchant_id, environment, merchant_reference HAVING COUNT(*) > 1');
+      const [dups] = await conn.query(
+        'SELECT merchant_reference, COUNT(*) AS n FROM payout_intents GROUP BY merchant_id, environment, merchant_reference HAVING COUNT(*) > 1',
+      );
       expect(dups).toEqual([]);
       const refs = keys.map((k) => (k.via === 'rest' ? k.body.merchant_reference : k.body.merchantReference));
       const [rows] = await conn.query('SELECT merchant_reference FROM payout_intents WHERE merchant_reference IN (?)', [refs]);

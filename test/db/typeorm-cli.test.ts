@@ -13,17 +13,30 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 function migrationShow(database: TestDatabase): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['typeorm', '-d', 'dist/ormconfig.js', 'migration:show'], { cwd: ROOT, env: { ...process.env, ...database.env }, timeout: 60000 }, (err, stdout, stderr) => {
-      // CI=true makes TypeORM's logger colour its lines; compare the text only.
-      const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0, stdout: plain(stdout), stderr: plain(stderr) });
-    });
+    execFile(
+      'npx',
+      ['typeorm', '-d', 'dist/ormconfig.js', 'migration:show'],
+      { cwd: ROOT, env: { ...process.env, ...database.env }, timeout: 60000 },
+      (err, stdout, stderr) => {
+        // CI=true makes TypeORM's logger colour its lines; compare the text only.
+        const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+        resolve({
+          code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0,
+          stdout: plain(stdout),
+          stderr: plain(stderr),
+        });
+      },
+    );
   });
 }
 
 let database: TestDatabase;
-beforeAll(async () => { database = await createTestDatabase(); });
-afterAll(async () => { await database.drop(); });
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
 
 test('migration:show lists every migration as pending on a fresh database, and as applied after cli migrate', async () => {
   const names = MIGRATIONS.map((m) => m.name);

@@ -3,7 +3,10 @@ import { BoundedMemo } from '../../src/domain/bounded-memo';
 test('a bounded memo computes once per key, keeps undefined answers, and starts afresh when full', () => {
   const memo = new BoundedMemo<string | undefined>(2);
   let calls = 0;
-  const compute = (v: string | undefined) => () => { calls++; return v; };
+  const compute = (v: string | undefined) => () => {
+    calls++;
+    return v;
+  };
   expect(memo.get('a', compute('A'))).toBe('A');
   expect(memo.get('a', compute('other'))).toBe('A');
   expect(memo.get('u', compute(undefined))).toBeUndefined();

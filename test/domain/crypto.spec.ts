@@ -14,7 +14,11 @@ function withPart(sealed: string, index: number, change: (part: Buffer) => Buffe
   parts[index] = change(Buffer.from(parts[index], 'base64url')).toString('base64url');
   return parts.join('.');
 }
-const flipFirstBit = (b: Buffer) => { const c = Buffer.from(b); c[0] ^= 1; return c; };
+const flipFirstBit = (b: Buffer) => {
+  const c = Buffer.from(b);
+  c[0] ^= 1;
+  return c;
+};
 
 describe('round trip', () => {
   test.each(['1234567890', '', 'สมชาย ใจดี', '😀'.repeat(100), 'x'.repeat(10000)])('%#: decrypt(encrypt(x)) is x', (plain) => {
@@ -134,7 +138,10 @@ describe('rotation: the current key seals, every configured key opens', () => {
 
   test('values sealed before key ids (v1) open with whichever configured key fits', () => {
     // The v1 layout: v1.<iv>.<tag>.<ciphertext>, made here from a v2 value by dropping the key id.
-    const v1 = (sealed: string) => { const [, , iv, tag, ct] = sealed.split('.'); return ['v1', iv, tag, ct].join('.'); };
+    const v1 = (sealed: string) => {
+      const [, , iv, tag, ct] = sealed.split('.');
+      return ['v1', iv, tag, ct].join('.');
+    };
     expect(during.decrypt(v1(before.encrypt('old')))).toBe('old');
     expect(during.decrypt(v1(during.encrypt('new')))).toBe('new');
     expect(() => after.decrypt(v1(before.encrypt('old')))).toThrow(/none of the configured data keys/);

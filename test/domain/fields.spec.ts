@@ -36,9 +36,17 @@ describe('test helper failures', () => {
 
   test('defaults, a code alone, and a code with a message', () => {
     expect(fail(undefined)).toEqual({ status: 'failed', failureCode: 'provider_declined', failureMessage: 'Declined.' });
-    expect(fail({ failure_code: 'card_lost' })).toEqual({ status: 'failed', failureCode: 'card_lost', failureMessage: 'Topup failed: card_lost.' });
+    expect(fail({ failure_code: 'card_lost' })).toEqual({
+      status: 'failed',
+      failureCode: 'card_lost',
+      failureMessage: 'Topup failed: card_lost.',
+    });
     expect(fail({ failure_code: 'x', failure_message: 'Why.' })).toEqual({ status: 'failed', failureCode: 'x', failureMessage: 'Why.' });
-    expect(fail({ failure_message: 'Only message.' })).toEqual({ status: 'failed', failureCode: 'provider_declined', failureMessage: 'Only message.' });
+    expect(fail({ failure_message: 'Only message.' })).toEqual({
+      status: 'failed',
+      failureCode: 'provider_declined',
+      failureMessage: 'Only message.',
+    });
   });
 
   test('the code is snake_case of at most 64 characters; unknown fields are refused', () => {

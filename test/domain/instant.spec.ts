@@ -6,7 +6,10 @@ const YEAR_0 = new Date('0000-01-01T00:00:00.000Z').getTime();
 const YEAR_9999_END = new Date('9999-12-31T23:59:59.999Z').getTime();
 
 test('the same string as toISOString at any millisecond of years 0000-9999', () => {
-  fc.assert(fc.property(fc.integer({ min: YEAR_0, max: YEAR_9999_END }), (ms) => isoInstant(new Date(ms)) === new Date(ms).toISOString()), { numRuns: 50_000 });
+  fc.assert(
+    fc.property(fc.integer({ min: YEAR_0, max: YEAR_9999_END }), (ms) => isoInstant(new Date(ms)) === new Date(ms).toISOString()),
+    { numRuns: 50_000 },
+  );
 });
 
 test('every day boundary, leap day and month end from 1899 to 2401, and the range ends', () => {

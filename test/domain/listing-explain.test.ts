@@ -74,7 +74,8 @@ async function seed(rows: number): Promise<Seeded> {
   const client = await srv.merchant(undefined, 'test', { fund: false });
   const m = client.merchantId;
   const q = rows / 4;
-  const columns = 'id, merchant_id, environment, amount, currency, country, status, merchant_reference, recipient_type, recipient_bank_code, recipient_holder_name, recipient_account_last4, recipient_account_encrypted, failure_code, failure_message, settle_at, created_at, updated_at';
+  const columns =
+    'id, merchant_id, environment, amount, currency, country, status, merchant_reference, recipient_type, recipient_bank_code, recipient_holder_name, recipient_account_last4, recipient_account_encrypted, failure_code, failure_message, settle_at, created_at, updated_at';
   const sealed = `v2.k1.${'QUJD'.repeat(20)}`;
   const prefix = `po_0${++seedings}`;
   if (mysql) {
@@ -83,7 +84,9 @@ async function seed(rows: number): Promise<Seeded> {
     await bulkSql(
       `INSERT INTO payout_intents (${columns}) ${seq.with} SELECT CONCAT('${prefix}', LPAD(n, 24, '0')), ?, 'test', 100 + n, 'THB', 'TH', ${status},
         CONCAT('seed-', n), 'bank_account', 'BBL', 'Somchai Jaidee', '7890', ?, NULL, NULL, NULL,
-        ${BASE_T} + (n DIV 2) * 1000, ${BASE_T} + (n DIV 2) * 1000 FROM ${seq.from}`, [m, sealed]);
+        ${BASE_T} + (n DIV 2) * 1000, ${BASE_T} + (n DIV 2) * 1000 FROM ${seq.from}`,
+      [m, sealed],
+    );
     await srv.app.db.ds.query('ANALYZE TABLE payout_intents');
   } else {
     const status = `CASE WHEN n <= ${q} THEN CASE n % 2 WHEN 0 THEN 'failed' ELSE 'cancelled' END ELSE CASE n % 3 WHEN 0 THEN 'requires_approval' WHEN 1 THEN 'processing' ELSE 'succeeded' END END`;
@@ -91,7 +94,9 @@ async function seed(rows: number): Promise<Seeded> {
       `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows})
        INSERT INTO payout_intents (${columns}) SELECT '${prefix}' || printf('%024d', n), ?, 'test', CAST(100 + n AS TEXT), 'THB', 'TH', ${status},
         'seed-' || n, 'bank_account', 'BBL', 'Somchai Jaidee', '7890', ?, NULL, NULL, NULL,
-        ${BASE_T} + (n / 2) * 1000, ${BASE_T} + (n / 2) * 1000 FROM s`, [m, sealed]);
+        ${BASE_T} + (n / 2) * 1000, ${BASE_T} + (n / 2) * 1000 FROM s`,
+      [m, sealed],
+    );
     await srv.app.db.ds.query('ANALYZE');
   }
   return { client, rows, prefix };
@@ -100,10 +105,14 @@ async function seed(rows: number): Promise<Seeded> {
 /** The keyset position right after the `depth`-th newest row. */
 function cursorAt(s: Seeded, depth: number): string {
   const seq = s.rows - depth + 1;
-  return encodeCursor('payout_intent', { merchantId: s.client.merchantId, environment: 'test' }, {
-    t: BASE_T + Math.floor(seq / 2) * 1000,
-    id: idOf(s, seq),
-  });
+  return encodeCursor(
+    'payout_intent',
+    { merchantId: s.client.merchantId, environment: 'test' },
+    {
+      t: BASE_T + Math.floor(seq / 2) * 1000,
+      id: idOf(s, seq),
+    },
+  );
 }
 
 /** Runs `fn` and returns the SQL (and parameters) of the payout list query it issued. */
@@ -160,9 +169,14 @@ interface Plan {
  */
 function mysqlTreePlan(tree: string): Plan {
   const types: Record<string, string> = {
-    'Index range scan': 'range', 'Index lookup': 'ref', 'Single-row index lookup': 'eq_ref', 'Index scan': 'index', 'Table scan': 'ALL',
+    'Index range scan': 'range',
+    'Index lookup': 'ref',
+    'Single-row index lookup': 'eq_ref',
+    'Index scan': 'index',
+    'Table scan': 'ALL',
   };
-  const access = /-> (?:Covering )?(Index range scan|Single-row index lookup|Index lookup|Index scan|Table scan) on (\S+)(?: using (\S+))?.*?\((?:actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)|never executed)\)/;
+  const access =
+    /-> (?:Covering )?(Index range scan|Single-row index lookup|Index lookup|Index scan|Table scan) on (\S+)(?: using (\S+))?.*?\((?:actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)|never executed)\)/;
   const nodes = tree.split('\n');
   const lines: string[] = [];
   let rowsRead = 0;
@@ -180,7 +194,7 @@ async function plan([sql, params]: [string, unknown[]]): Promise<Plan> {
     const [row]: Record<string, string>[] = await srv.app.db.ds.query(`EXPLAIN ANALYZE ${sql}`, params);
     const tree = Object.values(row)[0];
     const p = mysqlTreePlan(tree);
-    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`);  
+    if (process.env.LISTING_EXPLAIN_TREES === '1') console.log(`${sql}\n${tree}\n=> ${JSON.stringify(p)}`);
     return p;
   }
   if (mysql) {
@@ -214,8 +228,12 @@ async function pageMs(s: Seeded, depth: number, status?: string, times = 5): Pro
 function legacy([sql, params]: [string, unknown[]]): [string, unknown[]] {
   const q = mysql ? '`' : '"';
   const c = (col: string) => `${q}r${q}.${q}${col}${q}`;
-  const from = sql.replace(/ FORCE INDEX \([^)]*\)/g, '')
-    .replace(`${c('created_at')} <= ? AND (${c('created_at')} < ? OR ${c('id')} < ?)`, `(${c('created_at')} < ? OR (${c('created_at')} = ? AND ${c('id')} < ?))`);
+  const from = sql
+    .replace(/ FORCE INDEX \([^)]*\)/g, '')
+    .replace(
+      `${c('created_at')} <= ? AND (${c('created_at')} < ? OR ${c('id')} < ?)`,
+      `(${c('created_at')} < ? OR (${c('created_at')} = ? AND ${c('id')} < ?))`,
+    );
   return [from, params];
 }
 
@@ -253,7 +271,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-   
   console.log(`listing-explain figures (${engine}):\n${JSON.stringify(figures, null, 2)}`);
   await srv?.close();
 });
@@ -274,8 +291,12 @@ describe(`${N.toLocaleString('en')} payouts of one merchant`, () => {
       expectRange(p, 'ix_payout_intents_list', LIMIT + 2, depth === 0);
       const before = mysql ? await plan(legacy(captured)) : undefined;
       rows[depth] = {
-        rowsRead: p.rowsRead, plan: p.lines, beforeRowsRead: before?.rowsRead,
-        pageMs: await pageMs(s, depth), sqlMs: await sqlMs(captured), beforeSqlMs: await sqlMs(legacy(captured), 3),
+        rowsRead: p.rowsRead,
+        plan: p.lines,
+        beforeRowsRead: before?.rowsRead,
+        pageMs: await pageMs(s, depth),
+        sqlMs: await sqlMs(captured),
+        beforeSqlMs: await sqlMs(legacy(captured), 3),
       };
       if (depth > 0) expect(p.lines.join(' ')).not.toContain('TEMP B-TREE');
     }
@@ -316,28 +337,31 @@ describe(`${N.toLocaleString('en')} payouts of one merchant`, () => {
   });
 });
 
-describeIf(run1M, 'the 1,000,000-row case runs on SQLite only with LISTING_EXPLAIN_1M=1 (on MariaDB always)')(`${BIG.toLocaleString('en')} payouts of one merchant`, () => {
-  let s: Seeded;
-  beforeAll(async () => {
-    const t0 = Date.now();
-    s = await seed(BIG);
-    figures.seed1MMs = Date.now() - t0;
-  }, 300_000);
+describeIf(run1M, 'the 1,000,000-row case runs on SQLite only with LISTING_EXPLAIN_1M=1 (on MariaDB always)')(
+  `${BIG.toLocaleString('en')} payouts of one merchant`,
+  () => {
+    let s: Seeded;
+    beforeAll(async () => {
+      const t0 = Date.now();
+      s = await seed(BIG);
+      figures.seed1MMs = Date.now() - t0;
+    }, 300_000);
 
-  test('pages 250,000, 500,000 and 999,000 rows deep read limit + 1 rows; status=failed,cancelled too', async () => {
-    const rows: Record<string, unknown> = {};
-    for (const depth of [0, 250_000, 500_000, 999_000]) {
-      const captured = await listSql(s, depth);
-      const p = await plan(captured);
-      expectRange(p, 'ix_payout_intents_list', LIMIT + 2, depth === 0);
-      rows[depth] = { rowsRead: p.rowsRead, pageMs: await pageMs(s, depth, undefined, 3) };
-    }
-    const status = await plan(await listSql(s, 0, 'failed,cancelled'));
-    expectRange(status, 'ix_payout_intents_status_list', 2 * (LIMIT + 1), true);
-    rows.failedCancelledFirstPage = { rowsRead: status.rowsRead, pageMs: await pageMs(s, 0, 'failed,cancelled', 3) };
-    figures.oneMillion = rows;
-  }, 300_000);
-});
+    test('pages 250,000, 500,000 and 999,000 rows deep read limit + 1 rows; status=failed,cancelled too', async () => {
+      const rows: Record<string, unknown> = {};
+      for (const depth of [0, 250_000, 500_000, 999_000]) {
+        const captured = await listSql(s, depth);
+        const p = await plan(captured);
+        expectRange(p, 'ix_payout_intents_list', LIMIT + 2, depth === 0);
+        rows[depth] = { rowsRead: p.rowsRead, pageMs: await pageMs(s, depth, undefined, 3) };
+      }
+      const status = await plan(await listSql(s, 0, 'failed,cancelled'));
+      expectRange(status, 'ix_payout_intents_status_list', 2 * (LIMIT + 1), true);
+      rows.failedCancelledFirstPage = { rowsRead: status.rowsRead, pageMs: await pageMs(s, 0, 'failed,cancelled', 3) };
+      figures.oneMillion = rows;
+    }, 300_000);
+  },
+);
 
 /*
  * The other lists and their filters, each table seeded once with M rows of one merchant (seq 1
@@ -373,7 +397,9 @@ async function bulkInsert(table: string, columns: Record<string, string>, rows =
     await bulkSql(`INSERT INTO ${table} (${names}) ${seq.with} SELECT ${values} FROM ${seq.from}`);
     await srv.app.db.ds.query(`ANALYZE TABLE ${table}`);
   } else {
-    await srv.app.db.ds.query(`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) INSERT INTO ${table} (${names}) SELECT ${values} FROM s`);
+    await srv.app.db.ds.query(
+      `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) INSERT INTO ${table} (${names}) SELECT ${values} FROM s`,
+    );
   }
 }
 
@@ -418,37 +444,76 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
     const q = M / 4;
     // Oldest quarter: failed/cancelled only (payments), expired only (topups); refunds cycle through their states.
     await bulkInsert('payment_intents', {
-      ...common(T.payments), amount: sqlText('100 + n'), currency: "'THB'", country: "CASE WHEN n % 4 = 0 THEN 'MY' ELSE 'TH' END", checkout_mode: "'direct'",
+      ...common(T.payments),
+      amount: sqlText('100 + n'),
+      currency: "'THB'",
+      country: "CASE WHEN n % 4 = 0 THEN 'MY' ELSE 'TH' END",
+      checkout_mode: "'direct'",
       status: `CASE WHEN n <= ${q} THEN CASE WHEN n % 2 = 0 THEN 'failed' ELSE 'cancelled' END ELSE CASE n % 3 WHEN 0 THEN 'requires_action' WHEN 1 THEN 'processing' ELSE 'succeeded' END END`,
-      merchant_reference: sqlCat("'seed-'", sqlText('n')), request_fingerprint: "'f'", payer_encrypted: `'${sealed}'`,
-      checkout_token: sqlCat(`'tok-${m}-'`, sqlText('n')), expires_at: sqlTime(), created_at: sqlTime(), updated_at: sqlTime(), amount_refunded: "'0'",
+      merchant_reference: sqlCat("'seed-'", sqlText('n')),
+      request_fingerprint: "'f'",
+      payer_encrypted: `'${sealed}'`,
+      checkout_token: sqlCat(`'tok-${m}-'`, sqlText('n')),
+      expires_at: sqlTime(),
+      created_at: sqlTime(),
+      updated_at: sqlTime(),
+      amount_refunded: "'0'",
     });
     await bulkInsert('topup_intents', {
-      ...common(T.topups), amount: sqlText('100 + n'), currency: "'THB'", country: "'TH'",
+      ...common(T.topups),
+      amount: sqlText('100 + n'),
+      currency: "'THB'",
+      country: "'TH'",
       status: `CASE WHEN n <= ${q} THEN 'expired' ELSE CASE n % 3 WHEN 0 THEN 'requires_action' WHEN 1 THEN 'failed' ELSE 'succeeded' END END`,
-      merchant_reference: sqlCat("'seed-'", sqlText('n')), expires_at: sqlTime(), created_at: sqlTime(), updated_at: sqlTime(),
+      merchant_reference: sqlCat("'seed-'", sqlText('n')),
+      expires_at: sqlTime(),
+      created_at: sqlTime(),
+      updated_at: sqlTime(),
     });
     // Even seqs: refunds of one payment intent (40,000 of them); odd: of the payment with the same seq.
     await bulkInsert('refunds', {
-      ...common(T.refunds), payment_intent_id: `CASE WHEN n % 2 = 0 THEN '${refundedPayment}' ELSE ${sqlId(T.payments.prefix)} END`,
-      amount: "'1'", currency: "'THB'", country: "'TH'",
+      ...common(T.refunds),
+      payment_intent_id: `CASE WHEN n % 2 = 0 THEN '${refundedPayment}' ELSE ${sqlId(T.payments.prefix)} END`,
+      amount: "'1'",
+      currency: "'THB'",
+      country: "'TH'",
       status: "CASE n % 3 WHEN 0 THEN 'pending' WHEN 1 THEN 'succeeded' ELSE 'failed' END",
-      merchant_reference: sqlCat("'seed-'", sqlText('n')), provider: "'mock'", settle_at: 'NULL', created_at: sqlTime(), updated_at: sqlTime(),
+      merchant_reference: sqlCat("'seed-'", sqlText('n')),
+      provider: "'mock'",
+      settle_at: 'NULL',
+      created_at: sqlTime(),
+      updated_at: sqlTime(),
     });
     await bulkInsert('events', {
       ...common(T.events),
       type: "CASE n % 4 WHEN 0 THEN 'payout_intent.created' WHEN 1 THEN 'payout_intent.succeeded' WHEN 2 THEN 'payment_intent.created' ELSE 'payment_intent.succeeded' END",
-      resource_id: "'po_x'", data: `'{"object":{"object":"payout_intent","id":"po_x"}}'`, request_id: 'NULL', created_at: sqlTime(), seq: 'NULL',
+      resource_id: "'po_x'",
+      data: `'{"object":{"object":"payout_intent","id":"po_x"}}'`,
+      request_id: 'NULL',
+      created_at: sqlTime(),
+      seq: 'NULL',
     });
     await bulkInsert('audit_log', {
-      ...common(T.audit), api_key_id: "'key_x'",
+      ...common(T.audit),
+      api_key_id: "'key_x'",
       action: "CASE WHEN n % 4 = 0 THEN 'POST /v1/payout_intents/:id/cancel' ELSE 'POST /v1/payout_intents' END",
-      resource_type: "'payout_intent'", resource_id: `CASE WHEN n % 2 = 0 THEN '${auditedRecord}' ELSE ${sqlCat("'po_'", sqlText('n'))} END`,
-      reason: 'NULL', request_id: 'NULL', created_at: sqlTime(), status_code: '200',
+      resource_type: "'payout_intent'",
+      resource_id: `CASE WHEN n % 2 = 0 THEN '${auditedRecord}' ELSE ${sqlCat("'po_'", sqlText('n'))} END`,
+      reason: 'NULL',
+      request_id: 'NULL',
+      created_at: sqlTime(),
+      status_code: '200',
     });
     await bulkInsert('webhook_attempts', {
-      ...common(T.attempts), delivery_id: "'wd_x'", endpoint_id: `CASE WHEN n % 2 = 0 THEN '${endpointId}' ELSE 'we_other' END`,
-      event_id: "'evt_x'", attempt_number: '1', status_code: '200', error: 'NULL', duration_ms: '5', created_at: sqlTime(),
+      ...common(T.attempts),
+      delivery_id: "'wd_x'",
+      endpoint_id: `CASE WHEN n % 2 = 0 THEN '${endpointId}' ELSE 'we_other' END`,
+      event_id: "'evt_x'",
+      attempt_number: '1',
+      status_code: '200',
+      error: 'NULL',
+      duration_ms: '5',
+      created_at: sqlTime(),
     });
     if (!mysql) await srv.app.db.ds.query('ANALYZE');
     figures.seedOtherListsMs = Date.now() - t0;
@@ -467,7 +532,8 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
     const at = BASE_T + Math.floor(seq / 2) * 1000;
     const rows: { id: string }[] = await srv.app.db.ds.query(
       `SELECT id FROM ${k.t.table} WHERE merchant_id = ? AND environment = 'test' AND ${filter} ${keyset} ORDER BY created_at DESC, id DESC LIMIT ${LIMIT}`,
-      [c.merchantId, ...values, ...(depth > 0 ? [at, at, seqId(k.t.prefix, seq)] : [])]);
+      [c.merchantId, ...values, ...(depth > 0 ? [at, at, seqId(k.t.prefix, seq)] : [])],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -504,27 +570,138 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
 
   const cases = (): ListCase[] => [
     { name: 'payment_intents', path: '/v1/payment_intents', t: T.payments, indexes: ['ix_payment_intents_list'], maxRows: LIMIT + 2 },
-    { name: 'payment_intents status=failed', path: '/v1/payment_intents', t: T.payments, query: { status: 'failed' }, ref: ["status = 'failed'", []], indexes: ['ix_payment_intents_status_list'], maxRows: LIMIT + 2 },
-    { name: 'payment_intents status=succeeded,failed,cancelled', path: '/v1/payment_intents', t: T.payments, query: { status: 'succeeded,failed,cancelled' }, ref: ["status IN ('succeeded', 'failed', 'cancelled')", []], indexes: ['ix_payment_intents_status_list'], maxRows: 3 * (LIMIT + 2) },
+    {
+      name: 'payment_intents status=failed',
+      path: '/v1/payment_intents',
+      t: T.payments,
+      query: { status: 'failed' },
+      ref: ["status = 'failed'", []],
+      indexes: ['ix_payment_intents_status_list'],
+      maxRows: LIMIT + 2,
+    },
+    {
+      name: 'payment_intents status=succeeded,failed,cancelled',
+      path: '/v1/payment_intents',
+      t: T.payments,
+      query: { status: 'succeeded,failed,cancelled' },
+      ref: ["status IN ('succeeded', 'failed', 'cancelled')", []],
+      indexes: ['ix_payment_intents_status_list'],
+      maxRows: 3 * (LIMIT + 2),
+    },
     // A quarter of the rows: about 4 x (limit + 1) rows of the list index, at any depth.
-    { name: 'payment_intents country=MY', path: '/v1/payment_intents', t: T.payments, query: { country: 'MY' }, ref: ["country = 'MY'", []], indexes: ['ix_payment_intents_list'], maxRows: 4 * (LIMIT + 2) },
-    { name: 'payment_intents currency=THB status=cancelled', path: '/v1/payment_intents', t: T.payments, query: { currency: 'THB', status: 'cancelled' }, ref: ["currency = 'THB' AND status = 'cancelled'", []], indexes: ['ix_payment_intents_status_list'], maxRows: LIMIT + 2 },
+    {
+      name: 'payment_intents country=MY',
+      path: '/v1/payment_intents',
+      t: T.payments,
+      query: { country: 'MY' },
+      ref: ["country = 'MY'", []],
+      indexes: ['ix_payment_intents_list'],
+      maxRows: 4 * (LIMIT + 2),
+    },
+    {
+      name: 'payment_intents currency=THB status=cancelled',
+      path: '/v1/payment_intents',
+      t: T.payments,
+      query: { currency: 'THB', status: 'cancelled' },
+      ref: ["currency = 'THB' AND status = 'cancelled'", []],
+      indexes: ['ix_payment_intents_status_list'],
+      maxRows: LIMIT + 2,
+    },
     { name: 'topup_intents', path: '/v1/topup_intents', t: T.topups, indexes: ['ix_topup_intents_list'], maxRows: LIMIT + 2 },
-    { name: 'topup_intents status=succeeded,expired', path: '/v1/topup_intents', t: T.topups, query: { status: 'succeeded,expired' }, ref: ["status IN ('succeeded', 'expired')", []], indexes: ['ix_topup_intents_status_list'], maxRows: 2 * (LIMIT + 2) },
+    {
+      name: 'topup_intents status=succeeded,expired',
+      path: '/v1/topup_intents',
+      t: T.topups,
+      query: { status: 'succeeded,expired' },
+      ref: ["status IN ('succeeded', 'expired')", []],
+      indexes: ['ix_topup_intents_status_list'],
+      maxRows: 2 * (LIMIT + 2),
+    },
     { name: 'refunds', path: '/v1/refunds', t: T.refunds, indexes: ['ix_refunds_list'], maxRows: LIMIT + 2 },
-    { name: 'refunds status=pending,failed', path: '/v1/refunds', t: T.refunds, query: { status: 'pending,failed' }, ref: ["status IN ('pending', 'failed')", []], indexes: ['ix_refunds_status_list'], maxRows: 2 * (LIMIT + 2) },
-    { name: 'refunds payment_intent', path: '/v1/refunds', t: T.refunds, query: { payment_intent: refundedPayment }, ref: ['payment_intent_id = ?', [refundedPayment]], indexes: ['ix_refunds_payment'], maxRows: LIMIT + 2 },
-    { name: 'refunds payment_intent status=failed', path: '/v1/refunds', t: T.refunds, query: { payment_intent: refundedPayment, status: 'failed' }, ref: ["payment_intent_id = ? AND status = 'failed'", [refundedPayment]], indexes: ['ix_refunds_payment'], maxRows: 3 * (LIMIT + 2) },
+    {
+      name: 'refunds status=pending,failed',
+      path: '/v1/refunds',
+      t: T.refunds,
+      query: { status: 'pending,failed' },
+      ref: ["status IN ('pending', 'failed')", []],
+      indexes: ['ix_refunds_status_list'],
+      maxRows: 2 * (LIMIT + 2),
+    },
+    {
+      name: 'refunds payment_intent',
+      path: '/v1/refunds',
+      t: T.refunds,
+      query: { payment_intent: refundedPayment },
+      ref: ['payment_intent_id = ?', [refundedPayment]],
+      indexes: ['ix_refunds_payment'],
+      maxRows: LIMIT + 2,
+    },
+    {
+      name: 'refunds payment_intent status=failed',
+      path: '/v1/refunds',
+      t: T.refunds,
+      query: { payment_intent: refundedPayment, status: 'failed' },
+      ref: ["payment_intent_id = ? AND status = 'failed'", [refundedPayment]],
+      indexes: ['ix_refunds_payment'],
+      maxRows: 3 * (LIMIT + 2),
+    },
     { name: 'events', path: '/v1/events', t: T.events, indexes: ['ix_events_list'], maxRows: LIMIT + 2 },
-    { name: 'events type=payout_intent.succeeded', path: '/v1/events', t: T.events, query: { type: 'payout_intent.succeeded' }, ref: ["type = 'payout_intent.succeeded'", []], indexes: ['ix_events_type_list'], maxRows: LIMIT + 2 },
-    { name: 'events type=payout_intent.created,payment_intent.created', path: '/v1/events', t: T.events, query: { type: 'payout_intent.created,payment_intent.created' }, ref: ["type IN ('payout_intent.created', 'payment_intent.created')", []], indexes: ['ix_events_type_list'], maxRows: 2 * (LIMIT + 2) },
+    {
+      name: 'events type=payout_intent.succeeded',
+      path: '/v1/events',
+      t: T.events,
+      query: { type: 'payout_intent.succeeded' },
+      ref: ["type = 'payout_intent.succeeded'", []],
+      indexes: ['ix_events_type_list'],
+      maxRows: LIMIT + 2,
+    },
+    {
+      name: 'events type=payout_intent.created,payment_intent.created',
+      path: '/v1/events',
+      t: T.events,
+      query: { type: 'payout_intent.created,payment_intent.created' },
+      ref: ["type IN ('payout_intent.created', 'payment_intent.created')", []],
+      indexes: ['ix_events_type_list'],
+      maxRows: 2 * (LIMIT + 2),
+    },
     // Half of the rows: about 2 x (limit + 1) rows of the list index, at any depth.
-    { name: 'events type=payout_intent.*', path: '/v1/events', t: T.events, query: { type: 'payout_intent.*' }, ref: ["type LIKE 'payout_intent.%'", []], indexes: ['ix_events_list'], maxRows: 2 * (LIMIT + 2) },
+    {
+      name: 'events type=payout_intent.*',
+      path: '/v1/events',
+      t: T.events,
+      query: { type: 'payout_intent.*' },
+      ref: ["type LIKE 'payout_intent.%'", []],
+      indexes: ['ix_events_list'],
+      maxRows: 2 * (LIMIT + 2),
+    },
     { name: 'audit_log', path: '/v1/audit_log', t: T.audit, indexes: ['ix_audit_log_list'], maxRows: LIMIT + 2 },
-    { name: 'audit_log resource_id', path: '/v1/audit_log', t: T.audit, query: { resource_id: auditedRecord }, ref: ['resource_id = ?', [auditedRecord]], indexes: ['ix_audit_log_resource_list'], maxRows: LIMIT + 2 },
+    {
+      name: 'audit_log resource_id',
+      path: '/v1/audit_log',
+      t: T.audit,
+      query: { resource_id: auditedRecord },
+      ref: ['resource_id = ?', [auditedRecord]],
+      indexes: ['ix_audit_log_resource_list'],
+      maxRows: LIMIT + 2,
+    },
     // A quarter of the rows.
-    { name: 'audit_log operation', path: '/v1/audit_log', t: T.audit, query: { operation: 'POST /v1/payout_intents/:id/cancel' }, ref: ["action = 'POST /v1/payout_intents/:id/cancel'", []], indexes: ['ix_audit_log_list'], maxRows: 4 * (LIMIT + 2) },
-    { name: 'webhook attempts', path: `/v1/webhook_endpoints/${endpointId}/attempts`, t: T.attempts, ref: ['endpoint_id = ?', [endpointId]], indexes: ['ix_webhook_attempts_endpoint'], maxRows: LIMIT + 2 },
+    {
+      name: 'audit_log operation',
+      path: '/v1/audit_log',
+      t: T.audit,
+      query: { operation: 'POST /v1/payout_intents/:id/cancel' },
+      ref: ["action = 'POST /v1/payout_intents/:id/cancel'", []],
+      indexes: ['ix_audit_log_list'],
+      maxRows: 4 * (LIMIT + 2),
+    },
+    {
+      name: 'webhook attempts',
+      path: `/v1/webhook_endpoints/${endpointId}/attempts`,
+      t: T.attempts,
+      ref: ['endpoint_id = ?', [endpointId]],
+      indexes: ['ix_webhook_attempts_endpoint'],
+      maxRows: LIMIT + 2,
+    },
   ];
 
   test('every list and filter: each page at 25,000, 50,000 and 75,000 rows deep reads about the same rows by an index range, with the same answer as a plain query', async () => {
@@ -554,7 +731,10 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
       expect((await c.get(`/v1/events?limit=${LIMIT}&type=payout_intent.succeeded,payment_intent.created&cursor=${after}`)).status).toBe(200);
     }, 'events');
     const gql = await captureListSql(async () => {
-      const res = await c.gql(`query($after: String) { events(first: ${LIMIT}, after: $after, filter: { type: ["payout_intent.succeeded", "payment_intent.created"] }) { edges { node { id } } } }`, { after });
+      const res = await c.gql(
+        `query($after: String) { events(first: ${LIMIT}, after: $after, filter: { type: ["payout_intent.succeeded", "payment_intent.created"] }) { edges { node { id } } } }`,
+        { after },
+      );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.events.edges).toHaveLength(LIMIT);
     }, 'events');
@@ -564,7 +744,10 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
       expect((await c.get(`/v1/refunds?limit=${LIMIT}&payment_intent=${refundedPayment}&cursor=${refundsAfter}`)).status).toBe(200);
     }, 'refunds');
     const gqlRefunds = await captureListSql(async () => {
-      const res = await c.gql(`query($after: String, $pi: ID) { refunds(first: ${LIMIT}, after: $after, filter: { paymentIntent: $pi }) { edges { node { id } } } }`, { after: refundsAfter, pi: refundedPayment });
+      const res = await c.gql(
+        `query($after: String, $pi: ID) { refunds(first: ${LIMIT}, after: $after, filter: { paymentIntent: $pi }) { edges { node { id } } } }`,
+        { after: refundsAfter, pi: refundedPayment },
+      );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.refunds.edges).toHaveLength(LIMIT);
     }, 'refunds');

@@ -4,9 +4,7 @@ import { useCursorKeys } from '../../src/domain/list-cursor';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 /** The listing parser (src/domain/listing.ts) on its own: limits, cursors, filters, unknown parameters. */
-import {
-  DEFAULT_LIMIT, MAX_LIMIT, ListSpec, decodeCursor, encodeCursor, parseIsoInstant, parseListQuery,
-} from '../../src/domain/listing';
+import { DEFAULT_LIMIT, MAX_LIMIT, ListSpec, decodeCursor, encodeCursor, parseIsoInstant, parseListQuery } from '../../src/domain/listing';
 import type { Scope } from '../../src/domain/scope';
 import { expectValidation } from '../helpers/unit';
 
@@ -71,7 +69,7 @@ describe('status filter', () => {
     expectValidation(() => parse({ status }), 'status');
   });
 
-  test('the statuses are the resource\'s own', () => {
+  test("the statuses are the resource's own", () => {
     expectValidation(() => parse({ status: 'requires_action' }), 'status');
     expect(parse({ status: 'requires_action' }, { ...spec, statuses: ['requires_action'] }).statuses).toEqual(['requires_action']);
   });
@@ -79,10 +77,20 @@ describe('status filter', () => {
 
 describe('country, currency and merchant_reference', () => {
   test('valid values pass through unchanged', () => {
-    expect(parse({ country: 'TH', currency: 'USDC', merchant_reference: 'ref-1' })).toMatchObject({ country: 'TH', currency: 'USDC', merchantReference: 'ref-1' });
+    expect(parse({ country: 'TH', currency: 'USDC', merchant_reference: 'ref-1' })).toMatchObject({
+      country: 'TH',
+      currency: 'USDC',
+      merchantReference: 'ref-1',
+    });
   });
 
-  test.each([['country', 'th'], ['country', 'THA'], ['currency', 'thb'], ['currency', 'TH'], ['currency', 'TOOLONG']])('%s=%j is refused', (name, value) => {
+  test.each([
+    ['country', 'th'],
+    ['country', 'THA'],
+    ['currency', 'thb'],
+    ['currency', 'TH'],
+    ['currency', 'TOOLONG'],
+  ])('%s=%j is refused', (name, value) => {
     expectValidation(() => parse({ [name]: value }), name);
   });
 
@@ -109,17 +117,34 @@ describe('date filters', () => {
   });
 
   test.each([
-    '2026-01-01', '2026-01-01T00:00:00', '2026-01-01 00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-32T00:00:00Z',
-    '2026-01-01T24:00:00Z', '2026-01-01T00:60:00Z', '2026-01-01T00:00:60Z', '1767225600000', 'yesterday',
+    '2026-01-01',
+    '2026-01-01T00:00:00',
+    '2026-01-01 00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-01-32T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T00:60:00Z',
+    '2026-01-01T00:00:60Z',
+    '1767225600000',
+    'yesterday',
   ])('%j is refused naming the parameter', (value) => {
     expectValidation(() => parse({ created_gte: value }), 'created_gte');
     expectValidation(() => parse({ created_lt: value }), 'created_lt');
   });
 
   test.each([
-    '2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z',
-    '2026-06-31T00:00:00Z', '2026-09-31T00:00:00Z', '2026-11-31T00:00:00Z', '2026-00-01T00:00:00Z', '2026-01-00T00:00:00Z',
-    '2026-01-01T00:00:00+24:00', '2026-01-01T00:00:00-05:60',
+    '2026-02-30T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2100-02-29T00:00:00Z',
+    '1900-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-06-31T00:00:00Z',
+    '2026-09-31T00:00:00Z',
+    '2026-11-31T00:00:00Z',
+    '2026-00-01T00:00:00Z',
+    '2026-01-00T00:00:00Z',
+    '2026-01-01T00:00:00+24:00',
+    '2026-01-01T00:00:00-05:60',
   ])('%j names no real instant (Date.parse would roll it over) and is refused', (value) => {
     expectValidation(() => parseIsoInstant(value, 'created_gte'), 'created_gte');
   });
@@ -158,10 +183,22 @@ describe('cursors', () => {
     // The old unkeyed form: a SHA-256 prefix of the scope anyone could compute.
     const unkeyed = forge([1, 'payout_intent', createHash('sha256').update('mer_a/test').digest('hex').slice(0, 16), pos.t, pos.id]);
     for (const cursor of [
-      '', 'not a cursor', 'a'.repeat(513), '!!!!', forge('x'), forge([]), forge({ t: 1, id: 'x' }), unkeyed,
-      forge([3, ...good.slice(1)]), forge([...good.slice(0, 2), pos.t + 1, ...good.slice(3)]), forge([...good.slice(0, 3), 'po_other', good[4]]),
-      forge([...good.slice(0, 2), 1.5, ...good.slice(3)]), forge([...good.slice(0, 2), String(pos.t), ...good.slice(3)]),
-      forge([...good.slice(0, 4), 'A'.repeat(22)]), forge([...good.slice(0, 4), 42]), forge([...good, 'extra']),
+      '',
+      'not a cursor',
+      'a'.repeat(513),
+      '!!!!',
+      forge('x'),
+      forge([]),
+      forge({ t: 1, id: 'x' }),
+      unkeyed,
+      forge([3, ...good.slice(1)]),
+      forge([...good.slice(0, 2), pos.t + 1, ...good.slice(3)]),
+      forge([...good.slice(0, 3), 'po_other', good[4]]),
+      forge([...good.slice(0, 2), 1.5, ...good.slice(3)]),
+      forge([...good.slice(0, 2), String(pos.t), ...good.slice(3)]),
+      forge([...good.slice(0, 4), 'A'.repeat(22)]),
+      forge([...good.slice(0, 4), 42]),
+      forge([...good, 'extra']),
     ]) {
       expectValidation(() => parse({ cursor }), 'cursor');
     }
@@ -183,7 +220,10 @@ describe('cursors', () => {
 
 describe('resource-specific parameters', () => {
   const events: ListSpec = {
-    resource: 'event', statuses: [], noCountryCurrency: true, noMerchantReference: true,
+    resource: 'event',
+    statuses: [],
+    noCountryCurrency: true,
+    noMerchantReference: true,
     extra: { type: { schema: Type.String({ pattern: '^[A-Za-z_.*]+$' }), parse: (v) => v.toLowerCase() } },
   };
 

@@ -64,12 +64,15 @@ beforeAll(async () => {
   merchant = await srv.merchant();
   await srv.fund(merchant, 'USD', '1000000000');
   for (let i = 0; i < TOTAL; i++) {
-    const res = await merchant.post('/v1/payout_intents', payoutBody({
-      amount: String(100 + i),
-      currency: i % 3 === 0 ? 'USD' : 'THB',
-      country: i % 2 === 0 ? 'TH' : 'SG',
-      merchant_reference: ref(`list-${i}`),
-    }));
+    const res = await merchant.post(
+      '/v1/payout_intents',
+      payoutBody({
+        amount: String(100 + i),
+        currency: i % 3 === 0 ? 'USD' : 'THB',
+        country: i % 2 === 0 ? 'TH' : 'SG',
+        merchant_reference: ref(`list-${i}`),
+      }),
+    );
     expect(res.status).toBe(201);
     created.push(res.body);
   }
@@ -356,7 +359,11 @@ describe('cursor scoping', () => {
 
   test('a cursor of another resource (forged payment_intent, real topup_intent) is 400 param cursor', async () => {
     await expect400(merchant, `/v1/payout_intents?cursor=${tamperCursor(cursor, 1, 'payment_intent')}`, 'cursor');
-    const topup1 = await merchant.post('/v1/topup_intents', { amount: '500', currency: 'THB', country: 'TH', merchant_reference: ref('tu') }, { idempotencyKey: ref('idk') });
+    const topup1 = await merchant.post(
+      '/v1/topup_intents',
+      { amount: '500', currency: 'THB', country: 'TH', merchant_reference: ref('tu') },
+      { idempotencyKey: ref('idk') },
+    );
     expect(topup1.status).toBe(201);
     const topups = await merchant.get('/v1/topup_intents?limit=1');
     expect(typeof topups.body.next_cursor).toBe('string');
@@ -441,7 +448,9 @@ describe('GraphQL payoutIntents connection', () => {
     const lower = expectedOrder[40];
     const upper = expectedOrder[20];
     const bounded = await gqlPageAll(merchant, 100, { createdGte: lower.created_at, createdLt: upper.created_at });
-    const inRange = expectedOrder.filter((r) => Date.parse(r.created_at) >= Date.parse(lower.created_at) && Date.parse(r.created_at) < Date.parse(upper.created_at));
+    const inRange = expectedOrder.filter(
+      (r) => Date.parse(r.created_at) >= Date.parse(lower.created_at) && Date.parse(r.created_at) < Date.parse(upper.created_at),
+    );
     expect(bounded.ids).toEqual(inRange.map((r) => r.id));
     expect(bounded.ids).toContain(lower.id);
     expect(bounded.ids).not.toContain(upper.id);
@@ -524,7 +533,9 @@ describe('SQL statements per list request do not grow with the page size', () =>
     const five = `{ ${ids.map((id, i) => `p${i}: payoutIntent(id: "${id}") { id status recipient { bankCode } }`).join(' ')} }`;
     let fiveBody: any;
     const one = await statementsOf(async () => expect((await merchant.gql(single)).body.data.a.id).toBe(ids[0]));
-    const many = await statementsOf(async () => { fiveBody = (await merchant.gql(five)).body; });
+    const many = await statementsOf(async () => {
+      fiveBody = (await merchant.gql(five)).body;
+    });
     expect(fiveBody.errors).toBeUndefined();
     expect(ids.map((_, i) => fiveBody.data[`p${i}`].id)).toEqual(ids);
     expect(many).toBe(one);

@@ -19,7 +19,7 @@ describe('bodies', () => {
     expectValidation(() => check(Body, value, 'body'), 'body');
   });
 
-  test('a valid body is returned as given (normalising is the operation\'s job)', () => {
+  test("a valid body is returned as given (normalising is the operation's job)", () => {
     expect(check(Body, valid, 'body')).toEqual(valid);
     expect(check(Body, { ...valid, environment: 'live' }, 'body').environment).toBe('live');
   });
@@ -55,7 +55,10 @@ describe('bodies', () => {
 });
 
 describe('query strings', () => {
-  const Query = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), q: Type.Optional(Type.String()) }, { additionalProperties: false });
+  const Query = Type.Object(
+    { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), q: Type.Optional(Type.String()) },
+    { additionalProperties: false },
+  );
 
   test('integers are read from plain digits only', () => {
     expect(check(Query, { limit: '25' }, 'query')).toEqual({ limit: 25 });
@@ -67,7 +70,7 @@ describe('query strings', () => {
     expectValidation(() => check(Query, { other: 'x' }, 'query'), 'other');
   });
 
-  test('the caller\'s object is not modified', () => {
+  test("the caller's object is not modified", () => {
     const raw = { limit: '7' };
     check(Query, raw, 'query');
     expect(raw).toEqual({ limit: '7' });

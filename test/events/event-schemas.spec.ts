@@ -16,7 +16,8 @@ describe('type', () => {
   });
 
   test.each(['payout', 'PAYOUT.created', 'payout_intent.', '*', 'a.b,', ',a.b', 'a.b,,c.d', Array.from({ length: 51 }, () => 'refund.created').join(',')])(
-    '%j is refused on `type`', (value) => {
+    '%j is refused on `type`',
+    (value) => {
       expectValidation(() => query({ type: value }), 'type');
     },
   );

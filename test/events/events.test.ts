@@ -9,7 +9,9 @@ beforeAll(async () => {
   srv = await startServer();
   c = await srv.merchant();
 });
-afterAll(async () => { await srv.close(); });
+afterAll(async () => {
+  await srv.close();
+});
 
 async function eventsOf(resourceId: string): Promise<EventRecord[]> {
   return srv.app.db.read((em) => em.find(EventRecord, { where: { resourceId }, order: { seq: 'ASC' } }));
@@ -25,8 +27,12 @@ test('a committed transition has exactly one event carrying the record as REST s
   const evt = await c.get(`/v1/events/${rows[1].id}`);
   expect(evt.status).toBe(200);
   expect(evt.body).toEqual({
-    object: 'event', id: rows[1].id, type: 'payout_intent.cancelled', environment: 'test',
-    created_at: expect.any(String), data: { object: cancelled.body },
+    object: 'event',
+    id: rows[1].id,
+    type: 'payout_intent.cancelled',
+    environment: 'test',
+    created_at: expect.any(String),
+    data: { object: cancelled.body },
   });
   expect(evt.body.data.object.failure_message).toBe('customer asked');
   const first = await c.get(`/v1/events/${rows[0].id}`);
@@ -35,7 +41,9 @@ test('a committed transition has exactly one event carrying the record as REST s
 
 test('a rolled-back transition leaves no event (and no change)', async () => {
   const created = await c.post('/v1/payout_intents', payoutBody());
-  srv.app.idempotency.hooks.beforeCommit = async () => { throw new Error('injected failure before commit'); };
+  srv.app.idempotency.hooks.beforeCommit = async () => {
+    throw new Error('injected failure before commit');
+  };
   try {
     const res = await c.post(`/v1/payout_intents/${created.body.id}/approve`, {});
     expect(res.status).toBe(500);
@@ -57,7 +65,7 @@ test('concurrent transitions of one record: exactly one wins and exactly one eve
   expect(types.filter((t) => t === 'payout_intent.cancelled')).toHaveLength(1);
 });
 
-test('seq numbers a scope\'s events 1..N without gaps, in commit order', async () => {
+test("seq numbers a scope's events 1..N without gaps, in commit order", async () => {
   const m = await srv.merchant();
   await Promise.all([1, 2, 3, 4, 5].map(() => m.post('/v1/payout_intents', payoutBody())));
   const rows = await srv.app.db.read((em) => em.find(EventRecord, { where: { merchantId: m.merchantId }, order: { seq: 'ASC' } }));
@@ -118,7 +126,10 @@ test('GraphQL events query: connection, filter and single event', async () => {
   const m = await srv.merchant();
   const po = await m.post('/v1/payout_intents', payoutBody());
   await m.post(`/v1/payout_intents/${po.body.id}/cancel`, { reason: 'gql' });
-  const res = await m.gql(`query($f: EventFilter) { events(first: 5, filter: $f) { nodes { id type environment createdAt data { object } } pageInfo { hasNextPage endCursor } } }`, { f: { type: ['payout_intent.*'] } });
+  const res = await m.gql(
+    `query($f: EventFilter) { events(first: 5, filter: $f) { nodes { id type environment createdAt data { object } } pageInfo { hasNextPage endCursor } } }`,
+    { f: { type: ['payout_intent.*'] } },
+  );
   expect(res.body.errors).toBeUndefined();
   const nodes = res.body.data.events.nodes;
   expect(nodes.map((n: any) => n.type)).toEqual(['payout_intent.cancelled', 'payout_intent.created']);

@@ -11,8 +11,12 @@ import { EventService } from '../../src/modules/events/event.service';
 
 let srv: TestServer;
 // No poller and no revocation poll during the measurement: only the commits wake the streams.
-beforeAll(async () => { srv = await startServer({ scheduler: false, env: { EVENTS_POLL_MS: '600000', REVOCATION_POLL_MS: '600000' } }); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer({ scheduler: false, env: { EVENTS_POLL_MS: '600000', REVOCATION_POLL_MS: '600000' } });
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const SUB = 'subscription { events { id type } }';
 
@@ -22,16 +26,31 @@ async function open(c: Client, n: number): Promise<{ received: string[][]; close
   const received: string[][] = [];
   const before = srv.app.eventHub.streamCount;
   for (let i = 0; i < n; i += 10) {
-    const client = createClient({ url: srv.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: c.authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    const client = createClient({
+      url: srv.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: c.authorization },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+    });
     clients.push(client);
     for (let j = i; j < Math.min(n, i + 10); j++) {
       const got: string[] = [];
       received.push(got);
-      client.subscribe({ query: SUB }, { next: (m: any) => got.push(m.data?.events?.id ?? 'error'), error: () => got.push('error'), complete: () => undefined });
+      client.subscribe(
+        { query: SUB },
+        { next: (m: any) => got.push(m.data?.events?.id ?? 'error'), error: () => got.push('error'), complete: () => undefined },
+      );
     }
   }
   await eventually(async () => srv.app.eventHub.streamCount === before + n, 10000, 10);
-  return { received, close: async () => { await Promise.all(clients.map((cl) => Promise.resolve(cl.dispose()))); } };
+  return {
+    received,
+    close: async () => {
+      await Promise.all(clients.map((cl) => Promise.resolve(cl.dispose())));
+    },
+  };
 }
 
 /** Statements (all of the process's) and event-read statements per event, for `m` events with `n` subscribers. */
@@ -43,8 +62,14 @@ async function measure(n: number, m: number): Promise<{ perEvent: number; readsP
   let reads = 0;
   const since = events.since.bind(events);
   const sinceShared = events.sinceShared.bind(events);
-  events.since = (...args) => { reads++; return since(...args); };
-  events.sinceShared = (...args) => { reads++; return sinceShared(...args); };
+  events.since = (...args) => {
+    reads++;
+    return since(...args);
+  };
+  events.sinceShared = (...args) => {
+    reads++;
+    return sinceShared(...args);
+  };
   const ids: string[] = [];
   try {
     const start = srv.app.db.queryCount;

@@ -15,7 +15,9 @@ beforeAll(async () => {
   srv = await startServer();
   apps.set(srv.url, srv.app);
 });
-afterAll(async () => { await srv.close(); });
+afterAll(async () => {
+  await srv.close();
+});
 
 const wsUrl = (httpUrl: string) => httpUrl.replace(/^http/, 'ws') + '/graphql';
 const SUB = `subscription($types: [String!], $after: String) { events(types: $types, after: $after) { id type environment createdAt data { object } } }`;
@@ -28,7 +30,14 @@ interface Sub {
 }
 
 async function subscribe(url: string, authorization: string | undefined, variables: Record<string, unknown> = {}, query = SUB): Promise<Sub> {
-  const client = createClient({ url: wsUrl(url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({
+    url: wsUrl(url),
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
   const events: any[] = [];
   const errors: any[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -37,17 +46,22 @@ async function subscribe(url: string, authorization: string | undefined, variabl
   });
   const app = apps.get(url);
   const before = app?.eventHub.streamCount ?? 0;
-  const dispose = client.subscribe({ query, variables }, {
-    next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : events.push(msg.data.events)),
-    error: (err: any) => errors.push(...(Array.isArray(err) ? err : [err])),
-    complete: () => undefined,
-  });
+  const dispose = client.subscribe(
+    { query, variables },
+    {
+      next: (msg: any) => (msg.errors ? errors.push(...msg.errors) : events.push(msg.data.events)),
+      error: (err: any) => errors.push(...(Array.isArray(err) ? err : [err])),
+      complete: () => undefined,
+    },
+  );
   // A subscription without `after` starts at the scope's newest event *when the server
   // registers it*: wait for that (or for its refusal) before the test causes events.
   if (app) await eventually(async () => errors.length > 0 || app.eventHub.streamCount > before, 5000, 10).catch(() => undefined);
   else await new Promise((r) => setTimeout(r, 300));
   return {
-    events, errors, client,
+    events,
+    errors,
+    client,
     async stop() {
       dispose();
       await client.dispose();
@@ -56,14 +70,23 @@ async function subscribe(url: string, authorization: string | undefined, variabl
 }
 
 async function scopeEvents(c: Client, types?: (t: string) => boolean): Promise<EventRecord[]> {
-  const rows = await srv.app.db.read((em) => em.find(EventRecord, { where: { merchantId: c.merchantId, environment: c.key!.environment }, order: { seq: 'ASC' } }));
+  const rows = await srv.app.db.read((em) =>
+    em.find(EventRecord, { where: { merchantId: c.merchantId, environment: c.key!.environment }, order: { seq: 'ASC' } }),
+  );
   return types ? rows.filter((r) => types(r.type)) : rows;
 }
 
 test('a bad key closes the socket with 4401', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   for (const authorization of [undefined, 'Basic bm9wZTpub3Bl', c.authorization!.slice(0, -4) + 'AAAA']) {
-    const client = createClient({ url: wsUrl(srv.url), webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    const client = createClient({
+      url: wsUrl(srv.url),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+    });
     const code = await new Promise<number>((resolve) => client.on('closed', (e: any) => resolve(e.code)));
     expect(code).toBe(4401);
     await client.dispose();
@@ -113,7 +136,7 @@ test('types filter (exact and wildcard) and replay from the start of the stream'
   await only.stop();
 });
 
-test('isolation: a merchant sees only its own environment\'s events', async () => {
+test("isolation: a merchant sees only its own environment's events", async () => {
   const a = await srv.merchant();
   const aLive = await srv.keyFor(a.merchantId, 'live');
   const b = await srv.merchant();
@@ -198,42 +221,44 @@ test('a key revoked after connecting is refused at the next subscribe (4403)', a
 });
 
 const mysqlOnly = testIf(usingMysql(), NEEDS_MYSQL);
-const mysqlAndRedis = testIf(usingMysql() && !redisUnavailable(), usingMysql() ? redisUnavailable() ?? '' : NEEDS_MYSQL);
+const mysqlAndRedis = testIf(usingMysql() && !redisUnavailable(), usingMysql() ? (redisUnavailable() ?? '') : NEEDS_MYSQL);
 
+mysqlOnly(
+  'events caused on a second server process reach a subscriber here, every one once and in order; reconnect with after gets exactly the missed ones',
+  async () => {
+    // Database polling alone: no Redis on either side.
+    const other = await startProcess(srv.database, { REDIS_URL: '' });
+    try {
+      const c = await srv.merchant();
+      const remote = c.withBase(other.url);
+      // Start from a known event (`after`), then cause more on the other process, concurrently.
+      await remote.post('/v1/payout_intents', payoutBody());
+      const start = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).pop()!.id;
+      const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: start });
+      const N = 20;
+      await Promise.all(Array.from({ length: N }, () => remote.post('/v1/payout_intents', payoutBody())));
+      await eventually(async () => s.events.length >= N, 15000);
+      await new Promise((r) => setTimeout(r, 300));
+      const inScope = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+      const expected = inScope.slice(inScope.indexOf(start) + 1);
+      expect(s.events.map((e) => e.id)).toEqual(expected);
+      expect(new Set(s.events.map((e) => e.id)).size).toBe(N);
+      await s.stop();
 
-mysqlOnly('events caused on a second server process reach a subscriber here, every one once and in order; reconnect with after gets exactly the missed ones', async () => {
-  // Database polling alone: no Redis on either side.
-  const other = await startProcess(srv.database, { REDIS_URL: '' });
-  try {
-    const c = await srv.merchant();
-    const remote = c.withBase(other.url);
-    // Start from a known event (`after`), then cause more on the other process, concurrently.
-    await remote.post('/v1/payout_intents', payoutBody());
-    const start = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).pop()!.id;
-    const s = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: start });
-    const N = 20;
-    await Promise.all(Array.from({ length: N }, () => remote.post('/v1/payout_intents', payoutBody())));
-    await eventually(async () => s.events.length >= N, 15000);
-    await new Promise((r) => setTimeout(r, 300));
-    const inScope = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
-    const expected = inScope.slice(inScope.indexOf(start) + 1);
-    expect(s.events.map((e) => e.id)).toEqual(expected);
-    expect(new Set(s.events.map((e) => e.id)).size).toBe(N);
-    await s.stop();
-
-    const last = expected[expected.length - 1];
-    await Promise.all(Array.from({ length: 7 }, () => remote.post('/v1/payout_intents', payoutBody())));
-    const again = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: last });
-    await eventually(async () => again.events.length >= 7, 15000);
-    await new Promise((r) => setTimeout(r, 300));
-    const all = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
-    expect(again.events.map((e) => e.id)).toEqual(all.slice(all.indexOf(last) + 1));
-    expect(again.events).toHaveLength(7);
-    await again.stop();
-  } finally {
-    await other.stop();
-  }
-});
+      const last = expected[expected.length - 1];
+      await Promise.all(Array.from({ length: 7 }, () => remote.post('/v1/payout_intents', payoutBody())));
+      const again = await subscribe(srv.url, c.authorization, { types: ['payout_intent.*'], after: last });
+      await eventually(async () => again.events.length >= 7, 15000);
+      await new Promise((r) => setTimeout(r, 300));
+      const all = (await scopeEvents(c, (t) => t.startsWith('payout_intent.'))).map((e) => e.id);
+      expect(again.events.map((e) => e.id)).toEqual(all.slice(all.indexOf(last) + 1));
+      expect(again.events).toHaveLength(7);
+      await again.stop();
+    } finally {
+      await other.stop();
+    }
+  },
+);
 
 mysqlOnly('isolation holds across processes: merchants and environments see only their own events', async () => {
   const other = await startProcess(srv.database, { REDIS_URL: '' });

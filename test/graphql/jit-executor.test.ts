@@ -41,10 +41,22 @@ async function run(server: ApolloServer<GqlContext>, request: { query: string; v
   return { status: response.http.status ?? 200, body: JSON.stringify(response.body) };
 }
 
-const F = 'id amount currency country environment status merchantReference failureCode failureMessage createdAt updatedAt recipient { type accountLast4 bankCode holderName }';
+const F =
+  'id amount currency country environment status merchantReference failureCode failureMessage createdAt updatedAt recipient { type accountLast4 bankCode holderName }';
 const documents: [string, () => { query: string; variables?: Record<string, unknown>; operationName?: string }][] = [
-  ['list, all fields', () => ({ query: `{ payoutIntents(first: 25) { nodes { ${F} } edges { cursor node { id __typename } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }` })],
-  ['list, filter and page size as variables', () => ({ query: 'query L($n: Int, $s: [PayoutIntentStatus!]) { payoutIntents(first: $n, filter: { status: $s }) { nodes { id status failureMessage } } }', variables: { n: 2, s: ['CANCELLED', 'REQUIRES_APPROVAL'] } })],
+  [
+    'list, all fields',
+    () => ({
+      query: `{ payoutIntents(first: 25) { nodes { ${F} } edges { cursor node { id __typename } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+    }),
+  ],
+  [
+    'list, filter and page size as variables',
+    () => ({
+      query: 'query L($n: Int, $s: [PayoutIntentStatus!]) { payoutIntents(first: $n, filter: { status: $s }) { nodes { id status failureMessage } } }',
+      variables: { n: 2, s: ['CANCELLED', 'REQUIRES_APPROVAL'] },
+    }),
+  ],
   ['get by id', () => ({ query: `{ payoutIntent(id: "${ids[1]}") { ${F} } }` })],
   ['unknown id: null and not_found', () => ({ query: `{ a: payoutIntent(id: "po_unknown") { id } b: payoutIntent(id: "${ids[0]}") { id amount } }` })],
   ['bad list arguments', () => ({ query: '{ x: payoutIntents(first: 0) { nodes { id } } }' })],
@@ -52,14 +64,33 @@ const documents: [string, () => { query: string; variables?: Record<string, unkn
   ['bad filter', () => ({ query: '{ payoutIntents(filter: { createdGte: "yesterday" }) { nodes { id } } }' })],
   ['variable of the wrong type', () => ({ query: 'query($n: Int) { payoutIntents(first: $n) { nodes { id } } }', variables: { n: 'x' } })],
   ['missing required variable', () => ({ query: 'query($n: Int!) { payoutIntents(first: $n) { nodes { id } } }', variables: {} })],
-  ['bad enum variable', () => ({ query: 'query($s: [PayoutIntentStatus!]) { payoutIntents(filter: { status: $s }) { nodes { id } } }', variables: { s: ['nope'] } })],
-  ['skip/include and fragments', () => ({ query: 'query($x: Boolean!) { payoutIntents(first: 3) { nodes { ...P ... on PayoutIntent { status @include(if: $x) } } } } fragment P on PayoutIntent { id amount @skip(if: $x) }', variables: { x: true } })],
+  [
+    'bad enum variable',
+    () => ({
+      query: 'query($s: [PayoutIntentStatus!]) { payoutIntents(filter: { status: $s }) { nodes { id } } }',
+      variables: { s: ['nope'] },
+    }),
+  ],
+  [
+    'skip/include and fragments',
+    () => ({
+      query:
+        'query($x: Boolean!) { payoutIntents(first: 3) { nodes { ...P ... on PayoutIntent { status @include(if: $x) } } } } fragment P on PayoutIntent { id amount @skip(if: $x) }',
+      variables: { x: true },
+    }),
+  ],
   ['operation picked by name', () => ({ query: 'query A { __typename } query B { payoutIntents(first: 1) { nodes { id } } }', operationName: 'B' })],
   ['several operations, no operationName', () => ({ query: 'query A { __typename } query B { __typename }' })],
   ['unknown operationName', () => ({ query: 'query A { __typename } query B { __typename }', operationName: 'C' })],
   ['introspection', () => ({ query: '{ __type(name: "PayoutIntent") { name fields { name type { kind name ofType { kind name } } } } }' })],
   ['viewer and balances', () => ({ query: '{ viewer { __typename } balances { currency available pending reserved } }' })],
-  ['other lists', () => ({ query: '{ topupIntents(first: 2) { nodes { id } } paymentIntents(first: 2) { nodes { id } } refunds(first: 2) { nodes { id } } events(first: 3) { nodes { id type } } webhookEndpoints { nodes { id } } }' })],
+  [
+    'other lists',
+    () => ({
+      query:
+        '{ topupIntents(first: 2) { nodes { id } } paymentIntents(first: 2) { nodes { id } } refunds(first: 2) { nodes { id } } events(first: 3) { nodes { id type } } webhookEndpoints { nodes { id } } }',
+    }),
+  ],
   ['validation failure (unknown field)', () => ({ query: '{ payoutIntents { nodes { holderNam } } }' })],
   ['mutation refused by the domain (graphql-js path)', () => ({ query: 'mutation { approvePayoutIntent(id: "po_unknown") { id } }' })],
 ];

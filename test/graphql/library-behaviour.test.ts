@@ -12,11 +12,22 @@ import { startServer, TestServer } from '../helpers/server';
 import type { Client } from '../helpers/client';
 
 describe('type-graphql', () => {
-  const balance = { currency: 'THB', environment: 'test', available: '5', pending: '0', reserved: '0', updated_at: '2026-01-02T03:04:05.000Z' };
+  const balance = {
+    currency: 'THB',
+    environment: 'test',
+    available: '5',
+    pending: '0',
+    reserved: '0',
+    updated_at: '2026-01-02T03:04:05.000Z',
+  };
   const ctx = { merchantId: 'm', environment: 'test' } as RequestContext;
 
   function contextWith(get: GraphServices['get']): GqlContext {
-    const services: GraphServices = { pipeline: { run: () => Promise.reject(new Error('no mutation here')) }, get, loaders: () => ({}) as GqlContext['loaders'] };
+    const services: GraphServices = {
+      pipeline: { run: () => Promise.reject(new Error('no mutation here')) },
+      get,
+      loaders: () => ({}) as GqlContext['loaders'],
+    };
     return { services, ctx, loaders: services.loaders(ctx), replayed: false };
   }
 
@@ -34,7 +45,11 @@ describe('type-graphql', () => {
 
   test('a plain field named apart from its property (`@Field({ name })`) reads the property', async () => {
     const resolver = new BalanceResolver({ ledger: { list: async () => [balance] } as never });
-    const result = await execute({ schema: buildGraphQLSchema(), document: parse('{ balances { updatedAt environment } }'), contextValue: contextWith(() => resolver) });
+    const result = await execute({
+      schema: buildGraphQLSchema(),
+      document: parse('{ balances { updatedAt environment } }'),
+      contextValue: contextWith(() => resolver),
+    });
     expect(result).toEqual({ data: { balances: [{ updatedAt: '2026-01-02T03:04:05.000Z', environment: 'TEST' }] } });
   });
 });

@@ -6,7 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import {
-  buildSchema, GraphQLEnumType, GraphQLNamedType, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, getNamedType, getNullableType, isInputObjectType, isObjectType,
+  buildSchema,
+  GraphQLEnumType,
+  GraphQLNamedType,
+  GraphQLObjectType,
+  GraphQLOutputType,
+  GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isObjectType,
 } from 'graphql';
 import { buildGraphQLSchema, printGraphQLSchema } from '../../src/graphql/schema';
 
@@ -36,7 +45,7 @@ test('schema.graphql is the schema the resolvers build', () => {
   if (committed !== current) {
     throw new Error(
       `schema.graphql is out of date with the GraphQL resolvers (${firstDifference(committed, current)}).\n` +
-      `Regenerate it from the repository root with:\n  ${REGENERATE}\nthen review and commit the diff.`,
+        `Regenerate it from the repository root with:\n  ${REGENERATE}\nthen review and commit the diff.`,
     );
   }
   // And it is valid SDL on its own.
@@ -46,8 +55,12 @@ test('schema.graphql is the schema the resolvers build', () => {
 test('`cli schema emit` prints exactly printGraphQLSchema() and nothing else', async () => {
   const cli = path.join(ROOT, 'dist/src/cli/main.js');
   const { stdout, code } = await new Promise<{ stdout: string; code: number }>((resolve) => {
-    execFile(process.execPath, [cli, 'schema', 'emit'], { env: { ...process.env, LOG_LEVEL: 'silent' }, timeout: 30000, maxBuffer: 16 * 1024 * 1024 }, (err, out) =>
-      resolve({ stdout: out, code: err ? 1 : 0 }));
+    execFile(
+      process.execPath,
+      [cli, 'schema', 'emit'],
+      { env: { ...process.env, LOG_LEVEL: 'silent' }, timeout: 30000, maxBuffer: 16 * 1024 * 1024 },
+      (err, out) => resolve({ stdout: out, code: err ? 1 : 0 }),
+    );
   });
   expect(code).toBe(0);
   expect(stdout).toBe(printGraphQLSchema());
@@ -93,7 +106,8 @@ describe('conventions', () => {
     for (const t of userTypes(schema)) {
       if (!isObjectType(t) && !isInputObjectType(t)) continue;
       for (const f of Object.values(t.getFields())) {
-        if (/^(amount|available|pending|reserved)$|Amount$/.test(f.name) && getNamedType(f.type as GraphQLOutputType).name !== 'String') bad.push(`${t.name}.${f.name}`);
+        if (/^(amount|available|pending|reserved)$|Amount$/.test(f.name) && getNamedType(f.type as GraphQLOutputType).name !== 'String')
+          bad.push(`${t.name}.${f.name}`);
       }
     }
     expect(bad).toEqual([]);

@@ -14,7 +14,15 @@ import type { TSchema } from '@sinclair/typebox';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { MODULES } from '../../src/modules';
 
-type JsonSchema = TSchema & { $id?: string; $ref?: string; const?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
+type JsonSchema = TSchema & {
+  $id?: string;
+  $ref?: string;
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+};
 
 /** The REST records that GraphQL shows under another type name. */
 const GRAPHQL_TYPE_OF: Record<string, string> = {
@@ -41,7 +49,9 @@ const RENAMED: Record<string, Record<string, { graphql: string; why: string }>> 
 const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
   PaymentIntent: { refunds: "the payment intent's refunds, a connection (REST: GET /v1/refunds?payment_intent=)" },
   Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent' },
-  WebhookEndpoint: { secret: 'one GraphQL type serves the reads (no secret: null) and the create/rotate answers (WebhookEndpointWithSecret)' },
+  WebhookEndpoint: {
+    secret: 'one GraphQL type serves the reads (no secret: null) and the create/rotate answers (WebhookEndpointWithSecret)',
+  },
 };
 
 /**
@@ -52,8 +62,11 @@ const isTypeTag = (name: string, schema: JsonSchema): boolean => name === 'objec
 
 /** GraphQL object types that no REST record stands for. */
 const GRAPHQL_ONLY_TYPES: Record<string, string> = {
-  Query: 'root', Mutation: 'root', Subscription: 'root',
-  Viewer: 'the calling API key (REST has no such route)', Merchant: 'the calling merchant (REST has no such route)',
+  Query: 'root',
+  Mutation: 'root',
+  Subscription: 'root',
+  Viewer: 'the calling API key (REST has no such route)',
+  Merchant: 'the calling merchant (REST has no such route)',
   PageInfo: 'Relay paging (REST pages are { data, has_more, next_cursor })',
 };
 const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(name);
@@ -94,7 +107,8 @@ function compare(rest: string, schema: JsonSchema, type: GraphQLObjectType, out:
   if (seen.has(key)) return;
   seen.add(key);
   const properties = new Map<string, JsonSchema>();
-  for (const object of objectsOf(schema)) for (const [name, prop] of Object.entries(object.properties ?? {})) if (!properties.has(name)) properties.set(name, prop);
+  for (const object of objectsOf(schema))
+    for (const [name, prop] of Object.entries(object.properties ?? {})) if (!properties.has(name)) properties.set(name, prop);
   const gqlFields = type.getFields();
   const expected: string[] = [];
   for (const [name, prop] of properties) {
@@ -131,8 +145,22 @@ const ALL = comparisons();
 
 test('the modules publish the wire records this spec expects to compare', () => {
   expect([...RECORDS.keys()].sort()).toEqual([
-    'AuditEntry', 'Balance', 'DeletedWebhookEndpoint', 'Event', 'NextAction', 'PaymentIntent', 'PaymentMethodOption', 'PaymentMethodSetting',
-    'PaymentReceipt', 'PayoutIntent', 'Refund', 'TopupIntent', 'WebhookAttempt', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret',
+    'AuditEntry',
+    'Balance',
+    'DeletedWebhookEndpoint',
+    'Event',
+    'NextAction',
+    'PaymentIntent',
+    'PaymentMethodOption',
+    'PaymentMethodSetting',
+    'PaymentReceipt',
+    'PayoutIntent',
+    'Refund',
+    'TopupIntent',
+    'WebhookAttempt',
+    'WebhookDelivery',
+    'WebhookEndpoint',
+    'WebhookEndpointWithSecret',
   ]);
 });
 
@@ -141,16 +169,18 @@ test.each(ALL.map((c) => [`${c.rest} -> ${c.graphql}`, c] as const))('%s: the Gr
 });
 
 test('the nested objects are compared too (inline objects, $refs and oneOf branches)', () => {
-  expect(ALL.map((c) => `${c.rest} -> ${c.graphql}`)).toEqual(expect.arrayContaining([
-    'PayoutIntent.recipient -> PayoutRecipient',
-    'NextAction.display_qr_code -> QrCodeDetails',
-    'NextAction.display_bank_transfer_instructions -> BankTransferInstructions',
-    'PaymentMethodOption.options -> PaymentMethodOptionOptions',
-    'PaymentMethodOption.options.payer -> PayerRequirements',
-    'PaymentMethodOption.options.payer.customer_name -> PayerRequirement',
-    'Event.data -> EventData',
-    'PaymentReceipt -> PaymentReceipt',
-  ]));
+  expect(ALL.map((c) => `${c.rest} -> ${c.graphql}`)).toEqual(
+    expect.arrayContaining([
+      'PayoutIntent.recipient -> PayoutRecipient',
+      'NextAction.display_qr_code -> QrCodeDetails',
+      'NextAction.display_bank_transfer_instructions -> BankTransferInstructions',
+      'PaymentMethodOption.options -> PaymentMethodOptionOptions',
+      'PaymentMethodOption.options.payer -> PayerRequirements',
+      'PaymentMethodOption.options.payer.customer_name -> PayerRequirement',
+      'Event.data -> EventData',
+      'PaymentReceipt -> PaymentReceipt',
+    ]),
+  );
 });
 
 test('every GraphQL object type is a view of a REST record, or is named here as GraphQL-only', () => {

@@ -10,9 +10,10 @@ async function sql<T = any>(app: App, query: string): Promise<T[]> {
 
 /** Every table of the schema, migrations' bookkeeping included, sorted. */
 export async function tableNames(app: App): Promise<string[]> {
-  const rows = app.db.kind === 'mysql'
-    ? await sql<Record<string, string>>(app, 'SHOW TABLES')
-    : await sql<{ name: string }>(app, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const rows =
+    app.db.kind === 'mysql'
+      ? await sql<Record<string, string>>(app, 'SHOW TABLES')
+      : await sql<{ name: string }>(app, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
   return rows.map((r) => Object.values(r)[0]).sort();
 }
 
@@ -26,7 +27,11 @@ export async function allRows(app: App): Promise<Record<string, Record<string, u
 /** Every stored value as text, one table per entry: what a `grep` over a database dump would see. */
 export async function dumpText(app: App): Promise<string> {
   const rows = await allRows(app);
-  return Object.entries(rows).map(([table, list]) => `${table}: ${JSON.stringify(list, (_k, v) => (Buffer.isBuffer(v) ? v.toString('latin1') : typeof v === 'bigint' ? v.toString() : v))}`).join('\n');
+  return Object.entries(rows)
+    .map(
+      ([table, list]) => `${table}: ${JSON.stringify(list, (_k, v) => (Buffer.isBuffer(v) ? v.toString('latin1') : typeof v === 'bigint' ? v.toString() : v))}`,
+    )
+    .join('\n');
 }
 
 /** The row count of every table. */

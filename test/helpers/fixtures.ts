@@ -15,7 +15,14 @@ export type Balance = { available: string; pending: string; reserved: string };
 
 /** A direct THB payment intent body; `prefix` names the merchant_reference. */
 export function paymentBody(overrides: Record<string, unknown> = {}, prefix = 'pi'): Record<string, any> {
-  return { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref(prefix), customer: { name: 'Somchai Jaidee' }, ...overrides };
+  return {
+    amount: '50000',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: ref(prefix),
+    customer: { name: 'Somchai Jaidee' },
+    ...overrides,
+  };
 }
 
 /** The direct-debit part of a payment body; the account number picks the simulated outcome. */
@@ -38,10 +45,18 @@ export async function createPayment(c: Client, body: Record<string, unknown>): P
  * raw response: callers decide what they expect.
  */
 export function postPromptPay(c: Client, amount: bigint | string) {
-  return c.post('/v1/payment_intents', {
-    amount: amount.toString(), currency: 'THB', country: 'TH', merchant_reference: ref('pi'), payment_method: 'promptpay',
-    customer: { name: 'Somchai Jaidee', email: 'somchai@example.com', phone: '+66812345678', reference: 'cust-1' },
-  }, { idempotencyKey: randomUUID() });
+  return c.post(
+    '/v1/payment_intents',
+    {
+      amount: amount.toString(),
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: ref('pi'),
+      payment_method: 'promptpay',
+      customer: { name: 'Somchai Jaidee', email: 'somchai@example.com', phone: '+66812345678', reference: 'cust-1' },
+    },
+    { idempotencyKey: randomUUID() },
+  );
 }
 
 // ---------------------------------------------------------------- payout intents
@@ -135,11 +150,18 @@ export async function fundedMerchant(srv: TestServer, amount: string): Promise<C
  * that record; throws when it does not happen within `timeoutMs`.
  */
 export function waitForStatus(c: Client, path: string, done: (status: string) => boolean, timeoutMs = 10000, everyMs = 50): Promise<any> {
-  return eventually(async () => {
-    const r = await c.get(path);
-    return done(r.body?.status) ? r.body : undefined;
-  }, timeoutMs, everyMs);
+  return eventually(
+    async () => {
+      const r = await c.get(path);
+      return done(r.body?.status) ? r.body : undefined;
+    },
+    timeoutMs,
+    everyMs,
+  );
 }
 
 /** `status => status === wanted`, for waitForStatus. */
-export const is = (...wanted: string[]) => (status: string) => wanted.includes(status);
+export const is =
+  (...wanted: string[]) =>
+  (status: string) =>
+    wanted.includes(status);

@@ -19,7 +19,7 @@ export default async function globalSetup(): Promise<void> {
     const u = new URL(process.env.DATABASE_URL!);
     try {
       const c = await connectMysql(u);
-      const [[{ v }]] = await c.query('SELECT VERSION() AS v') as [{ v: string }[], unknown];
+      const [[{ v }]] = (await c.query('SELECT VERSION() AS v')) as [{ v: string }[], unknown];
       await c.end();
       process.env.TEST_MYSQL_SERVER = /mariadb/i.test(v) ? 'MariaDB' : 'MySQL';
     } catch {

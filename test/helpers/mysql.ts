@@ -8,7 +8,10 @@ import mysql from 'mysql2/promise';
 export function connectMysql(url: string | URL, database?: string): Promise<mysql.Connection> {
   const u = typeof url === 'string' ? new URL(url) : url;
   return mysql.createConnection({
-    host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password),
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
     ...(database === undefined ? {} : { database }),
   });
 }

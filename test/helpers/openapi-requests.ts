@@ -54,7 +54,10 @@ export class OpenApiSchemas {
   private readonly cache = new Map<string, ReturnType<Ajv2020['compile']>>();
   readonly unchecked = new Set<string>();
 
-  constructor(readonly doc: Schema, private readonly rng: () => number = seeded(9)) {
+  constructor(
+    readonly doc: Schema,
+    private readonly rng: () => number = seeded(9),
+  ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     // The service's own formats: codes from its supported tables, matched as it normalises them.
@@ -92,18 +95,25 @@ export class OpenApiSchemas {
     let s: Schema = schema ?? {};
     for (let i = 0; i < 20 && typeof s.$ref === 'string'; i++) {
       const { $ref, ...rest } = s;
-      const target = ($ref).replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      const target = $ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
       if (!target) throw new Error(`unresolved reference ${$ref}`);
       s = { ...target, ...rest };
     }
     if (Array.isArray(s.allOf)) {
       const parts = s.allOf.map((p: Schema) => this.resolve(p));
       const { allOf: _allOf, ...rest } = s;
-      s = parts.reduce((acc: Schema, p: Schema) => ({
-        ...acc, ...p,
-        properties: { ...(acc.properties ?? {}), ...(p.properties ?? {}) },
-        required: [...(acc.required ?? []), ...(p.required ?? [])],
-      }), rest);
+      s = parts.reduce(
+        (acc: Schema, p: Schema) => ({
+          ...acc,
+          ...p,
+          properties: { ...(acc.properties ?? {}), ...(p.properties ?? {}) },
+          required: [...(acc.required ?? []), ...(p.required ?? [])],
+        }),
+        rest,
+      );
     }
     return s;
   }
@@ -112,7 +122,12 @@ export class OpenApiSchemas {
   static types(s: Schema): string[] | undefined {
     if (Array.isArray(s.type)) return s.type;
     if (typeof s.type === 'string') return [s.type];
-    if (s.enum) return [...new Set(s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' && Number.isInteger(v) ? 'integer' : typeof v)))] as string[];
+    if (s.enum)
+      return [
+        ...new Set(
+          s.enum.map((v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' && Number.isInteger(v) ? 'integer' : typeof v)),
+        ),
+      ] as string[];
     if ('const' in s) return [s.const === null ? 'null' : typeof s.const];
     if (s.properties) return ['object'];
     return undefined;
@@ -123,7 +138,10 @@ export class OpenApiSchemas {
     const list = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
     if (!list) return undefined;
     const resolved = list.map((b) => this.resolve(b));
-    return [...resolved.filter((b) => !OpenApiSchemas.types(b)?.every((t) => t === 'null')), ...resolved.filter((b) => OpenApiSchemas.types(b)?.every((t) => t === 'null'))];
+    return [
+      ...resolved.filter((b) => !OpenApiSchemas.types(b)?.every((t) => t === 'null')),
+      ...resolved.filter((b) => OpenApiSchemas.types(b)?.every((t) => t === 'null')),
+    ];
   }
 
   // ------------------------------------------------------------------ valid values
@@ -147,19 +165,24 @@ export class OpenApiSchemas {
     const types = OpenApiSchemas.types(s)?.filter((t) => t !== 'null');
     const type = types?.[0];
     switch (type) {
-      case 'object': return this.sampleObject(s, mode, where);
+      case 'object':
+        return this.sampleObject(s, mode, where);
       case 'array': {
         const n = mode === 'min' ? (s.minItems ?? 0) : Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 2, mode === 'max' ? (s.maxItems ?? 2) : 1));
         return Array.from({ length: n }, (_, i) => this.sample(s.items, mode, `${where}[${i}]`));
       }
       case 'integer':
-      case 'number': return this.sampleNumber(s, mode, type);
-      case 'boolean': return mode !== 'min';
-      case 'string': return this.sampleString(s, mode, where);
+      case 'number':
+        return this.sampleNumber(s, mode, type);
+      case 'boolean':
+        return mode !== 'min';
+      case 'string':
+        return this.sampleString(s, mode, where);
       case undefined:
         // No constraint at all (for example a field "accepted and ignored"): any JSON value.
         return mode === 'min' ? undefined : 'x';
-      default: return null;
+      default:
+        return null;
     }
   }
 
@@ -232,7 +255,11 @@ export class OpenApiSchemas {
         (r as unknown as { randInt: typeof randInt }).randInt = randInt;
         return r.gen();
       };
-      candidates.push(gen((a) => a, 0), gen((a, b) => Math.min(b, a + 1), 1), gen((_a, b) => b, max));
+      candidates.push(
+        gen((a) => a, 0),
+        gen((a, b) => Math.min(b, a + 1), 1),
+        gen((_a, b) => b, max),
+      );
       for (let i = 0; i < 12; i++) candidates.push(gen((a, b) => a + Math.floor(this.rng() * (b - a + 1)), 4));
       // Unanchored patterns match longer strings too.
       if (!s.pattern.endsWith('$')) candidates.push(...candidates.map((c) => c + 'x'.repeat(Math.max(0, max - c.length))));
@@ -247,7 +274,9 @@ export class OpenApiSchemas {
       ok = [...new Set(wide)].filter((c) => this.valid(s, c));
     }
     if (ok.length === 0) {
-      this.unchecked.add(`${where || 'value'}: no string found for ${JSON.stringify({ pattern: s.pattern, format: s.format, minLength: s.minLength, maxLength: s.maxLength })}`);
+      this.unchecked.add(
+        `${where || 'value'}: no string found for ${JSON.stringify({ pattern: s.pattern, format: s.format, minLength: s.minLength, maxLength: s.maxLength })}`,
+      );
       return 'x'.repeat(Math.max(min, 1));
     }
     const byLength = [...ok].sort((a, b) => [...a].length - [...b].length);
@@ -304,7 +333,9 @@ export class OpenApiSchemas {
       const seedText = typeof valid === 'string' && valid.length > 0 ? valid : 'x';
       if (s.maxLength !== undefined) {
         // Too long but otherwise as valid as possible: repeat the valid value's tail, or pad.
-        const long = [seedText + seedText.slice(-1).repeat(s.maxLength), 'x'.repeat(s.maxLength + 1), '1'.repeat(s.maxLength + 1)].find((c) => [...c].length > s.maxLength);
+        const long = [seedText + seedText.slice(-1).repeat(s.maxLength), 'x'.repeat(s.maxLength + 1), '1'.repeat(s.maxLength + 1)].find(
+          (c) => [...c].length > s.maxLength,
+        );
         put('maxLength', long);
       }
       if ((s.minLength ?? 0) > 0) put('minLength', [...seedText].slice(0, s.minLength - 1).join(''));
@@ -330,7 +361,10 @@ export class OpenApiSchemas {
     if (types.includes('array') && s.maxItems !== undefined) {
       const v = getAt(base, path);
       const item = Array.isArray(v) && v.length ? v[0] : this.sample(s.items, 'full');
-      put('maxItems', Array.from({ length: s.maxItems + 1 }, () => item));
+      put(
+        'maxItems',
+        Array.from({ length: s.maxItems + 1 }, () => item),
+      );
     }
     if (types.includes('object')) {
       const value = getAt(base, path);
@@ -341,11 +375,15 @@ export class OpenApiSchemas {
         out.push({ rule: 'required', param: [...path, name].join('.'), value: setAt(base, path, copy) });
       }
       if (s.additionalProperties === false) {
-        out.push({ rule: 'additionalProperties', param: [...path, UNKNOWN].join('.'), value: setAt(base, path, { ...(value), [UNKNOWN]: 'x' }) });
+        out.push({
+          rule: 'additionalProperties',
+          param: [...path, UNKNOWN].join('.'),
+          value: setAt(base, path, { ...value, [UNKNOWN]: 'x' }),
+        });
       }
       if (s.maxProperties !== undefined) this.unchecked.add(`${param}: maxProperties is not broken`);
       for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-        if (!(name in (value))) continue;
+        if (!(name in value)) continue;
         this.breakAt(this.resolve(prop), [...path, name], base, root, out);
       }
     }

@@ -48,9 +48,10 @@ export async function startReceiver(): Promise<Receiver> {
   const { port } = server.address() as { port: number };
   receiver.port = port;
   receiver.url = `http://127.0.0.1:${port}`;
-  receiver.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return receiver;
 }

@@ -3,7 +3,13 @@ import Redis from 'ioredis';
 
 /** Why Redis at `url` cannot be used right now, or null when it answers PING. */
 export async function redisProblem(url: string): Promise<string | null> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();

@@ -126,7 +126,11 @@ export const FUNDING = '1000000000000';
 
 async function fundWith(app: App, client: Client, currency: string, amount: string): Promise<void> {
   if (client.key!.environment === 'test') {
-    const topup = await client.post('/v1/topup_intents', { amount, currency, country: 'TH', merchant_reference: `fund-${randomBytes(8).toString('hex')}` }, { idempotencyKey: randomBytes(12).toString('hex') });
+    const topup = await client.post(
+      '/v1/topup_intents',
+      { amount, currency, country: 'TH', merchant_reference: `fund-${randomBytes(8).toString('hex')}` },
+      { idempotencyKey: randomBytes(12).toString('hex') },
+    );
     if (topup.status !== 201) throw new Error(`funding topup failed: ${topup.text}`);
     const settled = await client.post(`/v1/test_helpers/topup_intents/${topup.body.id}/succeed`, {});
     if (settled.status !== 200) throw new Error(`funding topup settle failed: ${settled.text}`);
@@ -134,7 +138,13 @@ async function fundWith(app: App, client: Client, currency: string, amount: stri
   }
   // Live keys have no test helpers: credit through the real ledger, as a settled topup would.
   const scope = { merchantId: client.merchantId, environment: 'live' as const };
-  await app.db.tx((em) => app.ledger.post(em, scope, currency, [{ bucket: 'available', amount: BigInt(amount) }], { entryType: 'test_funding', sourceType: 'topup_intent', sourceId: `tu_fund_${randomBytes(6).toString('hex')}` }));
+  await app.db.tx((em) =>
+    app.ledger.post(em, scope, currency, [{ bucket: 'available', amount: BigInt(amount) }], {
+      entryType: 'test_funding',
+      sourceType: 'topup_intent',
+      sourceId: `tu_fund_${randomBytes(6).toString('hex')}`,
+    }),
+  );
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -155,7 +165,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   };
   const metricsPort = server.metricsAddress?.()?.port;
   return {
-    url, app, server, database,
+    url,
+    app,
+    server,
+    database,
     metricsUrl: metricsPort === undefined ? undefined : `http://127.0.0.1:${metricsPort}`,
     async merchant(name, env = 'test', { fund: withFunds = true } = {}) {
       const m = await app.auth.createMerchant(name ?? `merchant-${process.pid}-${++merchantSeq}-${randomBytes(3).toString('hex')}`);
@@ -176,7 +189,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 }
 
 /** Starts the compiled service as a separate OS process on the same database. */
-export async function startProcess(database: TestDatabase, extra: Record<string, string> = {}): Promise<{ url: string; metricsUrl?: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
+export async function startProcess(
+  database: TestDatabase,
+  extra: Record<string, string> = {},
+): Promise<{ url: string; metricsUrl?: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
   const main = path.resolve(__dirname, '../../src/main.js');
   // LOG_LEVEL info: the parent reads the "listening" line (with the port) from stdout.
   const env = { ...process.env, ...database.env, ...TEST_ENV, LOG_LEVEL: 'info', ...extra };
@@ -214,12 +230,23 @@ export async function startProcess(database: TestDatabase, extra: Record<string,
   };
 }
 
-export interface CliRun { code: number; stdout: string; stderr: string }
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the compiled provisioning CLI against `database`; `code` is -1 when it did not exit by itself. */
 export function runCli(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const cli = path.resolve(__dirname, '../../src/cli/main.js');
-  const fullEnv = { ...process.env, ...database.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SEED_DEMO: '0', ...env };
+  const fullEnv = {
+    ...process.env,
+    ...database.env,
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: '0',
+    ...env,
+  };
   return new Promise((resolve) => {
     execFile(process.execPath, [cli, ...args], { env: fullEnv, timeout: 30000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
@@ -232,6 +259,10 @@ export function runCli(database: TestDatabase, args: string[], env: Record<strin
 export async function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
   const { code, stdout, stderr } = await runCli(database, ['ledger', 'verify']);
   let report: any;
-  try { report = JSON.parse(stdout.trim().split('\n').pop() ?? ''); } catch { report = undefined; }
+  try {
+    report = JSON.parse(stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    report = undefined;
+  }
   return { code, report, stderr };
 }

@@ -24,7 +24,10 @@ export default class SkipReporter {
     const groups = new Map<string, { file: string; reason: string; count: number }>();
     for (const file of results.testResults) {
       // dist/test/x/y.test.js -> test/x/y.test.ts: the file a developer opens.
-      const rel = path.relative(this.globalConfig.rootDir, file.testFilePath).replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      const rel = path
+        .relative(this.globalConfig.rootDir, file.testFilePath)
+        .replace(/^dist\//, '')
+        .replace(/\.js$/, '.ts');
       for (const a of file.testResults) {
         if (a.status !== 'pending' && a.status !== 'skipped') continue;
         const reason = reasonOf([a.title, ...a.ancestorTitles]);

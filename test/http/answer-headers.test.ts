@@ -12,7 +12,9 @@ beforeAll(async () => {
   srv = await startServer({ scheduler: false });
   c = await srv.merchant();
 });
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 const viewer = encodeURIComponent('{ viewer { environment } }');
 
@@ -27,10 +29,16 @@ test('REST and GraphQL answers, successes and refusals', async () => {
     graphql: await c.gql('{ viewer { environment } }'),
     graphqlGet: await c.get(`/graphql?query=${viewer}`, { headers: { 'apollo-require-preflight': 'true' } }),
     graphqlError: await c.gql('{ nope }'),
-    graphqlResponseType: await c.request('POST', '/graphql', { body: { query: '{ viewer { environment } }' }, headers: { accept: 'application/graphql-response+json' } }),
+    graphqlResponseType: await c.request('POST', '/graphql', {
+      body: { query: '{ viewer { environment } }' },
+      headers: { accept: 'application/graphql-response+json' },
+    }),
   };
   const seen = Object.entries(answers).map(([name, res]) => ({
-    name, json: /json/.test(res.headers.get('content-type') ?? ''), cache: res.headers.get('cache-control'), sniff: res.headers.get('x-content-type-options'),
+    name,
+    json: /json/.test(res.headers.get('content-type') ?? ''),
+    cache: res.headers.get('cache-control'),
+    sniff: res.headers.get('x-content-type-options'),
   }));
   expect(seen).toEqual(Object.keys(answers).map((name) => ({ name, json: true, cache: 'no-store', sniff: 'nosniff' })));
   expect(answers.create.status).toBe(201);

@@ -18,8 +18,9 @@ beforeAll(async () => {
   srv = await startServer({ scheduler: false });
   c = await srv.merchant();
 });
-afterAll(async () => { await srv?.close(); });
-
+afterAll(async () => {
+  await srv?.close();
+});
 
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}1${close.repeat(depth)}`;
 
@@ -51,7 +52,11 @@ describe('bodies nested deeper than 32 levels', () => {
 describe('text that is not Unicode', () => {
   test('bytes that are not UTF-8 are 400 invalid_json (they were stored as U+FFFD)', async () => {
     const body = Buffer.concat([Buffer.from(JSON.stringify(payoutBody()).slice(0, -1) + ',"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const res = await fetch(`${srv.url}/v1/payout_intents`, { method: 'POST', headers: { authorization: c.authorization!, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${srv.url}/v1/payout_intents`, {
+      method: 'POST',
+      headers: { authorization: c.authorization!, 'content-type': 'application/json' },
+      body,
+    });
     const text = await res.text();
     expectError({ status: res.status, headers: res.headers, text, body: JSON.parse(text) }, 400, 'invalid_json');
   });
@@ -63,7 +68,10 @@ describe('text that is not Unicode', () => {
   });
 
   test('a surrogate pair (an emoji) is text like any other', async () => {
-    const res = await c.post('/v1/payout_intents', payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai 😀' } }));
+    const res = await c.post(
+      '/v1/payout_intents',
+      payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai 😀' } }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.recipient.holder_name).toBe('Somchai 😀');
   });
@@ -82,7 +90,8 @@ describe('a key twice in one object', () => {
   });
 
   test('GraphQL: a key twice in the variables is refused the same way', async () => {
-    const raw = '{"query":"mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }","variables":{"input":{"amount":"1","amount":"2"}}}';
+    const raw =
+      '{"query":"mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }","variables":{"input":{"amount":"1","amount":"2"}}}';
     const res = await c.request('POST', '/graphql', { raw });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions).toEqual({ code: 'validation_error', param: 'variables.input.amount' });
@@ -90,7 +99,9 @@ describe('a key twice in one object', () => {
 
   test('a repeated key inside a string value is fine', async () => {
     // A repeated key inside a string value is text.
-    const body = payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: '{"a":1,"a":2}' } });
+    const body = payoutBody({
+      recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: '{"a":1,"a":2}' },
+    });
     const res = await c.post('/v1/payout_intents', body);
     expect(res.status).toBe(201);
     expect(res.body.recipient.holder_name).toBe('{"a":1,"a":2}');
@@ -100,7 +111,13 @@ describe('a key twice in one object', () => {
 describe('persisted queries are not served (Apollo keeps one store for every caller)', () => {
   test.each([
     ['a hash alone (POST)', { extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } } }],
-    ['a hash with its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } } }],
+    [
+      'a hash with its document',
+      {
+        query: '{ __typename }',
+        extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } },
+      },
+    ],
     ['a hash that does not match its document', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }],
     ['an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: '0'.repeat(64) } } }],
   ])('%s: 400 validation_error naming extensions.persistedQuery', async (_label, body) => {
@@ -111,8 +128,12 @@ describe('persisted queries are not served (Apollo keeps one store for every cal
 
   test('over GET too, and a hash registered by one merchant never runs for another', async () => {
     const other = await srv.merchant(undefined, 'test', { fund: false });
-    const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } }));
-    await c.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=${extensions}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const extensions = encodeURIComponent(
+      JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } }),
+    );
+    await c.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=${extensions}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     const res: Res = await other.request('GET', `/graphql?extensions=${extensions}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions).toEqual({ code: 'validation_error', param: 'extensions.persistedQuery' });

@@ -26,7 +26,6 @@ let live: Client;
 /** Apollo Server's and graphql-js's own codes: none may reach a client (they map to contract codes). */
 const APOLLO_CODES = /BAD_REQUEST|OPERATION_RESOLUTION_FAILURE|GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED|BAD_USER_INPUT|INTERNAL_SERVER_ERROR|graphqlCode/;
 
-
 function expectRawError(res: RawResponse, status: number, code: string, param?: string): void {
   expect({ status: res.status, code: res.body?.error?.code, param: res.body?.error?.param }).toEqual({ status, code, param });
   expect(Object.keys(res.body)).toEqual(['error']);
@@ -74,18 +73,116 @@ async function newRefund(c: Client = merchant): Promise<string> {
 
 /** Routes whose body is optional, each with a record in the state the route acts on. */
 const OPTIONAL_BODY_ROUTES: [string, () => Promise<{ post: string; get: string }>, number, string][] = [
-  ['payout approve', async () => { const id = (await createPayout(merchant)).id; return { post: `/v1/payout_intents/${id}/approve`, get: `/v1/payout_intents/${id}` }; }, 202, 'processing'],
-  ['payout cancel', async () => { const id = (await createPayout(merchant)).id; return { post: `/v1/payout_intents/${id}/cancel`, get: `/v1/payout_intents/${id}` }; }, 202, 'cancelled'],
-  ['payout test succeed', async () => { const id = (await createPayout(merchant)).id; await approvePayout(merchant, id); return { post: `/v1/test_helpers/payout_intents/${id}/succeed`, get: `/v1/payout_intents/${id}` }; }, 200, 'succeeded'],
-  ['payout test fail', async () => { const id = (await createPayout(merchant)).id; await approvePayout(merchant, id); return { post: `/v1/test_helpers/payout_intents/${id}/fail`, get: `/v1/payout_intents/${id}` }; }, 200, 'failed'],
-  ['payment cancel', async () => { const id = await newPayment(); return { post: `/v1/payment_intents/${id}/cancel`, get: `/v1/payment_intents/${id}` }; }, 200, 'cancelled'],
-  ['payment test succeed', async () => { const id = await newPayment(); return { post: `/v1/test_helpers/payment_intents/${id}/succeed`, get: `/v1/payment_intents/${id}` }; }, 200, 'succeeded'],
-  ['payment test fail', async () => { const id = await newPayment(); return { post: `/v1/test_helpers/payment_intents/${id}/fail`, get: `/v1/payment_intents/${id}` }; }, 200, 'failed'],
-  ['payment test expire', async () => { const id = await newPayment(); return { post: `/v1/test_helpers/payment_intents/${id}/expire`, get: `/v1/payment_intents/${id}` }; }, 200, 'expired'],
-  ['topup test succeed', async () => { const id = await newTopup(); return { post: `/v1/test_helpers/topup_intents/${id}/succeed`, get: `/v1/topup_intents/${id}` }; }, 200, 'succeeded'],
-  ['topup test fail', async () => { const id = await newTopup(); return { post: `/v1/test_helpers/topup_intents/${id}/fail`, get: `/v1/topup_intents/${id}` }; }, 200, 'failed'],
-  ['refund test succeed', async () => { const id = await newRefund(); return { post: `/v1/test_helpers/refunds/${id}/succeed`, get: `/v1/refunds/${id}` }; }, 200, 'succeeded'],
-  ['refund test fail', async () => { const id = await newRefund(); return { post: `/v1/test_helpers/refunds/${id}/fail`, get: `/v1/refunds/${id}` }; }, 200, 'failed'],
+  [
+    'payout approve',
+    async () => {
+      const id = (await createPayout(merchant)).id;
+      return { post: `/v1/payout_intents/${id}/approve`, get: `/v1/payout_intents/${id}` };
+    },
+    202,
+    'processing',
+  ],
+  [
+    'payout cancel',
+    async () => {
+      const id = (await createPayout(merchant)).id;
+      return { post: `/v1/payout_intents/${id}/cancel`, get: `/v1/payout_intents/${id}` };
+    },
+    202,
+    'cancelled',
+  ],
+  [
+    'payout test succeed',
+    async () => {
+      const id = (await createPayout(merchant)).id;
+      await approvePayout(merchant, id);
+      return { post: `/v1/test_helpers/payout_intents/${id}/succeed`, get: `/v1/payout_intents/${id}` };
+    },
+    200,
+    'succeeded',
+  ],
+  [
+    'payout test fail',
+    async () => {
+      const id = (await createPayout(merchant)).id;
+      await approvePayout(merchant, id);
+      return { post: `/v1/test_helpers/payout_intents/${id}/fail`, get: `/v1/payout_intents/${id}` };
+    },
+    200,
+    'failed',
+  ],
+  [
+    'payment cancel',
+    async () => {
+      const id = await newPayment();
+      return { post: `/v1/payment_intents/${id}/cancel`, get: `/v1/payment_intents/${id}` };
+    },
+    200,
+    'cancelled',
+  ],
+  [
+    'payment test succeed',
+    async () => {
+      const id = await newPayment();
+      return { post: `/v1/test_helpers/payment_intents/${id}/succeed`, get: `/v1/payment_intents/${id}` };
+    },
+    200,
+    'succeeded',
+  ],
+  [
+    'payment test fail',
+    async () => {
+      const id = await newPayment();
+      return { post: `/v1/test_helpers/payment_intents/${id}/fail`, get: `/v1/payment_intents/${id}` };
+    },
+    200,
+    'failed',
+  ],
+  [
+    'payment test expire',
+    async () => {
+      const id = await newPayment();
+      return { post: `/v1/test_helpers/payment_intents/${id}/expire`, get: `/v1/payment_intents/${id}` };
+    },
+    200,
+    'expired',
+  ],
+  [
+    'topup test succeed',
+    async () => {
+      const id = await newTopup();
+      return { post: `/v1/test_helpers/topup_intents/${id}/succeed`, get: `/v1/topup_intents/${id}` };
+    },
+    200,
+    'succeeded',
+  ],
+  [
+    'topup test fail',
+    async () => {
+      const id = await newTopup();
+      return { post: `/v1/test_helpers/topup_intents/${id}/fail`, get: `/v1/topup_intents/${id}` };
+    },
+    200,
+    'failed',
+  ],
+  [
+    'refund test succeed',
+    async () => {
+      const id = await newRefund();
+      return { post: `/v1/test_helpers/refunds/${id}/succeed`, get: `/v1/refunds/${id}` };
+    },
+    200,
+    'succeeded',
+  ],
+  [
+    'refund test fail',
+    async () => {
+      const id = await newRefund();
+      return { post: `/v1/test_helpers/refunds/${id}/fail`, get: `/v1/refunds/${id}` };
+    },
+    200,
+    'failed',
+  ],
 ];
 
 describe('optional POST bodies', () => {
@@ -99,7 +196,10 @@ describe('optional POST bodies', () => {
 
   test('raw HTTP: no Content-Length, no Transfer-Encoding and no Content-Type at all', async () => {
     const id = (await createPayout(merchant)).id;
-    const res = await rawRequest(srv.url, `POST /v1/payout_intents/${id}/approve HTTP/1.1\r\nHost: gw\r\nAuthorization: ${merchant.authorization}\r\nConnection: close\r\n\r\n`);
+    const res = await rawRequest(
+      srv.url,
+      `POST /v1/payout_intents/${id}/approve HTTP/1.1\r\nHost: gw\r\nAuthorization: ${merchant.authorization}\r\nConnection: close\r\n\r\n`,
+    );
     expect({ status: res.status, record: res.body?.status }).toEqual({ status: 202, record: 'processing' });
     expect(res.headers['request-id']).toMatch(REQUEST_ID);
   });
@@ -136,7 +236,11 @@ describe('optional POST bodies', () => {
     expect(first.status).toBe(202);
     for (const raw of ['{}', '', '  ']) {
       const again = await merchant.request('POST', `/v1/payout_intents/${id}/approve`, { raw, idempotencyKey: key });
-      expect({ raw, status: again.status, replayed: again.headers.get('idempotent-replayed') }).toEqual({ raw, status: 202, replayed: 'true' });
+      expect({ raw, status: again.status, replayed: again.headers.get('idempotent-replayed') }).toEqual({
+        raw,
+        status: 202,
+        replayed: 'true',
+      });
       expect(again.text).toBe(first.text);
     }
     expectError(await merchant.request('POST', `/v1/payout_intents/${id}/approve`, { raw: 'null', idempotencyKey: key }), 409, 'idempotency_conflict');
@@ -150,7 +254,11 @@ describe('optional POST bodies', () => {
     expectError(await merchant.request('POST', path, { raw: '{}', noContentType: true }), 415, 'unsupported_media_type');
     // A declared type other than JSON is refused even with no body: an HTML form always declares one.
     expectError(await merchant.request('POST', path, { raw: '', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await merchant.request('POST', path, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectError(
+      await merchant.request('POST', path, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
     expect((await merchant.get(`/v1/payout_intents/${id}`)).body.status).toBe('requires_approval');
   });
 });
@@ -162,7 +270,12 @@ function routesByUrl(server: FastifyInstance): Map<string, Set<string>> {
   return byUrl;
 }
 
-const allowOf = (res: Res) => (res.headers.get('allow') ?? '').split(',').map((s) => s.trim()).filter(Boolean).sort();
+const allowOf = (res: Res) =>
+  (res.headers.get('allow') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .sort();
 
 describe('405 method_not_allowed', () => {
   test('every registered path answers a method it lacks with 405 and an Allow header listing exactly its methods', async () => {
@@ -174,7 +287,11 @@ describe('405 method_not_allowed', () => {
       const path = url.replace(/:[A-Za-z0-9_]+/g, 'zz_1');
       const method = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !methods.has(m))!;
       const res = await merchant.request(method, path, method === 'GET' ? {} : { raw: '{}' });
-      expect({ route: `${method} ${url}`, status: res.status, allow: allowOf(res) }).toEqual({ route: `${method} ${url}`, status: 405, allow: [...methods].sort() });
+      expect({ route: `${method} ${url}`, status: res.status, allow: allowOf(res) }).toEqual({
+        route: `${method} ${url}`,
+        status: 405,
+        allow: [...methods].sort(),
+      });
       const code = path.startsWith('/graphql') ? res.body.errors[0].extensions.code : res.body.error.code;
       expect(code).toBe('method_not_allowed');
       expect(res.headers.get('request-id')).toMatch(REQUEST_ID);
@@ -217,7 +334,12 @@ describe('405 method_not_allowed', () => {
   });
 
   test('unknown paths stay 404 not_found; authentication still comes first on /v1 (401, not 405)', async () => {
-    for (const [method, path] of [['GET', '/v1/no_such_thing'], ['DELETE', '/v1/payout_intents/po_x/nope'], ['GET', '/v1/payout_intents/'], ['PUT', '/nope']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/no_such_thing'],
+      ['DELETE', '/v1/payout_intents/po_x/nope'],
+      ['GET', '/v1/payout_intents/'],
+      ['PUT', '/nope'],
+    ]) {
       const res = await merchant.request(method, path);
       expectError(res, 404, 'not_found');
       expect(res.headers.get('allow')).toBeNull();
@@ -243,7 +365,9 @@ describe('405 method_not_allowed', () => {
     const head = await merchant.request('HEAD', '/graphql');
     expect(head.status).toBe(405);
     expect(head.headers.get('allow')).toBe('GET, POST');
-    const mutation = await merchant.get(`/graphql?query=${encodeURIComponent('mutation { approvePayoutIntent(id: "po_x") { id } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const mutation = await merchant.get(`/graphql?query=${encodeURIComponent('mutation { approvePayoutIntent(id: "po_x") { id } }')}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expectGqlError(mutation, 405, 'method_not_allowed');
     expect(mutation.headers.get('allow')).toBe('POST');
   });
@@ -262,8 +386,14 @@ describe('answers produced before routing', () => {
     ['a header name with a space', 'GET /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nBad Header: x\r\n\r\n'],
     ['a control character in a header value', 'GET /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nX-A: a\x01b\r\n\r\n'],
     ['a header line without a colon', 'GET /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nAuthorization\r\n\r\n'],
-    ['two Content-Length headers', 'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
-    ['Content-Length together with Transfer-Encoding', 'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'],
+    [
+      'two Content-Length headers',
+      'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    ],
+    [
+      'Content-Length together with Transfer-Encoding',
+      'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}',
+    ],
     ['a Content-Length that is not a number', 'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nContent-Length: abc\r\n\r\n'],
     ['an unsupported Transfer-Encoding', 'POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: gzip\r\n\r\n'],
     ['not an HTTP request line', 'NOT A REQUEST\r\n\r\n'],
@@ -280,7 +410,11 @@ describe('answers produced before routing', () => {
   });
 
   test('an Expect other than 100-continue is 417 expectation_failed with a Request-Id', async () => {
-    expectRawError(await rawRequest(srv.url, `GET /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nAuthorization: ${auth()}\r\nExpect: teapot\r\nConnection: close\r\n\r\n`), 417, 'expectation_failed');
+    expectRawError(
+      await rawRequest(srv.url, `GET /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nAuthorization: ${auth()}\r\nExpect: teapot\r\nConnection: close\r\n\r\n`),
+      417,
+      'expectation_failed',
+    );
   });
 
   test.each([
@@ -292,7 +426,10 @@ describe('answers produced before routing', () => {
   ])('a repeated %s header is 400 validation_error naming it, and nothing is created', async (name, headers) => {
     const before = (await merchant.get('/v1/payout_intents?limit=100')).body.data.length;
     const body = JSON.stringify(payoutBody());
-    const res = await rawRequest(srv.url, `POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\n${headers(auth())}${name === 'Content-Type' ? '' : 'Content-Type: application/json\r\n'}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const res = await rawRequest(
+      srv.url,
+      `POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\n${headers(auth())}${name === 'Content-Type' ? '' : 'Content-Type: application/json\r\n'}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expectRawError(res, 400, 'validation_error', name);
     expect((await merchant.get('/v1/payout_intents?limit=100')).body.data.length).toBe(before);
   });
@@ -302,7 +439,10 @@ describe('answers produced before routing', () => {
     ['a body without a JSON type', 'text/plain', '{}', 415, 'unsupported_media_type'],
     ['a body over 64 KiB', 'application/json', JSON.stringify({ pad: 'x'.repeat(70_000) }), 413, 'payload_too_large'],
   ])('raw HTTP: %s keeps the contract body and a Request-Id', async (_label, type, body, status, code) => {
-    const res = await rawRequest(srv.url, `POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nAuthorization: ${auth()}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const res = await rawRequest(
+      srv.url,
+      `POST /v1/payout_intents HTTP/1.1\r\nHost: gw\r\nAuthorization: ${auth()}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expectRawError(res, status, code);
   });
 
@@ -319,7 +459,9 @@ describe('answers produced before routing', () => {
       socket.on('data', (chunk) => (received += chunk.toString()));
       const closed = new Promise((resolve) => socket.once('close', resolve));
       // The first request is in flight (its body not complete) when close() starts; the second follows on the same connection.
-      socket.write(`POST /v1/payout_intents/po_x/cancel HTTP/1.1\r\nHost: gw\r\nAuthorization: ${c.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 3)}`);
+      socket.write(
+        `POST /v1/payout_intents/po_x/cancel HTTP/1.1\r\nHost: gw\r\nAuthorization: ${c.authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 3)}`,
+      );
       await new Promise((r) => setTimeout(r, 200));
       const closing = other.server.close();
       await new Promise((r) => setTimeout(r, 100));
@@ -393,7 +535,8 @@ describe('list date filters name real calendar instants', () => {
       for (const param of ['created_gte', 'created_lt']) {
         for (const value of NOT_REAL) {
           const res = await merchant.get(`${list}?${param}=${encodeURIComponent(value)}`);
-          if (res.status !== 400 || res.body?.error?.code !== 'validation_error' || res.body?.error?.param !== param) wrong.push(`${list} ${param}=${value}: ${res.status} ${res.text}`);
+          if (res.status !== 400 || res.body?.error?.code !== 'validation_error' || res.body?.error?.param !== param)
+            wrong.push(`${list} ${param}=${value}: ${res.status} ${res.text}`);
         }
       }
     }
@@ -411,21 +554,46 @@ describe('list date filters name real calendar instants', () => {
 
   const GQL_LISTS = ['payoutIntents', 'paymentIntents', 'topupIntents', 'events', 'auditLog'];
   const FILTER_TYPES: Record<string, string> = {
-    payoutIntents: 'PayoutIntentFilter', paymentIntents: 'PaymentIntentFilter', topupIntents: 'TopupIntentFilter', events: 'EventFilter', auditLog: 'AuditLogFilter',
+    payoutIntents: 'PayoutIntentFilter',
+    paymentIntents: 'PaymentIntentFilter',
+    topupIntents: 'TopupIntentFilter',
+    events: 'EventFilter',
+    auditLog: 'AuditLogFilter',
   };
 
   test('GraphQL: the same dates in a filter are refused exactly as a malformed date is (validation_error, param filter.*)', async () => {
     for (const field of GQL_LISTS) {
-      for (const [arg, param] of [['createdGte', 'filter.createdGte'], ['createdLt', 'filter.createdLt']]) {
+      for (const [arg, param] of [
+        ['createdGte', 'filter.createdGte'],
+        ['createdLt', 'filter.createdLt'],
+      ]) {
         const query = `query Q($f: ${FILTER_TYPES[field]}) { ${field}(filter: $f) { nodes { __typename } } }`;
         const malformed = await merchant.gql(query, { f: { [arg]: 'yesterday' } });
         expect(malformed.body.errors?.[0]?.extensions).toEqual({ code: 'validation_error', param });
         for (const value of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z']) {
           const viaVariable = await merchant.gql(query, { f: { [arg]: value } });
-          expect({ field, arg, value, status: viaVariable.status, extensions: viaVariable.body.errors?.[0]?.extensions, data: viaVariable.body.data })
-            .toEqual({ field, arg, value, status: malformed.status, extensions: { code: 'validation_error', param }, data: malformed.body.data });
+          expect({
+            field,
+            arg,
+            value,
+            status: viaVariable.status,
+            extensions: viaVariable.body.errors?.[0]?.extensions,
+            data: viaVariable.body.data,
+          }).toEqual({
+            field,
+            arg,
+            value,
+            status: malformed.status,
+            extensions: { code: 'validation_error', param },
+            data: malformed.body.data,
+          });
           const literal = await merchant.gql(`{ ${field}(filter: { ${arg}: "${value}" }) { nodes { __typename } } }`);
-          expect({ field, arg, value, extensions: literal.body.errors?.[0]?.extensions }).toEqual({ field, arg, value, extensions: { code: 'validation_error', param } });
+          expect({ field, arg, value, extensions: literal.body.errors?.[0]?.extensions }).toEqual({
+            field,
+            arg,
+            value,
+            extensions: { code: 'validation_error', param },
+          });
         }
         const ok = await merchant.gql(query, { f: { [arg]: '2024-02-29T00:00:00Z' } });
         expect({ field, errors: ok.body.errors }).toEqual({ field, errors: undefined });
@@ -436,7 +604,8 @@ describe('list date filters name real calendar instants', () => {
 
 describe('GraphQL documents that do not parse or validate are HTTP 400 validation_error', () => {
   const post = (body: unknown, headers: Record<string, string> = {}) => merchant.request('POST', '/graphql', { raw: JSON.stringify(body), headers });
-  const get = (params: Record<string, string>) => merchant.get(`/graphql?${new URLSearchParams(params).toString()}`, { headers: { 'apollo-require-preflight': 'true' } });
+  const get = (params: Record<string, string>) =>
+    merchant.get(`/graphql?${new URLSearchParams(params).toString()}`, { headers: { 'apollo-require-preflight': 'true' } });
   /** `{ payoutIntents(filter: { status: [CANCELLED x n] }) { nodes { id } } }`: 20 tokens plus n. */
   const tokens = (n: number) => `{ payoutIntents(filter: { status: [${Array(n).fill('CANCELLED').join(' ')}] }) { nodes { id } } }`;
 
@@ -447,7 +616,10 @@ describe('GraphQL documents that do not parse or validate are HTTP 400 validatio
     ['a document over the token limit', () => post({ query: tokens(2100) })],
     ['an unknown field', () => post({ query: '{ noSuchField }' })],
     ['an argument of the wrong type', () => post({ query: '{ payoutIntents(first: "ten") { nodes { id } } }' })],
-    ['a too-deep query (graphql-armor)', () => post({ query: `{ __type(name: "PayoutIntent") { fields { type { ${'ofType { '.repeat(14)}name${' }'.repeat(14)} } } } }` })],
+    [
+      'a too-deep query (graphql-armor)',
+      () => post({ query: `{ __type(name: "PayoutIntent") { fields { type { ${'ofType { '.repeat(14)}name${' }'.repeat(14)} } } } }` }),
+    ],
     ['a subscription over POST', () => post({ query: 'subscription { events { id } }' })],
     ['a subscription over GET', () => get({ query: 'subscription { events { id } }' })],
     ['an unparsable document over GET', () => get({ query: '{ viewer {' })],

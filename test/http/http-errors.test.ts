@@ -22,7 +22,6 @@ async function call(label: string, method: string, p: string, options: Parameter
   return track(label, await client.request(method, p, options));
 }
 
-
 beforeAll(async () => {
   srv = await startServer();
   merchant = await srv.merchant();
@@ -49,13 +48,18 @@ describe('request bodies', () => {
     ['a JSON-like type', { 'content-type': 'application/json-patch+json' }],
   ])('POST with %s is 415 unsupported_media_type', async (label, headers) => {
     const res = await call(`415: ${label}`, 'POST', '/v1/payout_intents', {
-      raw: JSON.stringify(payoutBody()), headers, noContentType: true,
+      raw: JSON.stringify(payoutBody()),
+      headers,
+      noContentType: true,
     });
     expectError(res, 415, 'unsupported_media_type');
   });
 
   test('application/json with a charset parameter is accepted', async () => {
-    const res = await call('charset', 'POST', '/v1/payout_intents', { raw: JSON.stringify(payoutBody()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await call('charset', 'POST', '/v1/payout_intents', {
+      raw: JSON.stringify(payoutBody()),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(201);
     // Clean up so "nothing was created" below only has to account for this one.
     expect((await call('cleanup cancel', 'POST', `/v1/payout_intents/${res.body.id}/cancel`, { body: {} })).status).toBe(202);
@@ -90,9 +94,21 @@ describe('request bodies', () => {
     expect(created.status).toBe(201);
     const id = created.body.id;
     expectError(await call('cancel invalid json', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '{"reason":' }), 400, 'invalid_json');
-    expectError(await call('cancel 415', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '{}', noContentType: true, headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await call('cancel 415', 'POST', `/v1/payout_intents/${id}/cancel`, {
+        raw: '{}',
+        noContentType: true,
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
     expectError(await call('cancel array', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: '[]' }), 400, 'validation_error', 'body');
-    expectError(await call('cancel 413', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: JSON.stringify({ reason: 'r'.repeat(70000) }) }), 413, 'payload_too_large');
+    expectError(
+      await call('cancel 413', 'POST', `/v1/payout_intents/${id}/cancel`, { raw: JSON.stringify({ reason: 'r'.repeat(70000) }) }),
+      413,
+      'payload_too_large',
+    );
     const still = await call('cancel target after', 'GET', `/v1/payout_intents/${id}`);
     expect(still.body.status).toBe('requires_approval');
     expect((await call('cleanup cancel 2', 'POST', `/v1/payout_intents/${id}/cancel`, { body: {} })).status).toBe(202);
@@ -116,10 +132,16 @@ describe('GraphQL over the same plumbing', () => {
     const bad = await call('gql invalid json', 'POST', '/graphql', { raw: '{"query": ' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].extensions.code).toBe('invalid_json');
-    const big = await call('gql 413', 'POST', '/graphql', { raw: JSON.stringify({ query: `{ viewer { environment } } #${'x'.repeat(70000)}` }) });
+    const big = await call('gql 413', 'POST', '/graphql', {
+      raw: JSON.stringify({ query: `{ viewer { environment } } #${'x'.repeat(70000)}` }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.errors[0].extensions.code).toBe('payload_too_large');
-    const text = await call('gql 415', 'POST', '/graphql', { raw: '{ viewer { environment } }', noContentType: true, headers: { 'content-type': 'text/plain' } });
+    const text = await call('gql 415', 'POST', '/graphql', {
+      raw: '{ viewer { environment } }',
+      noContentType: true,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body.errors[0].extensions.code).toBe('unsupported_media_type');
   });
@@ -138,7 +160,10 @@ describe('routes', () => {
   });
 
   test('a URL that cannot be decoded, or an over-long id, is an ordinary 404 with a Request-Id (after authentication)', async () => {
-    for (const [label, p] of [['bad url', '/v1/payout_intents/%E0%A4%A'], ['long id', `/v1/payout_intents/po_${'x'.repeat(300)}`]]) {
+    for (const [label, p] of [
+      ['bad url', '/v1/payout_intents/%E0%A4%A'],
+      ['long id', `/v1/payout_intents/po_${'x'.repeat(300)}`],
+    ]) {
       const res = await call(label, 'GET', p);
       expectError(res, 404, 'not_found');
       expect(res.headers.get('request-id')).toMatch(/^req_/);
@@ -165,7 +190,9 @@ describe('Request-Id', () => {
     const answers = [
       await call('list', 'GET', '/v1/payout_intents'),
       await call('gql', 'POST', '/graphql', { body: { query: '{ viewer { environment } }' } }),
-      await call('gql get', 'GET', `/graphql?query=${encodeURIComponent('{ viewer { environment } }')}`, { headers: { 'apollo-require-preflight': 'true' } }),
+      await call('gql get', 'GET', `/graphql?query=${encodeURIComponent('{ viewer { environment } }')}`, {
+        headers: { 'apollo-require-preflight': 'true' },
+      }),
       await call('openapi', 'GET', '/v1/openapi.json', {}, srv.client()),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
@@ -199,7 +226,6 @@ const toFastify = (p: string) => `/v1${p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 describe('OpenAPI document', () => {
-   
   let OPENAPI_DOCUMENT: any;
   beforeAll(async () => {
     OPENAPI_DOCUMENT = srv.server.swagger();
@@ -216,7 +242,13 @@ describe('OpenAPI document', () => {
     const routes = registeredRoutes(srv.server);
     for (const r of routes) expect(srv.server.hasRoute({ method: r.method as any, url: r.url })).toBe(true);
     const keys = routes.map((r) => `${r.method} ${r.url}`);
-    for (const expected of ['GET /healthz', 'POST /v1/payout_intents', 'GET /v1/payout_intents/:id', 'POST /v1/payout_intents/:id/cancel', 'POST /v1/test_helpers/payout_intents/:id/succeed']) {
+    for (const expected of [
+      'GET /healthz',
+      'POST /v1/payout_intents',
+      'GET /v1/payout_intents/:id',
+      'POST /v1/payout_intents/:id/cancel',
+      'POST /v1/test_helpers/payout_intents/:id/succeed',
+    ]) {
       expect(keys).toContain(expected);
     }
   });
@@ -254,7 +286,7 @@ describe('OpenAPI document', () => {
     const text = JSON.stringify(OPENAPI_DOCUMENT);
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);
-    const schemas = (OPENAPI_DOCUMENT.components).schemas as Record<string, unknown>;
+    const schemas = OPENAPI_DOCUMENT.components.schemas as Record<string, unknown>;
     expect(refs.filter((r) => !(r in schemas))).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ function capture(level: pino.Level, counted = true) {
   let children = 0;
   if (counted) {
     const child = parent.child.bind(parent);
-    parent.child = ((...args: Parameters<typeof child>) => { children++; return child(...args); }) as typeof parent.child;
+    parent.child = ((...args: Parameters<typeof child>) => {
+      children++;
+      return child(...args);
+    }) as typeof parent.child;
   }
   return { parent, lines, children: () => children };
 }

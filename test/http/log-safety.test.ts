@@ -40,7 +40,9 @@ beforeAll(async () => {
   await ddl('CREATE UNIQUE INDEX ux_fault_holder ON payout_intents (recipient_holder_name)');
   await ddl(`CREATE UNIQUE INDEX ux_fault_url ON webhook_endpoints (url${srv.app.db.kind === 'mysql' ? '(191)' : ''})`);
 });
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 function remember(...values: string[]): void {
   secrets.push(...values);
@@ -61,9 +63,19 @@ test('an unhandled database error is 500 internal_error, REST and GraphQL alike'
   const third = payoutBody();
   const key3 = `idem-log-${randomUUID()}`;
   remember(String(third.merchant_reference), key3);
-  const gql = await c.gql('mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }', {
-    input: { amount: '100', currency: 'THB', country: 'TH', merchantReference: third.merchant_reference, recipient: { bankCode: 'KBANK', accountNumber: '9876501234', holderName: HOLDER } },
-  }, { 'idempotency-key': key3 });
+  const gql = await c.gql(
+    'mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }',
+    {
+      input: {
+        amount: '100',
+        currency: 'THB',
+        country: 'TH',
+        merchantReference: third.merchant_reference,
+        recipient: { bankCode: 'KBANK', accountNumber: '9876501234', holderName: HOLDER },
+      },
+    },
+    { 'idempotency-key': key3 },
+  );
   expect(gql.body.errors?.[0]?.extensions?.code).toBe('internal_error');
 
   const url = `http://127.0.0.1:9/logsafe-${randomUUID()}`;
@@ -102,7 +114,16 @@ test('... and carries none of the values, no SQL text, no credentials', () => {
   expect(log.length).toBeGreaterThan(1000);
   const forbidden = [HOLDER, 'Wanchai', '9876501234', 'whsec_', ...secrets, c.auth!, c.authorization!, c.auth!.split(':')[1]];
   for (const value of forbidden) expect({ value, found: log.includes(value) }).toEqual({ value, found: false });
-  for (const sql of [/\bINSERT INTO\b/i, /\bSELECT\b.+\bFROM\b/i, /\bUPDATE\s+[`"]?\w+[`"]?\s+SET\b/i, /\bVALUES\s*\(/i, /"parameters"\s*:/, /"query"\s*:/, /"sql"\s*:/, /"rawPacket"/]) {
+  for (const sql of [
+    /\bINSERT INTO\b/i,
+    /\bSELECT\b.+\bFROM\b/i,
+    /\bUPDATE\s+[`"]?\w+[`"]?\s+SET\b/i,
+    /\bVALUES\s*\(/i,
+    /"parameters"\s*:/,
+    /"query"\s*:/,
+    /"sql"\s*:/,
+    /"rawPacket"/,
+  ]) {
     expect({ sql: String(sql), found: sql.test(log) }).toEqual({ sql: String(sql), found: false });
   }
   // No line carries pino's `time` twice (the slow-SQL line used to add its own).

@@ -100,6 +100,8 @@ describe('clientErrorHandler', () => {
   });
 
   test("the parser's reason is quoted without control characters", () => {
-    expect(answer('HPE_INVALID_HEADER_TOKEN', 'Invalid header token\r\nX: y').body.error.message).toBe('The request is not valid HTTP/1.1 (Invalid header tokenX: y).');
+    expect(answer('HPE_INVALID_HEADER_TOKEN', 'Invalid header token\r\nX: y').body.error.message).toBe(
+      'The request is not valid HTTP/1.1 (Invalid header tokenX: y).',
+    );
   });
 });

@@ -7,7 +7,14 @@ import { startServer, TestServer } from '../helpers/server';
 import { Client, ref } from '../helpers/client';
 import { loadConfig } from '../../src/config';
 
-const hosted = () => ({ amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { email: 'a@example.com' }, checkout_mode: 'hosted' });
+const hosted = () => ({
+  amount: '10000',
+  currency: 'THB',
+  country: 'TH',
+  merchant_reference: ref('pi'),
+  customer: { email: 'a@example.com' },
+  checkout_mode: 'hosted',
+});
 const spoofed = { host: 'attacker.example:8443', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'attacker.example' };
 
 describe('without PUBLIC_BASE_URL (development): the address the server listens on', () => {
@@ -17,7 +24,9 @@ describe('without PUBLIC_BASE_URL (development): the address the server listens 
     srv = await startServer({ scheduler: false });
     c = await srv.merchant();
   });
-  afterAll(async () => { await srv?.close(); });
+  afterAll(async () => {
+    await srv?.close();
+  });
 
   test('REST and GraphQL ignore the Host and forwarded headers', async () => {
     const rest = await c.post('/v1/payment_intents', hosted(), { headers: spoofed });
@@ -25,7 +34,16 @@ describe('without PUBLIC_BASE_URL (development): the address the server listens 
     expect(rest.body.next_action.url).toMatch(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]+$`));
     const gql = await c.gql(
       'mutation($input: CreatePaymentIntentInput!) { createPaymentIntent(input: $input) { nextAction { url } } }',
-      { input: { amount: '10000', currency: 'THB', country: 'TH', merchantReference: ref('pi'), customer: { email: 'a@example.com' }, checkoutMode: 'HOSTED' } },
+      {
+        input: {
+          amount: '10000',
+          currency: 'THB',
+          country: 'TH',
+          merchantReference: ref('pi'),
+          customer: { email: 'a@example.com' },
+          checkoutMode: 'HOSTED',
+        },
+      },
       spoofed,
     );
     expect(gql.body.data?.createPaymentIntent.nextAction.url).toMatch(new RegExp(`^${srv.url}/checkout/`));
@@ -45,7 +63,9 @@ describe('with PUBLIC_BASE_URL', () => {
     srv = await startServer({ scheduler: false, env: { PUBLIC_BASE_URL: 'https://pay.example.com/gateway/' } });
     c = await srv.merchant();
   });
-  afterAll(async () => { await srv?.close(); });
+  afterAll(async () => {
+    await srv?.close();
+  });
 
   test('every link starts with it, whatever the request says', async () => {
     const res = await c.post('/v1/payment_intents', hosted(), { headers: spoofed });

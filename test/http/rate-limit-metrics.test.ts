@@ -50,13 +50,26 @@ test('/metrics (its own listener, METRICS_PORT) exposes request counters by rout
 test('graphql-ws connections and subscribes take from the same allowance (4429, rate_limited)', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   const url = srv.url.replace(/^http/, 'ws') + '/graphql';
-  const connect = () => createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: c.authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const connect = () =>
+    createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: c.authorization },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+    });
   // 12 connections at once: the allowance (5 per second plus a burst of 5) admits 10.
   const clients = Array.from({ length: 12 }, connect);
-  const outcomes = await Promise.all(clients.map((client) => new Promise<{ code?: number; reason?: string }>((resolve) => {
-    client.on('connected', () => resolve({}));
-    client.on('closed', (e: any) => resolve({ code: e?.code, reason: e?.reason }));
-  })));
+  const outcomes = await Promise.all(
+    clients.map(
+      (client) =>
+        new Promise<{ code?: number; reason?: string }>((resolve) => {
+          client.on('connected', () => resolve({}));
+          client.on('closed', (e: any) => resolve({ code: e?.code, reason: e?.reason }));
+        }),
+    ),
+  );
   const refused = outcomes.filter((o) => o.code === 4429);
   expect(refused.length).toBeGreaterThanOrEqual(1);
   expect(refused[0].reason).toMatch(/^Too many requests; retry after \d+ s$/);
@@ -67,11 +80,31 @@ test('graphql-ws connections and subscribes take from the same allowance (4429, 
 
   // A subscribe takes a point: on a fresh key, one connection and 15 subscribes run out.
   const d = await srv.merchant(undefined, 'test', { fund: false });
-  const one = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: d.authorization }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
-  const codes = await Promise.all(Array.from({ length: 15 }, () => new Promise<string | undefined>((resolve) => {
-    one.subscribe({ query: 'subscription { events { id } }' }, { next: () => undefined, error: (err: any) => resolve((Array.isArray(err) ? err[0] : err)?.extensions?.code), complete: () => resolve(undefined) });
-    setTimeout(() => resolve('open'), 3000);
-  })));
+  const one = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: d.authorization },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
+  const codes = await Promise.all(
+    Array.from(
+      { length: 15 },
+      () =>
+        new Promise<string | undefined>((resolve) => {
+          one.subscribe(
+            { query: 'subscription { events { id } }' },
+            {
+              next: () => undefined,
+              error: (err: any) => resolve((Array.isArray(err) ? err[0] : err)?.extensions?.code),
+              complete: () => resolve(undefined),
+            },
+          );
+          setTimeout(() => resolve('open'), 3000);
+        }),
+    ),
+  );
   expect(codes.filter((code) => code === 'rate_limited').length).toBeGreaterThanOrEqual(1);
   await one.dispose();
 });

@@ -19,10 +19,17 @@ const ALLOWANCE_MAX = RATE * (Math.floor(SECONDS) + 2);
 
 const figures: string[] = [];
 afterAll(() => {
-  if (figures.length) process.stdout.write(`\nrate limit (RATE_LIMIT_PER_SECOND=${RATE}, ${SECONDS} s of sending):\n${figures.map((f) => `  ${f}`).join('\n')}\n`);
+  if (figures.length)
+    process.stdout.write(`\nrate limit (RATE_LIMIT_PER_SECOND=${RATE}, ${SECONDS} s of sending):\n${figures.map((f) => `  ${f}`).join('\n')}\n`);
 });
 
-interface Tally { ok: number; limited: number; other: number[]; worstMs: number; retryAfterOk: boolean }
+interface Tally {
+  ok: number;
+  limited: number;
+  other: number[];
+  worstMs: number;
+  retryAfterOk: boolean;
+}
 
 /** One GET /v1/balances through `c`, tallied in `t`. */
 async function send(c: Client, t: Tally): Promise<void> {
@@ -48,11 +55,15 @@ async function hammer(clients: Client[], seconds: number, primed = false): Promi
   const until = Date.now() + seconds * 1000;
   const tallies = clients.map((): Tally => ({ ok: 0, limited: 0, other: [], worstMs: 0, retryAfterOk: true }));
   if (primed) for (let i = clients.length - 1; i >= 0; i--) await send(clients[i], tallies[i]);
-  await Promise.all(clients.map(async (c, i) => {
-    await Promise.all(Array.from({ length: PARALLEL }, async () => {
-      while (Date.now() < until) await send(c, tallies[i]);
-    }));
-  }));
+  await Promise.all(
+    clients.map(async (c, i) => {
+      await Promise.all(
+        Array.from({ length: PARALLEL }, async () => {
+          while (Date.now() < until) await send(c, tallies[i]);
+        }),
+      );
+    }),
+  );
   return tallies;
 }
 
@@ -71,7 +82,9 @@ withRedis('two gateway processes sharing Redis admit one allowance in total, not
     const both = await one.merchant(undefined, 'test', { fund: false });
     const [a, b] = await hammer([both, both.withBase(two.url)], SECONDS, true);
     const total = a.ok + b.ok;
-    figures.push(`shared through Redis: one process alone admitted ${ref.ok} (${ref.limited} refused); two processes together admitted ${total} (${a.ok} + ${b.ok}; ${a.limited + b.limited} refused); bound ${ALLOWANCE_MAX}`);
+    figures.push(
+      `shared through Redis: one process alone admitted ${ref.ok} (${ref.limited} refused); two processes together admitted ${total} (${a.ok} + ${b.ok}; ${a.limited + b.limited} refused); bound ${ALLOWANCE_MAX}`,
+    );
     for (const t of [ref, a, b]) {
       expect(t.other).toEqual([]);
       expect(t.retryAfterOk).toBe(true);
@@ -90,7 +103,9 @@ withRedis('two gateway processes sharing Redis admit one allowance in total, not
     const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
     const [m1, m2] = await Promise.all([one.client().withBase(one.metricsUrl!).get('/metrics'), one.client().withBase(two.metricsUrl!).get('/metrics')]);
     const fallbacks = counter(m1.text, 'rate_limit_fallback_total') + counter(m2.text, 'rate_limit_fallback_total');
-    figures.push(`  decisions taken in memory (Redis command over 500 ms) during that: ${fallbacks} of ${ref.ok + ref.limited + a.ok + a.limited + b.ok + b.limited}`);
+    figures.push(
+      `  decisions taken in memory (Redis command over 500 ms) during that: ${fallbacks} of ${ref.ok + ref.limited + a.ok + a.limited + b.ok + b.limited}`,
+    );
     expect(fallbacks).toBeLessThan((ref.ok + ref.limited + a.ok + a.limited + b.ok + b.limited) / 10);
     expect(counter(m1.text, 'rate_limit_refused_total')).toBeGreaterThan(0);
   } finally {
@@ -111,10 +126,11 @@ async function silentServer(): Promise<{ url: string; close(): Promise<void> }> 
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `redis://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -18,10 +18,16 @@ const capture = new Writable({
 let srv: TestServer;
 let c: Client;
 beforeAll(async () => {
-  srv = await startServer({ env: { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '2', METRICS_PORT: '0' }, logDestination: capture, scheduler: false });
+  srv = await startServer({
+    env: { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '2', METRICS_PORT: '0' },
+    logDestination: capture,
+    scheduler: false,
+  });
   c = await srv.merchant(undefined, 'test', { fund: false });
 });
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 const refusals = () => lines.filter((l) => l.msg === 'request refused: credentials');
 
@@ -36,7 +42,9 @@ test('each refused credential is one line with its reason, and counted by reason
   ];
   const before = refusals().length;
   for (const [authorization, _reason] of tries) {
-    const res = await c.request('GET', '/v1/balances', { headers: authorization === undefined ? { authorization: '' } : { authorization } });
+    const res = await c.request('GET', '/v1/balances', {
+      headers: authorization === undefined ? { authorization: '' } : { authorization },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.message).not.toMatch(/missing|malformed|unknown|wrong|revoked/i);
   }

@@ -17,10 +17,15 @@ const GRACE_MS = 1000 + 1500;
 let srv: TestServer;
 let auth: string;
 beforeAll(async () => {
-  srv = await startServer({ scheduler: false, env: { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) } });
+  srv = await startServer({
+    scheduler: false,
+    env: { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) },
+  });
   auth = (await srv.merchant(undefined, 'test', { fund: false })).authorization!;
 });
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 /** Sends `head` at once, then `trickle` one byte every 200 ms; resolves with what came back and when the server closed. */
 function trickle(head: string, trickleBytes: string): Promise<{ raw: string; closedAfterMs: number }> {
@@ -33,7 +38,11 @@ function trickle(head: string, trickleBytes: string): Promise<{ raw: string; clo
     const timer = setInterval(() => {
       if (i < trickleBytes.length && !socket.destroyed) socket.write(trickleBytes[i++]);
     }, 200);
-    const guard = setTimeout(() => { clearInterval(timer); socket.destroy(); reject(new Error(`still open after 20 s; got: ${raw.slice(0, 200)}`)); }, 20_000);
+    const guard = setTimeout(() => {
+      clearInterval(timer);
+      socket.destroy();
+      reject(new Error(`still open after 20 s; got: ${raw.slice(0, 200)}`));
+    }, 20_000);
     socket.on('connect', () => socket.write(head));
     socket.on('data', (d) => (raw += d.toString()));
     socket.on('error', () => undefined);

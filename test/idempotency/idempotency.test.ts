@@ -10,8 +10,12 @@ import { Client, payoutBody, ref } from '../helpers/client';
 import { expectError } from '../helpers/errors';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 afterEach(() => {
   srv.app.idempotency.hooks.beforeCommit = undefined;
   srv.app.idempotency.hooks.beforeExecute = undefined;
@@ -36,10 +40,11 @@ async function eventTypes(resourceId: string): Promise<string[]> {
   return rows.map((r) => r.type);
 }
 
-
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -75,7 +80,9 @@ describe('replay', () => {
     const c = await srv.merchant();
     const key = newKey();
     const reference = ref('canon');
-    const first = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '2500' }), { idempotencyKey: key });
+    const first = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '2500' }), {
+      idempotencyKey: key,
+    });
     expect(first.status).toBe(201);
     const equivalent = {
       recipient: { holder_name: 'Somchai Jaidee', account_number: '1234567890', bank_code: 'KBANK', type: 'bank_account' },
@@ -147,7 +154,7 @@ describe('in flight and failures', () => {
   // MariaDB: the claim INSERT runs without waiting for locks, and a gap lock another
   // transaction holds where the new key falls looks to it like the key's own lock. A fresh key
   // must not be answered "in progress" for that (seen under load: about 1 in 5,000 creates).
-  (usingMysql() ? test : test.skip)('a fresh key that meets another transaction\'s gap lock is served, not answered 409 in progress', async () => {
+  (usingMysql() ? test : test.skip)("a fresh key that meets another transaction's gap lock is served, not answered 409 in progress", async () => {
     const c = await srv.merchant();
     const key = `zz-gap-${newKey()}`;
     const url = new URL((srv.app.config.database as { url: string }).url);
@@ -248,7 +255,9 @@ describe('key format and scope', () => {
     expect(k255).toHaveLength(255);
     const ok = await c.post('/v1/payout_intents', payoutBody(), { idempotencyKey: k255 });
     expect(ok.status).toBe(201);
-    const replay = await c.post('/v1/payout_intents', JSON.parse(JSON.stringify(payoutBody({ merchant_reference: ok.body.merchant_reference }))), { idempotencyKey: k255 });
+    const replay = await c.post('/v1/payout_intents', JSON.parse(JSON.stringify(payoutBody({ merchant_reference: ok.body.merchant_reference }))), {
+      idempotencyKey: k255,
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(ok.text);
 
@@ -312,20 +321,26 @@ describe('key format and scope', () => {
     const first = await c.post('/v1/payout_intents', payoutBody(), { idempotencyKey: key });
     expect(first.status).toBe(201);
     const [row] = await sql<{ created_at: unknown; expires_at: unknown }>(
-      'SELECT created_at, expires_at FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?', [c.key!.apiKeyId, key]);
+      'SELECT created_at, expires_at FROM idempotency_keys WHERE api_key_id = ? AND idem_key = ?',
+      [c.key!.apiKeyId, key],
+    );
     expect(BigInt(String(row.expires_at)) - BigInt(String(row.created_at))).toBe(24n * 60n * 60n * 1000n);
 
     // Still held: a different body conflicts.
     expectError(await c.post('/v1/payout_intents', payoutBody(), { idempotencyKey: key }), 409, 'idempotency_conflict');
 
-    await srv.app.db.tx((em) => em.query('UPDATE idempotency_keys SET expires_at = ? WHERE api_key_id = ? AND idem_key = ?', [Date.now() - 1000, c.key!.apiKeyId, key]));
+    await srv.app.db.tx((em) =>
+      em.query('UPDATE idempotency_keys SET expires_at = ? WHERE api_key_id = ? AND idem_key = ?', [Date.now() - 1000, c.key!.apiKeyId, key]),
+    );
     const later = await c.post('/v1/payout_intents', payoutBody({ amount: '3333' }), { idempotencyKey: key });
     expect(later.status).toBe(201);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.id).not.toBe(first.body.id);
     expect(later.body.amount).toBe('3333');
     // The key now belongs to the new request.
-    const replay = await c.post('/v1/payout_intents', payoutBody({ amount: '3333', merchant_reference: later.body.merchant_reference }), { idempotencyKey: key });
+    const replay = await c.post('/v1/payout_intents', payoutBody({ amount: '3333', merchant_reference: later.body.merchant_reference }), {
+      idempotencyKey: key,
+    });
     expect(replay.text).toBe(later.text);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -356,8 +371,9 @@ describe('concurrency', () => {
   test('20 parallel creates with one merchant_reference and no key: one 201, the rest 200 with the same payout', async () => {
     const c = await srv.merchant();
     const reference = ref('race-ref');
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: String(1000 + i) }))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: String(1000 + i) }))),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
@@ -379,7 +395,9 @@ describe('merchant_reference deduplicates beyond the key', () => {
     const first = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference }), { idempotencyKey: key });
     expect(first.status).toBe(201);
 
-    const otherKey = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '99999' }), { idempotencyKey: newKey() });
+    const otherKey = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '99999' }), {
+      idempotencyKey: newKey(),
+    });
     expect(otherKey.status).toBe(200);
     expect(otherKey.text).toBe(first.text);
     expect(otherKey.body.amount).toBe('1000');
@@ -391,7 +409,9 @@ describe('merchant_reference deduplicates beyond the key', () => {
     // Beyond the 24-hour key window: every key of this API key expired and purged.
     await srv.app.db.tx((em) => em.query('UPDATE idempotency_keys SET expires_at = ? WHERE api_key_id = ?', [Date.now() - 1000, c.key!.apiKeyId]));
     expect(await srv.app.idempotency.purgeExpired()).toBeGreaterThanOrEqual(2);
-    const afterWindow = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '5' }), { idempotencyKey: key });
+    const afterWindow = await c.post('/v1/payout_intents', payoutBody({ merchant_reference: reference, amount: '5' }), {
+      idempotencyKey: key,
+    });
     expect(afterWindow.status).toBe(200);
     expect(afterWindow.headers.get('idempotent-replayed')).toBeNull();
     expect(afterWindow.body).toEqual(first.body);
@@ -439,7 +459,10 @@ describe('GraphQL shares the store', () => {
   function gqlInput(body: Record<string, any>) {
     const r = body.recipient;
     return {
-      amount: body.amount, currency: body.currency, country: body.country, merchantReference: body.merchant_reference,
+      amount: body.amount,
+      currency: body.currency,
+      country: body.country,
+      merchantReference: body.merchant_reference,
       recipient: { type: 'BANK_ACCOUNT', bankCode: r.bank_code, accountNumber: r.account_number, holderName: r.holder_name },
     };
   }
@@ -453,7 +476,11 @@ describe('GraphQL shares the store', () => {
     const gql = await c.gql(CREATE, { input: gqlInput(body) }, { 'idempotency-key': key });
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data!.createPayoutIntent).toEqual({
-      id: rest.body.id, amount: '1000', status: 'REQUIRES_APPROVAL', merchantReference: body.merchant_reference, recipient: { accountLast4: '7890' },
+      id: rest.body.id,
+      amount: '1000',
+      status: 'REQUIRES_APPROVAL',
+      merchantReference: body.merchant_reference,
+      recipient: { accountLast4: '7890' },
     });
     expect(gql.headers.get('idempotent-replayed')).toBe('true');
     expect(await listPayouts(c)).toHaveLength(1);

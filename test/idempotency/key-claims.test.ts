@@ -26,7 +26,13 @@ afterAll(async () => {
   await srv?.close();
 });
 
-const claims: [string, boolean][] = mysqlServer() === 'MariaDB' ? [['inline claim', true], ['separate claim', false]] : [['separate claim', false]];
+const claims: [string, boolean][] =
+  mysqlServer() === 'MariaDB'
+    ? [
+        ['inline claim', true],
+        ['separate claim', false],
+      ]
+    : [['separate claim', false]];
 
 describe.each(claims)('%s', (_name, inline) => {
   let pipeline: OperationPipeline;
@@ -69,7 +75,9 @@ describe.each(claims)('%s', (_name, inline) => {
     await expect(create(body, key)).rejects.toMatchObject({ code: 'insufficient_balance' });
     const replay = await create(body, key);
     expect(replay).toMatchObject({ replayed: true, status: 422 });
-    const rows = await srv.app.db.ds.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_reference = ?', [`claim-big-${key}`]);
+    const rows = await srv.app.db.ds.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM payout_intents WHERE merchant_reference = ?', [
+      `claim-big-${key}`,
+    ]);
     expect(Number(rows[0].n)).toBe(0);
   });
 });

@@ -26,7 +26,9 @@ beforeAll(async () => {
   srv = await startServer({ scheduler: false });
   c = await srv.merchant(undefined, 'test', { fund: true });
 });
-afterAll(async () => { await srv?.close(); });
+afterAll(async () => {
+  await srv?.close();
+});
 
 async function keyRow(key: string): Promise<{ id: string; response_body: string }> {
   const rows = await srv.app.db.read(() => srv.app.db.ds.query('SELECT id, response_body FROM idempotency_keys WHERE idem_key = ?', [key]));
@@ -75,7 +77,11 @@ describe('a webhook endpoint created with an Idempotency-Key', () => {
 test('personal data in an answer (a payout holder name) is not in the key rows either', async () => {
   const key = randomUUID();
   const holder = `Sealed Holder ${randomUUID()}`;
-  const res = await c.post('/v1/payout_intents', payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: holder } }), { idempotencyKey: key });
+  const res = await c.post(
+    '/v1/payout_intents',
+    payoutBody({ recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: holder } }),
+    { idempotencyKey: key },
+  );
   expect(res.status).toBe(201);
   expect(res.text).toContain(holder);
   expect((await keyRow(key)).response_body).not.toContain('Sealed Holder');
@@ -113,13 +119,16 @@ test('the largest answers (a payment with its QR code, about 44 KB) are stored s
   expect(first.status).toBe(201);
   expect(Buffer.byteLength(first.text)).toBeGreaterThan(40_000);
   // Sealing takes a third more (base64): TEXT's 65,535 bytes would leave an answer of 49 KB no room.
-  expect((await keyRow(key)).response_body.length).toBeGreaterThan(Buffer.byteLength(first.text) * 4 / 3);
+  expect((await keyRow(key)).response_body.length).toBeGreaterThan((Buffer.byteLength(first.text) * 4) / 3);
   const replay = await c.post('/v1/payment_intents', body, { idempotencyKey: key });
   expect(replay.status).toBe(201);
   expect(replay.text).toBe(first.text);
   if (srv.app.db.kind === 'mysql') {
-    const [column] = await srv.app.db.read(() => srv.app.db.ds.query(
-      "SELECT DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'idempotency_keys' AND COLUMN_NAME = 'response_body'"));
+    const [column] = await srv.app.db.read(() =>
+      srv.app.db.ds.query(
+        "SELECT DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'idempotency_keys' AND COLUMN_NAME = 'response_body'",
+      ),
+    );
     expect(column.type).toBe('mediumtext');
   }
 });

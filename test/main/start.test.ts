@@ -39,26 +39,43 @@ function start(env: Record<string, string>, timeoutMs = 90000): Promise<Started>
   const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() };
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: { ...base, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SIMULATED_SETTLE_MS: '0', ...env },
+    env: {
+      ...base,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SIMULATED_SETTLE_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: Started = {
-    stdout: '', stderr: '', code: null,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stdout: '',
+    stderr: '',
+    code: null,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
   return new Promise<Started>((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`neither listening nor exited: ${out.stdout}${out.stderr}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`neither listening nor exited: ${out.stdout}${out.stderr}`));
+    }, timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       out.stdout += chunk.toString();
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out.stdout);
       if (m && !out.url) {
         out.url = `http://127.0.0.1:${m[1]}`;
         // The key pair or the hint follows the "listening" line at once; give it a moment.
-        setTimeout(() => { clearTimeout(timer); resolve(out); }, 300);
+        setTimeout(() => {
+          clearTimeout(timer);
+          resolve(out);
+        }, 300);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
@@ -73,9 +90,18 @@ function start(env: Record<string, string>, timeoutMs = 90000): Promise<Started>
 /** Runs `command` through sh in the repository root, as a newcomer pastes it. */
 function shell(command: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('sh', ['-c', command], { cwd: ROOT, env: { ...process.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env }, timeout: 60000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      'sh',
+      ['-c', command],
+      { cwd: ROOT, env: { ...process.env, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env }, timeout: 60000 },
+      (err, stdout, stderr) => {
+        resolve({
+          code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0,
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 
@@ -105,7 +131,9 @@ function printedCommand(stdout: string): string {
 
 describe('on the embedded SQLite database', () => {
   let dir: string;
-  beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-start-')); });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-start-'));
+  });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('the first start prints a working demo test key pair once; the second start prints none', async () => {
@@ -160,7 +188,9 @@ describe('on the embedded SQLite database', () => {
     const s = await start({ DATABASE_URL: `mysql://root:hunter2@127.0.0.1:${port}/payments` });
     expect(s.code).toBe(1);
     const line = expectOneLine(s.stderr);
-    expect(line).toBe(`payments-gateway: cannot start: cannot reach the database server at 127.0.0.1:${port} (ECONNREFUSED; DATABASE_URL=mysql://root:****@127.0.0.1:${port}/payments); is MariaDB/MySQL running there?`);
+    expect(line).toBe(
+      `payments-gateway: cannot start: cannot reach the database server at 127.0.0.1:${port} (ECONNREFUSED; DATABASE_URL=mysql://root:****@127.0.0.1:${port}/payments); is MariaDB/MySQL running there?`,
+    );
     expect(line).not.toContain('hunter2');
   });
 });
@@ -174,7 +204,9 @@ describe('on MariaDB', () => {
   };
   const mysqlTest = testIf(usingMysql(), NEEDS_MYSQL);
   let database: TestDatabase | undefined;
-  afterAll(async () => { await database?.drop(); });
+  afterAll(async () => {
+    await database?.drop();
+  });
 
   mysqlTest('a first start on an empty database prints the exact provisioning command, and that command makes a working key', async () => {
     database = await createTestDatabase();
@@ -202,49 +234,57 @@ describe('on MariaDB', () => {
     }
   });
 
-  mysqlTest('text columns or a database default not in utf8mb4 are one line on stderr (naming them and the fix) and exit code 1; the fix it names works', async () => {
-    const db = await createTestDatabase();
-    const url = db.env.DATABASE_URL;
-    const name = new URL(url).pathname.slice(1);
-    const u = new URL(url);
-    const admin = await connectMysql(u, name);
-    try {
-      expect((await runCli(db, ['migrate'])).code).toBe(0);
-      // A column changed by hand (or restored from a latin1 dump).
-      await admin.query('ALTER TABLE payout_intents MODIFY recipient_holder_name VARCHAR(256) CHARACTER SET latin1 NOT NULL');
-      const refused = await start({ DATABASE_URL: url });
-      expect(refused.code).toBe(1);
-      const reason = `column payout_intents.recipient_holder_name of database ${name} is latin1 (latin1_swedish_ci), not utf8mb4:`
-        + ' names, references and ids outside latin1 (Thai, a BOM, an emoji) would be refused or lost;'
-        + ' convert them (rebuilds those tables; stop the gateway first): npm run --silent cli -- db fix-charset';
-      expect(expectOneLine(refused.stderr)).toBe(`payments-gateway: cannot start: ${reason}`);
-      // The CLI's commands refuse the same way.
-      const migrate = await runCli(db, ['migrate']);
-      expect([migrate.code, expectOneLine(migrate.stderr)]).toEqual([1, reason]);
-      // The command it names fixes the column, and the start then works.
-      const fix = await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url });
-      expect([fix.code, fix.stdout.trim()]).toEqual([0, JSON.stringify({ altered: ['payout_intents'] })]);
-      const [[column]] = await admin.query("SELECT CHARACTER_SET_NAME AS cs FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'payout_intents' AND COLUMN_NAME = 'recipient_holder_name'") as [{ cs: string }[], unknown];
-      expect(column.cs).toBe('utf8mb4');
-      const fixed = await start({ DATABASE_URL: url });
-      expect(fixed.code).toBeNull();
-      await fixed.stop();
+  mysqlTest(
+    'text columns or a database default not in utf8mb4 are one line on stderr (naming them and the fix) and exit code 1; the fix it names works',
+    async () => {
+      const db = await createTestDatabase();
+      const url = db.env.DATABASE_URL;
+      const name = new URL(url).pathname.slice(1);
+      const u = new URL(url);
+      const admin = await connectMysql(u, name);
+      try {
+        expect((await runCli(db, ['migrate'])).code).toBe(0);
+        // A column changed by hand (or restored from a latin1 dump).
+        await admin.query('ALTER TABLE payout_intents MODIFY recipient_holder_name VARCHAR(256) CHARACTER SET latin1 NOT NULL');
+        const refused = await start({ DATABASE_URL: url });
+        expect(refused.code).toBe(1);
+        const reason =
+          `column payout_intents.recipient_holder_name of database ${name} is latin1 (latin1_swedish_ci), not utf8mb4:` +
+          ' names, references and ids outside latin1 (Thai, a BOM, an emoji) would be refused or lost;' +
+          ' convert them (rebuilds those tables; stop the gateway first): npm run --silent cli -- db fix-charset';
+        expect(expectOneLine(refused.stderr)).toBe(`payments-gateway: cannot start: ${reason}`);
+        // The CLI's commands refuse the same way.
+        const migrate = await runCli(db, ['migrate']);
+        expect([migrate.code, expectOneLine(migrate.stderr)]).toEqual([1, reason]);
+        // The command it names fixes the column, and the start then works.
+        const fix = await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url });
+        expect([fix.code, fix.stdout.trim()]).toEqual([0, JSON.stringify({ altered: ['payout_intents'] })]);
+        const [[column]] = (await admin.query(
+          "SELECT CHARACTER_SET_NAME AS cs FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'payout_intents' AND COLUMN_NAME = 'recipient_holder_name'",
+        )) as [{ cs: string }[], unknown];
+        expect(column.cs).toBe('utf8mb4');
+        const fixed = await start({ DATABASE_URL: url });
+        expect(fixed.code).toBeNull();
+        await fixed.stop();
 
-      // A database default that a later migration's tables would inherit.
-      await admin.query(`ALTER DATABASE \`${name}\` CHARACTER SET latin1`);
-      const again = await start({ DATABASE_URL: url });
-      expect(again.code).toBe(1);
-      expect(expectOneLine(again.stderr)).toBe(`payments-gateway: cannot start: database ${name} has default character set latin1, not utf8mb4: tables added by a later migration would lose text outside it;`
-        + ` npm run --silent cli -- db fix-charset (or ALTER DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci)`);
-      expect((await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url })).stdout.trim()).toBe(JSON.stringify({ altered: [] }));
-      const last = await start({ DATABASE_URL: url });
-      expect(last.code).toBeNull();
-      await last.stop();
-    } finally {
-      await admin.end();
-      await db.drop();
-    }
-  });
+        // A database default that a later migration's tables would inherit.
+        await admin.query(`ALTER DATABASE \`${name}\` CHARACTER SET latin1`);
+        const again = await start({ DATABASE_URL: url });
+        expect(again.code).toBe(1);
+        expect(expectOneLine(again.stderr)).toBe(
+          `payments-gateway: cannot start: database ${name} has default character set latin1, not utf8mb4: tables added by a later migration would lose text outside it;` +
+            ` npm run --silent cli -- db fix-charset (or ALTER DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci)`,
+        );
+        expect((await shell('npm run --silent cli -- db fix-charset', { DATABASE_URL: url })).stdout.trim()).toBe(JSON.stringify({ altered: [] }));
+        const last = await start({ DATABASE_URL: url });
+        expect(last.code).toBeNull();
+        await last.stop();
+      } finally {
+        await admin.end();
+        await db.drop();
+      }
+    },
+  );
 
   mysqlTest('a database that does not exist is one line on stderr (with the command that creates it) and exit code 1', async () => {
     const name = `doesnotexist_${randomBytes(4).toString('hex')}`;

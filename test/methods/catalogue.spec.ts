@@ -1,7 +1,5 @@
 /** Data integrity of the method catalogue (src/modules/methods/catalogue.ts). */
-import {
-  BANKS, CHECKOUT_MODES, METHODS, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS, PROVIDERS, localCodes,
-} from '../../src/modules/methods/catalogue';
+import { BANKS, CHECKOUT_MODES, METHODS, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS, PROVIDERS, localCodes } from '../../src/modules/methods/catalogue';
 
 const offers = PROVIDERS.flatMap((p) => p.offers.map((o) => ({ provider: p, offer: o })));
 

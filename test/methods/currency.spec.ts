@@ -13,9 +13,16 @@ test('exponents: 2 by default (also for token symbols), 0 and 3 where ISO 4217 s
 
 describe('toMajorString (EMVCo field 54 form)', () => {
   test.each([
-    [15050n, 'THB', '150.50'], [100n, 'THB', '1.00'], [1n, 'THB', '0.01'], [10n, 'THB', '0.10'], [0n, 'THB', '0.00'],
-    [5n, 'JPY', '5'], [0n, 'JPY', '0'], [1234n, 'JPY', '1234'],
-    [1n, 'KWD', '0.001'], [1234567n, 'KWD', '1234.567'],
+    [15050n, 'THB', '150.50'],
+    [100n, 'THB', '1.00'],
+    [1n, 'THB', '0.01'],
+    [10n, 'THB', '0.10'],
+    [0n, 'THB', '0.00'],
+    [5n, 'JPY', '5'],
+    [0n, 'JPY', '0'],
+    [1234n, 'JPY', '1234'],
+    [1n, 'KWD', '0.001'],
+    [1234567n, 'KWD', '1234.567'],
   ])('%s %s is %s', (amount, currency, expected) => {
     expect(toMajorString(amount, currency)).toBe(expected);
   });
@@ -28,8 +35,13 @@ describe('toMajorString (EMVCo field 54 form)', () => {
 
 describe('formatForDisplay', () => {
   test.each([
-    [1234550n, 'THB', '12,345.50 THB'], [100n, 'THB', '1.00 THB'], [99n, 'THB', '0.99 THB'], [100000n, 'THB', '1,000.00 THB'],
-    [1234567n, 'JPY', '1,234,567 JPY'], [999n, 'JPY', '999 JPY'], [1000n, 'JPY', '1,000 JPY'],
+    [1234550n, 'THB', '12,345.50 THB'],
+    [100n, 'THB', '1.00 THB'],
+    [99n, 'THB', '0.99 THB'],
+    [100000n, 'THB', '1,000.00 THB'],
+    [1234567n, 'JPY', '1,234,567 JPY'],
+    [999n, 'JPY', '999 JPY'],
+    [1000n, 'JPY', '1,000 JPY'],
     [1234567n, 'KWD', '1,234.567 KWD'],
     [999999999999999999999999999999n, 'USD', '9,999,999,999,999,999,999,999,999,999.99 USD'],
   ])('%s %s is %s', (amount, currency, expected) => {

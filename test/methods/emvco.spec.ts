@@ -41,8 +41,15 @@ describe('TLV fields', () => {
 
   test('parseTlv splits what tlv joins', () => {
     const fields = parseTlv(tlv('00', '01') + tlv('30', tlv('00', 'abc') + tlv('01', 'de')) + tlv('59', 'Shop'));
-    expect([...fields.entries()]).toEqual([['00', '01'], ['30', '0003abc0102de'], ['59', 'Shop']]);
-    expect([...parseTlv(fields.get('30')!).entries()]).toEqual([['00', 'abc'], ['01', 'de']]);
+    expect([...fields.entries()]).toEqual([
+      ['00', '01'],
+      ['30', '0003abc0102de'],
+      ['59', 'Shop'],
+    ]);
+    expect([...parseTlv(fields.get('30')!).entries()]).toEqual([
+      ['00', 'abc'],
+      ['01', 'de'],
+    ]);
   });
 
   test('withCrc appends 6304 and the CRC over the payload including 6304', () => {
@@ -66,7 +73,11 @@ describe('promptPayPayload', () => {
     expect(fields.get('58')).toBe('TH');
     expect(fields.get('59')).toBe('Acme Coffee');
     const account = parseTlv(fields.get('30')!);
-    expect([...account.entries()]).toEqual([['00', PROMPTPAY_BILL_PAYMENT_AID], ['01', '010556012345601'], ['02', 'PI01JF3X']]);
+    expect([...account.entries()]).toEqual([
+      ['00', PROMPTPAY_BILL_PAYMENT_AID],
+      ['01', '010556012345601'],
+      ['02', 'PI01JF3X'],
+    ]);
     expect(PROMPTPAY_BILL_PAYMENT_AID).toBe('A000000677010112');
     expect(payload.endsWith(`6304${fields.get('63')}`)).toBe(true);
     expect(fields.get('63')).toBe(crc16ccitt(payload.slice(0, -4)));

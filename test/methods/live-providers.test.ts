@@ -8,7 +8,14 @@ import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { expectError } from '../helpers/errors';
 
-const payment = () => ({ amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('pi'), customer: { email: 'a@example.com' }, checkout_mode: 'hosted' });
+const payment = () => ({
+  amount: '10000',
+  currency: 'THB',
+  country: 'TH',
+  merchant_reference: ref('pi'),
+  customer: { email: 'a@example.com' },
+  checkout_mode: 'hosted',
+});
 const topup = () => ({ amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') });
 
 describe('without SIMULATED_PROVIDERS_IN_LIVE', () => {
@@ -20,7 +27,9 @@ describe('without SIMULATED_PROVIDERS_IN_LIVE', () => {
     live = await srv.merchant(undefined, 'live');
     test_ = await srv.keyFor(live.merchantId, 'test');
   });
-  afterAll(async () => { await srv?.close(); });
+  afterAll(async () => {
+    await srv?.close();
+  });
 
   test('live discovery lists nothing; test discovery lists the methods', async () => {
     const query = '/v1/payment_method_options?amount=10000&currency=THB&country=TH';
@@ -43,8 +52,11 @@ describe('without SIMULATED_PROVIDERS_IN_LIVE', () => {
   });
 
   test('GraphQL says the same', async () => {
-    const res = await live.gql('mutation($input: CreateTopupIntentInput!) { createTopupIntent(input: $input) { id } }',
-      { input: { amount: '100', currency: 'THB', country: 'TH', merchantReference: ref('tu') } }, { 'idempotency-key': ref('k') });
+    const res = await live.gql(
+      'mutation($input: CreateTopupIntentInput!) { createTopupIntent(input: $input) { id } }',
+      { input: { amount: '100', currency: 'THB', country: 'TH', merchantReference: ref('tu') } },
+      { 'idempotency-key': ref('k') },
+    );
     expect(res.body.errors![0].extensions.code).toBe('no_provider_available');
   });
 
@@ -58,8 +70,12 @@ describe('without SIMULATED_PROVIDERS_IN_LIVE', () => {
 
 describe('with SIMULATED_PROVIDERS_IN_LIVE=1 (demo)', () => {
   let srv: TestServer;
-  beforeAll(async () => { srv = await startServer({ scheduler: false, env: { SIMULATED_PROVIDERS_IN_LIVE: '1' } }); });
-  afterAll(async () => { await srv?.close(); });
+  beforeAll(async () => {
+    srv = await startServer({ scheduler: false, env: { SIMULATED_PROVIDERS_IN_LIVE: '1' } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
 
   test('live creates reach the simulated providers', async () => {
     const live = await srv.merchant(undefined, 'live');

@@ -15,8 +15,13 @@ describe('discovery query', () => {
   });
 
   test('values are trimmed and normalised as before the schema', () => {
-    expect(parseDiscoveryQuery({ amount: '0050000', currency: ' thb ', country: 'th', checkout_mode: ' Hosted ', provider: ' SiamPay ' }))
-      .toEqual({ amount: 50000n, currency: 'THB', country: 'TH', checkoutMode: 'hosted', provider: 'siampay' });
+    expect(parseDiscoveryQuery({ amount: '0050000', currency: ' thb ', country: 'th', checkout_mode: ' Hosted ', provider: ' SiamPay ' })).toEqual({
+      amount: 50000n,
+      currency: 'THB',
+      country: 'TH',
+      checkoutMode: 'hosted',
+      provider: 'siampay',
+    });
     expect(parseDiscoveryQuery({ currency: 'usdc' }).currency).toBe('USDC');
     expect(parseDiscoveryQuery({ provider: 'a'.repeat(64) }).provider).toHaveLength(64);
   });
@@ -51,7 +56,10 @@ describe('method-setting body', () => {
 
   test('enabled is a required boolean; environment is ignored; nothing else', () => {
     expect(parseSettingUpdate('promptpay', body({ enabled: false }))).toEqual({ payment_method: 'promptpay', enabled: false });
-    expect(parseSettingUpdate('promptpay', body({ enabled: true, environment: 'live' }))).toEqual({ payment_method: 'promptpay', enabled: true });
+    expect(parseSettingUpdate('promptpay', body({ enabled: true, environment: 'live' }))).toEqual({
+      payment_method: 'promptpay',
+      enabled: true,
+    });
     for (const enabled of ['no', 'true', 1, null]) expectValidation(() => body({ enabled }), 'enabled');
     expectValidation(() => body({}), 'enabled');
     expectValidation(() => body({ enabled: true, provider: 'siampay' }), 'provider');
@@ -71,24 +79,76 @@ describe('wire models', () => {
 
   test('NextAction: each type with its details, exactly', () => {
     expect(valid('NextAction', { type: 'redirect_to_url', url: 'http://localhost:4000/checkout/abc/authorize', expires_at: expiresAt })).toBe(true);
-    expect(valid('NextAction', { type: 'display_qr_code', expires_at: expiresAt, display_qr_code: { data: '000201', image_url_svg: 'data:image/svg+xml;base64,AA' } })).toBe(true);
-    const transfer = { bank: 'KBANK', bank_name: 'Kasikornbank', account_number: '0011223344', account_name: 'Funds', reference: 'TU123', amount: '1000', currency: 'THB' };
-    expect(valid('NextAction', { type: 'display_bank_transfer_instructions', expires_at: expiresAt, display_bank_transfer_instructions: transfer })).toBe(true);
+    expect(
+      valid('NextAction', {
+        type: 'display_qr_code',
+        expires_at: expiresAt,
+        display_qr_code: { data: '000201', image_url_svg: 'data:image/svg+xml;base64,AA' },
+      }),
+    ).toBe(true);
+    const transfer = {
+      bank: 'KBANK',
+      bank_name: 'Kasikornbank',
+      account_number: '0011223344',
+      account_name: 'Funds',
+      reference: 'TU123',
+      amount: '1000',
+      currency: 'THB',
+    };
+    expect(
+      valid('NextAction', {
+        type: 'display_bank_transfer_instructions',
+        expires_at: expiresAt,
+        display_bank_transfer_instructions: transfer,
+      }),
+    ).toBe(true);
     expect(valid('NextAction', { type: 'display_qr_code', expires_at: expiresAt, display_bank_transfer_instructions: transfer })).toBe(false);
     expect(valid('NextAction', { type: 'redirect_to_url', url: 'x', expires_at: expiresAt, extra: 1 })).toBe(false);
     expect(valid('NextAction', null)).toBe(false);
   });
 
   test('PaymentMethodOption and PaymentMethodSetting', () => {
-    expect(valid('PaymentMethodOption', {
-      object: 'payment_method_option', payment_method: 'bank_transfer', bank: 'KBANK', display_name: 'Bank transfer - Kasikornbank',
-      next_action_type: 'display_bank_transfer_instructions', min_amount: '2000', max_amount: '50000000', options: { payer: { bank: { required: true } } },
-    })).toBe(true);
-    expect(valid('PaymentMethodOption', {
-      object: 'payment_method_option', payment_method: 'direct_debit', bank: null, display_name: 'Direct debit',
-      next_action_type: null, min_amount: null, max_amount: null, options: { payer: { provider_code: { required: true } } },
-    })).toBe(false);
-    expect(valid('PaymentMethodSetting', { object: 'payment_method_setting', payment_method: 'promptpay', display_name: 'PromptPay QR', enabled: true, updated_at: null })).toBe(true);
-    expect(valid('PaymentMethodSetting', { object: 'payment_method_setting', payment_method: 'cash', display_name: 'Cash', enabled: true, updated_at: null })).toBe(false);
+    expect(
+      valid('PaymentMethodOption', {
+        object: 'payment_method_option',
+        payment_method: 'bank_transfer',
+        bank: 'KBANK',
+        display_name: 'Bank transfer - Kasikornbank',
+        next_action_type: 'display_bank_transfer_instructions',
+        min_amount: '2000',
+        max_amount: '50000000',
+        options: { payer: { bank: { required: true } } },
+      }),
+    ).toBe(true);
+    expect(
+      valid('PaymentMethodOption', {
+        object: 'payment_method_option',
+        payment_method: 'direct_debit',
+        bank: null,
+        display_name: 'Direct debit',
+        next_action_type: null,
+        min_amount: null,
+        max_amount: null,
+        options: { payer: { provider_code: { required: true } } },
+      }),
+    ).toBe(false);
+    expect(
+      valid('PaymentMethodSetting', {
+        object: 'payment_method_setting',
+        payment_method: 'promptpay',
+        display_name: 'PromptPay QR',
+        enabled: true,
+        updated_at: null,
+      }),
+    ).toBe(true);
+    expect(
+      valid('PaymentMethodSetting', {
+        object: 'payment_method_setting',
+        payment_method: 'cash',
+        display_name: 'Cash',
+        enabled: true,
+        updated_at: null,
+      }),
+    ).toBe(false);
   });
 });

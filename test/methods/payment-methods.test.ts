@@ -20,7 +20,13 @@ afterAll(async () => {
   await srv.close();
 });
 
-type Option = { payment_method: string; bank: string | null; options: { payer: Record<string, { required: true }> }; min_amount: string | null; max_amount: string | null };
+type Option = {
+  payment_method: string;
+  bank: string | null;
+  options: { payer: Record<string, { required: true }> };
+  min_amount: string | null;
+  max_amount: string | null;
+};
 
 async function discover(client: Client, query: string): Promise<Option[]> {
   const res = await client.get(`/v1/payment_method_options${query ? `?${query}` : ''}`);
@@ -48,11 +54,24 @@ describe('discovery response', () => {
     expect(res.body.next_cursor).toBeNull();
     expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_cursor']);
     const first = res.body.data[0];
-    expect(Object.keys(first).sort()).toEqual(['bank', 'display_name', 'max_amount', 'min_amount', 'next_action_type', 'object', 'options', 'payment_method'].sort());
-    expect(first).toMatchObject({ object: 'payment_method_option', payment_method: 'promptpay', bank: null, next_action_type: 'display_qr_code', min_amount: '100', max_amount: '100000000' });
+    expect(Object.keys(first).sort()).toEqual(
+      ['bank', 'display_name', 'max_amount', 'min_amount', 'next_action_type', 'object', 'options', 'payment_method'].sort(),
+    );
+    expect(first).toMatchObject({
+      object: 'payment_method_option',
+      payment_method: 'promptpay',
+      bank: null,
+      next_action_type: 'display_qr_code',
+      min_amount: '100',
+      max_amount: '100000000',
+    });
     expect(first.options).toEqual({ payer: {} });
     const transfer = res.body.data.find((o: Option) => o.payment_method === 'bank_transfer' && o.bank === 'KBANK');
-    expect(transfer.options.payer).toEqual({ account_name: { required: true }, account_number: { required: true }, bank: { required: true } });
+    expect(transfer.options.payer).toEqual({
+      account_name: { required: true },
+      account_number: { required: true },
+      bank: { required: true },
+    });
     expect(transfer.display_name).toBe('Bank transfer - Kasikornbank');
     assertNoProviderFacts(res.text);
   });
@@ -61,9 +80,16 @@ describe('discovery response', () => {
     const options = await discover(c, 'amount=50000&currency=THB&country=TH');
     expect(keys(options)).toEqual([
       'promptpay',
-      'bank_transfer:KBANK', 'bank_transfer:SCB', 'bank_transfer:BBL', 'bank_transfer:KTB', 'bank_transfer:BAY',
-      'online_banking:SCB', 'online_banking:KTB', 'online_banking:BAY',
-      'direct_debit:KBANK', 'direct_debit:SCB',
+      'bank_transfer:KBANK',
+      'bank_transfer:SCB',
+      'bank_transfer:BBL',
+      'bank_transfer:KTB',
+      'bank_transfer:BAY',
+      'online_banking:SCB',
+      'online_banking:KTB',
+      'online_banking:BAY',
+      'direct_debit:KBANK',
+      'direct_debit:SCB',
     ]);
     expect(new Set(keys(options)).size).toBe(options.length);
   });
@@ -71,9 +97,16 @@ describe('discovery response', () => {
   test('payer requirements use the spec names and follow the routed provider', async () => {
     const small = await discover(c, 'amount=50000&currency=THB&country=TH');
     expect(small.find((o) => o.payment_method === 'promptpay')!.options.payer).toEqual({});
-    expect(small.find((o) => o.payment_method === 'bank_transfer' && o.bank === 'KTB')!.options.payer).toEqual({ bank: { required: true }, name_th: { required: true } });
-    expect(small.find((o) => o.payment_method === 'direct_debit')!.options.payer)
-      .toEqual({ account_name: { required: true }, account_number: { required: true }, bank: { required: true }, name_th: { required: true } });
+    expect(small.find((o) => o.payment_method === 'bank_transfer' && o.bank === 'KTB')!.options.payer).toEqual({
+      bank: { required: true },
+      name_th: { required: true },
+    });
+    expect(small.find((o) => o.payment_method === 'direct_debit')!.options.payer).toEqual({
+      account_name: { required: true },
+      account_number: { required: true },
+      bank: { required: true },
+      name_th: { required: true },
+    });
     // Above the first provider's PromptPay limit the second one serves it, and it needs the payer's name.
     const big = await discover(c, 'amount=30000000&currency=THB&country=TH');
     expect(big.find((o) => o.payment_method === 'promptpay')!.options.payer).toEqual({ customer_name: { required: true } });
@@ -87,9 +120,20 @@ describe('eligibility', () => {
     expect(await discover(c, 'amount=50&currency=THB&country=TH')).toEqual([]);
     expect(keys(await discover(c, 'amount=1000&currency=THB&country=TH'))).toEqual(['promptpay', 'direct_debit:KBANK', 'direct_debit:SCB']);
     expect(keys(await discover(c, 'amount=100&currency=THB&country=TH'))).toEqual(['promptpay', 'direct_debit:KBANK', 'direct_debit:SCB']);
-    expect(keys(await discover(c, 'amount=30000000&currency=THB&country=TH')))
-      .toEqual(['promptpay', 'bank_transfer:KBANK', 'bank_transfer:SCB', 'bank_transfer:BBL', 'bank_transfer:KTB', 'bank_transfer:BAY']);
-    expect(keys(await discover(c, 'amount=100000000&currency=THB&country=TH'))).toEqual(['promptpay', 'bank_transfer:KBANK', 'bank_transfer:KTB', 'bank_transfer:BAY']);
+    expect(keys(await discover(c, 'amount=30000000&currency=THB&country=TH'))).toEqual([
+      'promptpay',
+      'bank_transfer:KBANK',
+      'bank_transfer:SCB',
+      'bank_transfer:BBL',
+      'bank_transfer:KTB',
+      'bank_transfer:BAY',
+    ]);
+    expect(keys(await discover(c, 'amount=100000000&currency=THB&country=TH'))).toEqual([
+      'promptpay',
+      'bank_transfer:KBANK',
+      'bank_transfer:KTB',
+      'bank_transfer:BAY',
+    ]);
     expect(await discover(c, 'amount=100000001&currency=THB&country=TH')).toEqual([]);
   });
 
@@ -107,7 +151,11 @@ describe('eligibility', () => {
     expect(await discover(c, 'amount=50000&currency=THB&country=ID')).toEqual([]);
     const id = await discover(c, 'amount=5000000&currency=IDR&country=ID');
     expect(keys(id)).toEqual(['bank_transfer:BCA', 'bank_transfer:BNI', 'bank_transfer:BRI', 'bank_transfer:MANDIRI']);
-    expect(id[0].options.payer).toEqual({ customer_name: { required: true }, customer_phone: { required: true }, bank: { required: true } });
+    expect(id[0].options.payer).toEqual({
+      customer_name: { required: true },
+      customer_phone: { required: true },
+      bank: { required: true },
+    });
     expect(await discover(c, 'amount=5000000&currency=USD&country=US')).toEqual([]);
     // Lower case normalises, as on create.
     expect(keys(await discover(c, 'amount=5000000&currency=idr&country=id'))).toEqual(keys(id));
@@ -127,12 +175,23 @@ describe('eligibility', () => {
   test('strict provider pin', async () => {
     const krung = await discover(c, 'amount=50000&currency=THB&country=TH&provider=krungpay');
     expect(keys(krung)).toEqual([
-      'promptpay', 'bank_transfer:KBANK', 'bank_transfer:KTB', 'bank_transfer:BAY', 'online_banking:SCB', 'online_banking:KTB', 'online_banking:BAY',
+      'promptpay',
+      'bank_transfer:KBANK',
+      'bank_transfer:KTB',
+      'bank_transfer:BAY',
+      'online_banking:SCB',
+      'online_banking:KTB',
+      'online_banking:BAY',
     ]);
     // Pinned, bank_transfer KBANK is the pinned provider's, with its payer data (no fallback to the preferred provider).
     expect(krung.find((o) => o.bank === 'KBANK')!.options.payer).toEqual({ bank: { required: true }, name_th: { required: true } });
     expect(krung.find((o) => o.payment_method === 'promptpay')!.options.payer).toEqual({ customer_name: { required: true } });
-    expect(keys(await discover(c, 'amount=50000&currency=THB&country=TH&provider=siampay'))).toEqual(['promptpay', 'bank_transfer:KBANK', 'bank_transfer:SCB', 'bank_transfer:BBL']);
+    expect(keys(await discover(c, 'amount=50000&currency=THB&country=TH&provider=siampay'))).toEqual([
+      'promptpay',
+      'bank_transfer:KBANK',
+      'bank_transfer:SCB',
+      'bank_transfer:BBL',
+    ]);
     expect(await discover(c, 'amount=50000&currency=THB&country=TH&provider=nusapay')).toEqual([]);
     expect(await discover(c, 'amount=50000&currency=THB&country=TH&provider=no_such_provider')).toEqual([]);
     // A provider below its minimum for the amount: nothing, even though another provider would serve it.
@@ -162,7 +221,14 @@ describe('eligibility', () => {
     expect(keys(await discover(other, 'amount=50000&currency=THB&country=TH'))).toContain('promptpay');
     expect(keys(await discover(mLive, 'amount=50000&currency=THB&country=TH'))).toContain('promptpay');
 
-    const create = await m.post('/v1/payment_intents', { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: ref('pm'), customer: { name: 'A' }, payment_method: 'promptpay' });
+    const create = await m.post('/v1/payment_intents', {
+      amount: '50000',
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: ref('pm'),
+      customer: { name: 'A' },
+      payment_method: 'promptpay',
+    });
     expect(create.status).toBe(422);
     expect(create.body.error.code).toBe('payment_method_unavailable');
 
@@ -229,8 +295,12 @@ describe('validation', () => {
 });
 
 describe('GraphQL paymentMethodOptions', () => {
-  const Q = 'query($f: Int, $a: String, $m: CheckoutMode) { paymentMethodOptions(amount: "50000", currency: "THB", country: "TH", checkoutMode: $m, first: $f, after: $a) { edges { cursor node { paymentMethod bank } } pageInfo { hasNextPage endCursor } } }';
-  type Conn = { edges: { cursor: string; node: { paymentMethod: string; bank: string | null } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  const Q =
+    'query($f: Int, $a: String, $m: CheckoutMode) { paymentMethodOptions(amount: "50000", currency: "THB", country: "TH", checkoutMode: $m, first: $f, after: $a) { edges { cursor node { paymentMethod bank } } pageInfo { hasNextPage endCursor } } }';
+  type Conn = {
+    edges: { cursor: string; node: { paymentMethod: string; bank: string | null } }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
   const gqlKeys = (conn: Conn) => conn.edges.map((e) => (e.node.bank ? `${e.node.paymentMethod}:${e.node.bank}` : e.node.paymentMethod));
 
   test('first/after page through the same list REST returns whole', async () => {

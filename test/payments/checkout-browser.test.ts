@@ -22,7 +22,14 @@ const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 
 const ARTIFACTS = path.resolve(__dirname, '../../../test-artifacts/checkout');
 const PHONE = { width: 390, height: 844 };
-const PHONE_CONTEXT = { viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'Asia/Bangkok' };
+const PHONE_CONTEXT = {
+  viewport: PHONE,
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 1,
+  locale: 'en-US',
+  timezoneId: 'Asia/Bangkok',
+};
 
 /** The merchant's site: records where the payer landed. */
 interface ReturnSite {
@@ -62,7 +69,15 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     context = await browser.newContext(PHONE_CONTEXT);
     context.on('page', watch);
@@ -83,7 +98,8 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
   function watch(page: Page): void {
     page.on('console', (m) => {
       // 4xx answers are asserted where they are expected (and the browser's own /favicon.ico probe is a 404).
-      if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`);
+      if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()))
+        problems.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('request', (r) => {
@@ -104,8 +120,13 @@ describeBrowser('hosted checkout in a browser (phone viewport)', () => {
 
   async function hostedIntent(amount: string, reference = `order-${randomBytes(4).toString('hex')}`) {
     const res = await merchant.post('/v1/payment_intents', {
-      amount, currency: 'THB', country: 'TH', checkout_mode: 'hosted', merchant_reference: reference,
-      customer: { email: 'somchai@example.com' }, return_url: `${site.url}/orders/${reference}?lang=en`,
+      amount,
+      currency: 'THB',
+      country: 'TH',
+      checkout_mode: 'hosted',
+      merchant_reference: reference,
+      customer: { email: 'somchai@example.com' },
+      return_url: `${site.url}/orders/${reference}?lang=en`,
     });
     expect(res.status).toBe(201);
     expect(res.body.next_action.type).toBe('redirect_to_url');

@@ -28,8 +28,14 @@ interface Page {
 
 async function hosted(amount = '250000', extra: Record<string, unknown> = {}) {
   const res = await merchant.post('/v1/payment_intents', {
-    amount, currency: 'THB', country: 'TH', checkout_mode: 'hosted', merchant_reference: ref('co'),
-    customer: { email: 'somchai@example.com' }, return_url: 'https://shop.example/orders/1?from=checkout', ...extra,
+    amount,
+    currency: 'THB',
+    country: 'TH',
+    checkout_mode: 'hosted',
+    merchant_reference: ref('co'),
+    customer: { email: 'somchai@example.com' },
+    return_url: 'https://shop.example/orders/1?from=checkout',
+    ...extra,
   });
   expect(res.status).toBe(201);
   const url = new URL(res.body.next_action.url as string);
@@ -80,7 +86,7 @@ describe('the page itself', () => {
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("img-src data:");
+    expect(csp).toContain('img-src data:');
     expect(csp).toContain("form-action 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     // Every script and style block carries the nonce; no inline handlers or style attributes.
@@ -122,15 +128,50 @@ describe('bad form input', () => {
     const cases: [string, string | Record<string, string>, number, string[]][] = [
       ['empty fields', { ...transfer, account_name: '', account_number: ' ' }, 400, ['Enter the account holder name.', 'Enter your bank account number.']],
       ['fields absent', transfer, 400, ['Enter the account holder name.', 'Enter your bank account number.']],
-      ['letters in the account number', { ...transfer, account_name: 'Somchai Jaidee', account_number: '12ab' }, 400, ['Enter your account number: 6 to 20 digits.']],
-      ['account number too short', { ...transfer, account_name: 'Somchai Jaidee', account_number: '12345' }, 400, ['Enter your account number: 6 to 20 digits.']],
-      ['account name too long', { ...transfer, account_name: 'a'.repeat(300), account_number: '1234567890' }, 400, ['Enter the account holder name (at most 256 characters).']],
-      ['Latin where Thai script is needed', { payment_method: 'bank_transfer', bank: 'KTB', name_th: 'Somchai' }, 400, ['Enter your name in Thai script, for example สมชาย ใจดี.']],
+      [
+        'letters in the account number',
+        { ...transfer, account_name: 'Somchai Jaidee', account_number: '12ab' },
+        400,
+        ['Enter your account number: 6 to 20 digits.'],
+      ],
+      [
+        'account number too short',
+        { ...transfer, account_name: 'Somchai Jaidee', account_number: '12345' },
+        400,
+        ['Enter your account number: 6 to 20 digits.'],
+      ],
+      [
+        'account name too long',
+        { ...transfer, account_name: 'a'.repeat(300), account_number: '1234567890' },
+        400,
+        ['Enter the account holder name (at most 256 characters).'],
+      ],
+      [
+        'Latin where Thai script is needed',
+        { payment_method: 'bank_transfer', bank: 'KTB', name_th: 'Somchai' },
+        400,
+        ['Enter your name in Thai script, for example สมชาย ใจดี.'],
+      ],
       ['no method', { account_name: 'x' }, 400, ['That payment method is not available for this payment. Choose another one.']],
       ['unknown method', { payment_method: 'bitcoin' }, 400, ['That payment method is not available for this payment. Choose another one.']],
-      ['a direct-only method', { payment_method: 'direct_debit', bank: 'KBANK', account_name: 'x', account_number: '1234567890', name_th: 'สมชาย' }, 400, ['That payment method is not available for this payment. Choose another one.']],
-      ['a bank the method does not serve', { payment_method: 'bank_transfer', bank: 'ZZZ', account_name: 'x', account_number: '1234567890' }, 400, ['That payment method is not available for this payment. Choose another one.']],
-      ['a method that needs a bank, without one', { payment_method: 'bank_transfer', account_name: 'x', account_number: '1234567890' }, 400, ['That payment method is not available for this payment. Choose another one.']],
+      [
+        'a direct-only method',
+        { payment_method: 'direct_debit', bank: 'KBANK', account_name: 'x', account_number: '1234567890', name_th: 'สมชาย' },
+        400,
+        ['That payment method is not available for this payment. Choose another one.'],
+      ],
+      [
+        'a bank the method does not serve',
+        { payment_method: 'bank_transfer', bank: 'ZZZ', account_name: 'x', account_number: '1234567890' },
+        400,
+        ['That payment method is not available for this payment. Choose another one.'],
+      ],
+      [
+        'a method that needs a bank, without one',
+        { payment_method: 'bank_transfer', account_name: 'x', account_number: '1234567890' },
+        400,
+        ['That payment method is not available for this payment. Choose another one.'],
+      ],
     ];
     for (const [label, body, status, messages] of cases) {
       const page = await post(pi.path, body);
@@ -171,7 +212,13 @@ describe('bad form input', () => {
 
   test('fields the chosen method does not ask for are ignored, not reported', async () => {
     const pi = await hosted();
-    const res = await post(pi.path, { payment_method: 'bank_transfer', bank: 'KBANK', account_name: 'Somchai Jaidee', account_number: '123 456 7890', customer_phone: 'not a phone' });
+    const res = await post(pi.path, {
+      payment_method: 'bank_transfer',
+      bank: 'KBANK',
+      account_name: 'Somchai Jaidee',
+      account_number: '123 456 7890',
+      customer_phone: 'not a phone',
+    });
     expect(res.status).toBe(303);
     const intent = (await merchant.get(`/v1/payment_intents/${pi.id}`)).body;
     expect(intent.payment_method).toBe('bank_transfer');
@@ -236,7 +283,12 @@ describe('the token', () => {
     expect((await post(pi.path, { payment_method: 'promptpay' })).status).toBe(303);
     const chosen = await snapshot(pi.id);
     // A second choice is refused (back to the page), the first stands.
-    const second = await post(pi.path, { payment_method: 'bank_transfer', bank: 'KBANK', account_name: 'Somchai Jaidee', account_number: '1234567890' });
+    const second = await post(pi.path, {
+      payment_method: 'bank_transfer',
+      bank: 'KBANK',
+      account_name: 'Somchai Jaidee',
+      account_number: '1234567890',
+    });
     expect(second.status).toBe(303);
     expect(await snapshot(pi.id)).toEqual(chosen);
 

@@ -52,8 +52,10 @@ describe('payment_method_options', () => {
   });
 
   test('bank: trimmed and upper-cased; name_th: Thai script', () => {
-    expect(parseCreatePayment(valid({ payment_method_options: { bank: ' kbank ', name_th: ' สมชาย   ใจดี ' } })).payment_method_options)
-      .toEqual({ bank: 'KBANK', name_th: 'สมชาย ใจดี' });
+    expect(parseCreatePayment(valid({ payment_method_options: { bank: ' kbank ', name_th: ' สมชาย   ใจดี ' } })).payment_method_options).toEqual({
+      bank: 'KBANK',
+      name_th: 'สมชาย ใจดี',
+    });
     for (const bank of ['K', '1BANK', 'K-BANK', 'K'.repeat(33)]) invalid({ payment_method_options: { bank } }, 'payment_method_options.bank');
     for (const name_th of ['Somchai', '.สมชาย', 'สมชาย1', '']) invalid({ payment_method_options: { name_th } }, 'payment_method_options.name_th');
   });
@@ -76,7 +78,9 @@ describe('checkout_mode', () => {
     valid({ checkout_mode: 'HOSTED', payment_method: null, payment_method_options: { bank: null } });
     valid({ checkout_mode: 'hosted', payment_method_options: {} });
     expect(invalid({ checkout_mode: 'hosted', payment_method: 'promptpay' }, 'payment_method').message).toContain('Omit payment_method');
-    expect(invalid({ checkout_mode: ' hosted', payment_method_options: { bank: 'KBANK' } }, 'payment_method_options').message).toContain('Omit payment_method_options');
+    expect(invalid({ checkout_mode: ' hosted', payment_method_options: { bank: 'KBANK' } }, 'payment_method_options').message).toContain(
+      'Omit payment_method_options',
+    );
     // direct may name both.
     valid({ checkout_mode: 'direct', payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK' } });
   });
@@ -84,13 +88,33 @@ describe('checkout_mode', () => {
 
 describe('return_url', () => {
   const accepted = [
-    'https://shop.example/return', 'http://localhost:3000/r?x=1#top', 'HTTPS://Shop.Example', 'https://shop.example.:443/', 'http://1.2.3.4/r',
-    'https://a-b.c0.example/ä?q=1', 'https://shop.example:65535',
+    'https://shop.example/return',
+    'http://localhost:3000/r?x=1#top',
+    'HTTPS://Shop.Example',
+    'https://shop.example.:443/',
+    'http://1.2.3.4/r',
+    'https://a-b.c0.example/ä?q=1',
+    'https://shop.example:65535',
   ];
   const refused = [
-    '/thanks', 'javascript:alert(1)', 'https://user:pw@shop.example/', 'https://@shop.example/', 'ftp://shop.example/', ' https://shop.example/',
-    'https://shop.example/a b', 'http:shop.example', 'https://shop.example:65536/', 'https://256.1.1.1/', 'https://1.2.3.4.5/', 'https://shop.1/',
-    'https://xn--a.com/', 'https://xn--ls8h.la/', 'https://[::1]/', 'https://', 'https:///x', `https://shop.example/${'x'.repeat(2030)}`,
+    '/thanks',
+    'javascript:alert(1)',
+    'https://user:pw@shop.example/',
+    'https://@shop.example/',
+    'ftp://shop.example/',
+    ' https://shop.example/',
+    'https://shop.example/a b',
+    'http:shop.example',
+    'https://shop.example:65536/',
+    'https://256.1.1.1/',
+    'https://1.2.3.4.5/',
+    'https://shop.1/',
+    'https://xn--a.com/',
+    'https://xn--ls8h.la/',
+    'https://[::1]/',
+    'https://',
+    'https:///x',
+    `https://shop.example/${'x'.repeat(2030)}`,
   ];
 
   test('an absolute http(s) URL without credentials, stored as sent', () => {
@@ -115,8 +139,16 @@ describe('metadata and the other optional fields', () => {
   });
 
   test('null optional fields are omitted; empty strings are refused', () => {
-    const input = parseCreatePayment(valid({ payment_method: null, return_url: null, device_fingerprint: null, external_reference: null, payment_method_options: null }));
-    expect(input).toMatchObject({ payment_method: null, return_url: null, device_fingerprint: null, external_reference: null, payment_method_options: {} });
+    const input = parseCreatePayment(
+      valid({ payment_method: null, return_url: null, device_fingerprint: null, external_reference: null, payment_method_options: null }),
+    );
+    expect(input).toMatchObject({
+      payment_method: null,
+      return_url: null,
+      device_fingerprint: null,
+      external_reference: null,
+      payment_method_options: {},
+    });
     for (const name of ['payment_method', 'return_url', 'device_fingerprint', 'external_reference']) invalid({ [name]: '' }, name);
   });
 
@@ -130,7 +162,8 @@ describe('metadata and the other optional fields', () => {
 describe('the hosted page form uses the same schemas', () => {
   test('valid fields are normalised; invalid ones are reported by their form name', () => {
     expect(parseCheckoutForm({ payment_method: 'Bank_Transfer', bank: 'kbank', account_name: ' A  B ', account_number: '123-4567' })).toEqual({
-      selection: { method: 'bank_transfer', bank: 'KBANK', payer: { account_name: 'A B', account_number: '1234567', bank: 'KBANK' } }, errors: {},
+      selection: { method: 'bank_transfer', bank: 'KBANK', payer: { account_name: 'A B', account_number: '1234567', bank: 'KBANK' } },
+      errors: {},
     });
     const { selection, errors } = parseCheckoutForm({ payment_method: 'promptpay', customer_phone: '0812', name_th: 'Somchai' });
     expect(selection).toBeUndefined();

@@ -9,8 +9,12 @@ import { Client, ref } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 /** Nothing about payment intents exists for the merchant: no intent, no event, no balance movement. */
 async function expectNothingCreated(c: Client): Promise<void> {
@@ -26,8 +30,12 @@ async function expectNothingCreated(c: Client): Promise<void> {
 
 describe('create validation: 400 validation_error naming the param, nothing created', () => {
   let c: Client;
-  beforeAll(async () => { c = await srv.merchant(undefined, 'test', { fund: false }); });
-  afterAll(async () => { await expectNothingCreated(c); });
+  beforeAll(async () => {
+    c = await srv.merchant(undefined, 'test', { fund: false });
+  });
+  afterAll(async () => {
+    await expectNothingCreated(c);
+  });
 
   const cases: [string, Record<string, unknown> | ((b: Record<string, any>) => void), string][] = [
     // customer
@@ -77,10 +85,26 @@ describe('create validation: 400 validation_error naming the param, nothing crea
     // other fields
     ['payment_method malformed', { payment_method: 'Prompt Pay!' }, 'payment_method'],
     ['payment_method_options not an object', { payment_method_options: 'KBANK' }, 'payment_method_options'],
-    ['payment_method_options unknown field', { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', iban: 'x' } }, 'payment_method_options.iban'],
-    ['payment_method_options.account_number malformed', { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', account_name: 'A', account_number: '12ab' } }, 'payment_method_options.account_number'],
-    ['payment_method_options.name_th not Thai', { payment_method: 'bank_transfer', payment_method_options: { bank: 'KTB', name_th: 'Somchai' } }, 'payment_method_options.name_th'],
-    ['discovery object sent back', { payment_method: 'bank_transfer', payment_method_options: { payer: { bank: { required: true } } } }, 'payment_method_options.payer'],
+    [
+      'payment_method_options unknown field',
+      { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', iban: 'x' } },
+      'payment_method_options.iban',
+    ],
+    [
+      'payment_method_options.account_number malformed',
+      { payment_method: 'bank_transfer', payment_method_options: { bank: 'KBANK', account_name: 'A', account_number: '12ab' } },
+      'payment_method_options.account_number',
+    ],
+    [
+      'payment_method_options.name_th not Thai',
+      { payment_method: 'bank_transfer', payment_method_options: { bank: 'KTB', name_th: 'Somchai' } },
+      'payment_method_options.name_th',
+    ],
+    [
+      'discovery object sent back',
+      { payment_method: 'bank_transfer', payment_method_options: { payer: { bank: { required: true } } } },
+      'payment_method_options.payer',
+    ],
     ['discovery options sent back', { options: { payer: {} } }, 'options'],
     ['return_url not absolute', { return_url: '/thanks' }, 'return_url'],
     ['return_url not http', { return_url: 'javascript:alert(1)' }, 'return_url'],
@@ -137,7 +161,9 @@ describe('create validation: 400 validation_error naming the param, nothing crea
 
 describe('accepted values and normalisation', () => {
   let c: Client;
-  beforeAll(async () => { c = await srv.merchant(undefined, 'test', { fund: false }); });
+  beforeAll(async () => {
+    c = await srv.merchant(undefined, 'test', { fund: false });
+  });
 
   test('leading zeros, lower-case currency/country, 30-digit amount boundary', async () => {
     const res = await c.post('/v1/payment_intents', paymentBody({ amount: '00050000', currency: 'thb', country: 'th', payment_method: 'promptpay' }));
@@ -153,7 +179,10 @@ describe('accepted values and normalisation', () => {
   });
 
   test('customer with any one field is enough; e-mail and phone are normalised', async () => {
-    const res = await c.post('/v1/payment_intents', paymentBody({ customer: { email: 'Somchai@EXAMPLE.com', phone: '+66 81-234-5678' }, payment_method: 'promptpay' }));
+    const res = await c.post(
+      '/v1/payment_intents',
+      paymentBody({ customer: { email: 'Somchai@EXAMPLE.com', phone: '+66 81-234-5678' }, payment_method: 'promptpay' }),
+    );
     expect(res.status).toBe(201);
     for (const customer of [{ reference: 'cus-1' }, { phone: '+66812345678' }, { email: 'a@b.co' }]) {
       const r = await c.post('/v1/payment_intents', paymentBody({ customer, payment_method: 'promptpay' }));
@@ -169,21 +198,46 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
     c = await srv.merchant(undefined, 'test', { fund: false });
     live = await srv.keyFor(c.merchantId, 'live');
   });
-  afterAll(async () => { await expectNothingCreated(c); });
+  afterAll(async () => {
+    await expectNothingCreated(c);
+  });
 
   const full = { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK' };
   const cases: [string, Record<string, unknown>, string][] = [
     // siampay bank_transfer KBANK needs account_name, account_number, bank
     ['account_name', { payment_method: 'bank_transfer', payment_method_options: { ...full, account_name: undefined } }, 'payment_method_options.account_name'],
-    ['account_number', { payment_method: 'bank_transfer', payment_method_options: { ...full, account_number: undefined } }, 'payment_method_options.account_number'],
-    ['bank (method with a bank choice)', { payment_method: 'bank_transfer', payment_method_options: { account_name: 'A', account_number: '1234567890' } }, 'payment_method_options.bank'],
+    [
+      'account_number',
+      { payment_method: 'bank_transfer', payment_method_options: { ...full, account_number: undefined } },
+      'payment_method_options.account_number',
+    ],
+    [
+      'bank (method with a bank choice)',
+      { payment_method: 'bank_transfer', payment_method_options: { account_name: 'A', account_number: '1234567890' } },
+      'payment_method_options.bank',
+    ],
     // krungpay bank_transfer KTB needs bank, name_th
     ['name_th', { payment_method: 'bank_transfer', payment_method_options: { bank: 'KTB' } }, 'payment_method_options.name_th'],
     // krungpay serves promptpay above siampay's maximum and needs the payer's name
     ['customer_name', { amount: '30000000', payment_method: 'promptpay', customer: { email: 'a@example.com' } }, 'customer.name'],
     // nusapay IDR needs customer_name, customer_phone, bank
-    ['customer_phone', { amount: '5000000', currency: 'IDR', country: 'ID', payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } }, 'customer.phone'],
-    ['customer_name (IDR)', { amount: '5000000', currency: 'IDR', country: 'ID', customer: { phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BNI' } }, 'customer.name'],
+    [
+      'customer_phone',
+      { amount: '5000000', currency: 'IDR', country: 'ID', payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } },
+      'customer.phone',
+    ],
+    [
+      'customer_name (IDR)',
+      {
+        amount: '5000000',
+        currency: 'IDR',
+        country: 'ID',
+        customer: { phone: '+628123456789' },
+        payment_method: 'bank_transfer',
+        payment_method_options: { bank: 'BNI' },
+      },
+      'customer.name',
+    ],
     // direct_debit needs account_name, account_number, bank, name_th
     ['direct_debit name_th', { amount: '1000', payment_method: 'direct_debit', payment_method_options: { ...full } }, 'payment_method_options.name_th'],
     // service-picked method (payment_method omitted) with a bank: names the picked method's first missing field
@@ -201,11 +255,22 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
     const m = await srv.merchant(undefined, 'test', { fund: false });
     const ok = await m.post('/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: full }));
     expect(ok.status).toBe(201);
-    const idr = await m.post('/v1/payment_intents', paymentBody({
-      amount: '5000000', currency: 'IDR', country: 'ID', customer: { name: 'Budi', phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' },
-    }));
+    const idr = await m.post(
+      '/v1/payment_intents',
+      paymentBody({
+        amount: '5000000',
+        currency: 'IDR',
+        country: 'ID',
+        customer: { name: 'Budi', phone: '+628123456789' },
+        payment_method: 'bank_transfer',
+        payment_method_options: { bank: 'BCA' },
+      }),
+    );
     expect(idr.status).toBe(201);
-    const ktb = await m.post('/v1/payment_intents', paymentBody({ payment_method: 'bank_transfer', payment_method_options: { bank: 'ktb', name_th: 'สมชาย ใจดี' } }));
+    const ktb = await m.post(
+      '/v1/payment_intents',
+      paymentBody({ payment_method: 'bank_transfer', payment_method_options: { bank: 'ktb', name_th: 'สมชาย ใจดี' } }),
+    );
     expect(ktb.status).toBe(201);
     expect(ktb.body.next_action.display_bank_transfer_instructions.bank).toBe('KTB');
   });
@@ -244,7 +309,9 @@ describe('payer-data mapping: a missing required payer field is 400 naming the c
 
 describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
   let c: Client;
-  beforeAll(async () => { c = await srv.merchant(undefined, 'test', { fund: false }); });
+  beforeAll(async () => {
+    c = await srv.merchant(undefined, 'test', { fund: false });
+  });
 
   /** A direct bank transfer with every one of the eleven fingerprinted fields set. */
   function complete(reference: string): Record<string, any> {
@@ -265,26 +332,128 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
   }
 
   const changes: [string, (b: Record<string, any>) => void][] = [
-    ['amount', (b) => { b.amount = '50001'; }],
-    ['currency', (b) => { b.currency = 'USD'; }],
-    ['country', (b) => { b.country = 'ID'; }],
-    ['customer (a field changed)', (b) => { b.customer.name = 'Somsri Jaidee'; }],
-    ['customer (a field removed)', (b) => { delete b.customer.reference; }],
-    ['customer (a field added)', (b) => { b.customer = { name: 'Somchai Jaidee' }; }],
-    ['checkout_mode', (b) => { b.checkout_mode = 'hosted'; delete b.payment_method; delete b.payment_method_options; }],
-    ['payment_method', (b) => { b.payment_method = 'online_banking'; }],
-    ['payment_method (omitted)', (b) => { delete b.payment_method; }],
-    ['payment_method_options', (b) => { b.payment_method_options.account_number = '1234567891'; }],
-    ['payment_method_options (bank)', (b) => { b.payment_method_options.bank = 'SCB'; }],
-    ['return_url', (b) => { b.return_url = 'https://shop.example/return?x=1'; }],
-    ['return_url (omitted)', (b) => { delete b.return_url; }],
-    ['device_fingerprint', (b) => { b.device_fingerprint = 'dfp-abd'; }],
-    ['device_fingerprint (omitted)', (b) => { delete b.device_fingerprint; }],
-    ['metadata', (b) => { b.metadata.order_id = '43'; }],
-    ['metadata (key added)', (b) => { b.metadata.extra = '1'; }],
-    ['metadata (omitted)', (b) => { delete b.metadata; }],
-    ['external_reference', (b) => { b.external_reference = 'ext-43'; }],
-    ['external_reference (omitted)', (b) => { delete b.external_reference; }],
+    [
+      'amount',
+      (b) => {
+        b.amount = '50001';
+      },
+    ],
+    [
+      'currency',
+      (b) => {
+        b.currency = 'USD';
+      },
+    ],
+    [
+      'country',
+      (b) => {
+        b.country = 'ID';
+      },
+    ],
+    [
+      'customer (a field changed)',
+      (b) => {
+        b.customer.name = 'Somsri Jaidee';
+      },
+    ],
+    [
+      'customer (a field removed)',
+      (b) => {
+        delete b.customer.reference;
+      },
+    ],
+    [
+      'customer (a field added)',
+      (b) => {
+        b.customer = { name: 'Somchai Jaidee' };
+      },
+    ],
+    [
+      'checkout_mode',
+      (b) => {
+        b.checkout_mode = 'hosted';
+        delete b.payment_method;
+        delete b.payment_method_options;
+      },
+    ],
+    [
+      'payment_method',
+      (b) => {
+        b.payment_method = 'online_banking';
+      },
+    ],
+    [
+      'payment_method (omitted)',
+      (b) => {
+        delete b.payment_method;
+      },
+    ],
+    [
+      'payment_method_options',
+      (b) => {
+        b.payment_method_options.account_number = '1234567891';
+      },
+    ],
+    [
+      'payment_method_options (bank)',
+      (b) => {
+        b.payment_method_options.bank = 'SCB';
+      },
+    ],
+    [
+      'return_url',
+      (b) => {
+        b.return_url = 'https://shop.example/return?x=1';
+      },
+    ],
+    [
+      'return_url (omitted)',
+      (b) => {
+        delete b.return_url;
+      },
+    ],
+    [
+      'device_fingerprint',
+      (b) => {
+        b.device_fingerprint = 'dfp-abd';
+      },
+    ],
+    [
+      'device_fingerprint (omitted)',
+      (b) => {
+        delete b.device_fingerprint;
+      },
+    ],
+    [
+      'metadata',
+      (b) => {
+        b.metadata.order_id = '43';
+      },
+    ],
+    [
+      'metadata (key added)',
+      (b) => {
+        b.metadata.extra = '1';
+      },
+    ],
+    [
+      'metadata (omitted)',
+      (b) => {
+        delete b.metadata;
+      },
+    ],
+    [
+      'external_reference',
+      (b) => {
+        b.external_reference = 'ext-43';
+      },
+    ],
+    [
+      'external_reference (omitted)',
+      (b) => {
+        delete b.external_reference;
+      },
+    ],
   ];
 
   test.each(changes)('a repeat with %s changed -> 409 idempotency_conflict, original untouched', async (_name, change) => {
@@ -351,7 +520,13 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
     const first = await c.post('/v1/payment_intents', b);
     expect(first.status).toBe(201);
     const again = await c.post('/v1/payment_intents', {
-      ...b, metadata: {}, payment_method_options: {}, return_url: null, device_fingerprint: null, external_reference: null, payment_method: null,
+      ...b,
+      metadata: {},
+      payment_method_options: {},
+      return_url: null,
+      device_fingerprint: null,
+      external_reference: null,
+      payment_method: null,
     });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
@@ -359,7 +534,14 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
 
   test('the original is returned in its current state (after it moved on), not re-run', async () => {
     const reference = ref('fp');
-    const b = { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: reference, customer: { name: 'A' }, payment_method: 'promptpay' };
+    const b = {
+      amount: '50000',
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: reference,
+      customer: { name: 'A' },
+      payment_method: 'promptpay',
+    };
     const first = await c.post('/v1/payment_intents', b);
     expect((await c.post(`/v1/payment_intents/${first.body.id}/cancel`, {})).status).toBe(200);
     const again = await c.post('/v1/payment_intents', b);
@@ -369,7 +551,14 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
 
   test('merchant_reference is scoped per merchant and per environment', async () => {
     const reference = ref('fp');
-    const b = { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: reference, customer: { name: 'A' }, payment_method: 'promptpay' };
+    const b = {
+      amount: '50000',
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: reference,
+      customer: { name: 'A' },
+      payment_method: 'promptpay',
+    };
     const other = await srv.merchant(undefined, 'test', { fund: false });
     const live = await srv.keyFor(c.merchantId, 'live');
     const a = await c.post('/v1/payment_intents', b);
@@ -403,14 +592,27 @@ describe('merchant_reference fingerprint (Idempotency rule 10)', () => {
     const rest = await c.post('/v1/payment_intents', complete(reference));
     const mutation = `mutation($input: CreatePaymentIntentInput!) { createPaymentIntent(input: $input) { id status amount checkoutMode } }`;
     const input = {
-      amount: '050000', currency: 'thb', country: 'TH', merchantReference: reference, checkoutMode: 'DIRECT',
+      amount: '050000',
+      currency: 'thb',
+      country: 'TH',
+      merchantReference: reference,
+      checkoutMode: 'DIRECT',
       customer: { name: 'Somchai Jaidee', email: 'somchai@example.com', phone: '+66812345678', reference: 'cus-42' },
-      paymentMethod: 'bank_transfer', paymentMethodOptions: { accountName: 'Somchai Jaidee', accountNumber: '1234567890', bank: 'KBANK' },
-      returnUrl: 'https://shop.example/return', deviceFingerprint: 'dfp-abc', metadata: { channel: 'web', order_id: '42' }, externalReference: 'ext-42',
+      paymentMethod: 'bank_transfer',
+      paymentMethodOptions: { accountName: 'Somchai Jaidee', accountNumber: '1234567890', bank: 'KBANK' },
+      returnUrl: 'https://shop.example/return',
+      deviceFingerprint: 'dfp-abc',
+      metadata: { channel: 'web', order_id: '42' },
+      externalReference: 'ext-42',
     };
     const same = await c.gql(mutation, { input });
     expect(same.body.errors).toBeUndefined();
-    expect(same.body.data!.createPaymentIntent).toEqual({ id: rest.body.id, status: 'REQUIRES_ACTION', amount: '50000', checkoutMode: 'DIRECT' });
+    expect(same.body.data!.createPaymentIntent).toEqual({
+      id: rest.body.id,
+      status: 'REQUIRES_ACTION',
+      amount: '50000',
+      checkoutMode: 'DIRECT',
+    });
     const changed = await c.gql(mutation, { input: { ...input, externalReference: 'ext-other' } });
     expect(changed.body.errors![0].extensions.code).toBe('idempotency_conflict');
     // metadata keys are the merchant's own: not camel/snake-converted, so metadata { orderId } differs from { order_id }.

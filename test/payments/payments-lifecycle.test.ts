@@ -9,13 +9,20 @@ import { createPayment, directDebit, is, paymentBody, waitForStatus } from '../h
 import { crc16ccitt, parseTlv } from '../../src/modules/methods/emvco';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MINUTE = 60_000;
 
-const TRANSFER = { payment_method: 'bank_transfer', payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK' } };
+const TRANSFER = {
+  payment_method: 'bank_transfer',
+  payment_method_options: { account_name: 'Somchai Jaidee', account_number: '1234567890', bank: 'KBANK' },
+};
 const DEBIT = directDebit;
 
 const create = (c: Client, overrides: Record<string, unknown> = {}) => createPayment(c, paymentBody(overrides));
@@ -51,12 +58,39 @@ describe('record shape', () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const p = await create(c, { payment_method: 'promptpay', metadata: { a: '1' } });
     expect(Object.keys(p).sort()).toEqual([
-      'amount', 'amount_refunded', 'checkout_mode', 'country', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message', 'id', 'merchant_reference',
-      'next_action', 'object', 'payment_method', 'processing_reason', 'receipt', 'status', 'updated_at',
+      'amount',
+      'amount_refunded',
+      'checkout_mode',
+      'country',
+      'created_at',
+      'currency',
+      'environment',
+      'failure_code',
+      'failure_message',
+      'id',
+      'merchant_reference',
+      'next_action',
+      'object',
+      'payment_method',
+      'processing_reason',
+      'receipt',
+      'status',
+      'updated_at',
     ]);
     expect(p).toMatchObject({
-      object: 'payment_intent', amount: '50000', currency: 'THB', country: 'TH', environment: 'test', checkout_mode: 'direct', status: 'requires_action',
-      payment_method: 'promptpay', failure_code: null, failure_message: null, processing_reason: null, receipt: null, amount_refunded: '0',
+      object: 'payment_intent',
+      amount: '50000',
+      currency: 'THB',
+      country: 'TH',
+      environment: 'test',
+      checkout_mode: 'direct',
+      status: 'requires_action',
+      payment_method: 'promptpay',
+      failure_code: null,
+      failure_message: null,
+      processing_reason: null,
+      receipt: null,
+      amount_refunded: '0',
     });
     expect(p.id).toMatch(/^pi_[0-9a-z]{26}$/);
     expect(p.created_at).toMatch(ISO_MS);
@@ -68,7 +102,9 @@ describe('record shape', () => {
 
 describe('next_action types', () => {
   let c: Client;
-  beforeAll(async () => { c = await srv.merchant(undefined, 'test', { fund: false }); });
+  beforeAll(async () => {
+    c = await srv.merchant(undefined, 'test', { fund: false });
+  });
 
   test('promptpay: display_qr_code with a valid EMVCo payload, an SVG image and expires_at (15 min)', async () => {
     const before = Date.now();
@@ -99,14 +135,24 @@ describe('next_action types', () => {
     expect(p.next_action.type).toBe('display_bank_transfer_instructions');
     expectWithin(p.next_action.expires_at, before, 24 * 60 * MINUTE);
     expect(p.next_action.display_bank_transfer_instructions).toEqual({
-      bank: 'KBANK', bank_name: 'Kasikornbank', account_number: '0481234567', account_name: 'Payments Gateway Client Funds',
-      reference: expect.stringMatching(/^PI[0-9A-Z]{16}$/), amount: '50000', currency: 'THB',
+      bank: 'KBANK',
+      bank_name: 'Kasikornbank',
+      account_number: '0481234567',
+      account_name: 'Payments Gateway Client Funds',
+      reference: expect.stringMatching(/^PI[0-9A-Z]{16}$/),
+      amount: '50000',
+      currency: 'THB',
     });
   });
 
   test('bank_transfer (IDR): a virtual account per intent', async () => {
     const p = await create(c, {
-      amount: '5000000', currency: 'IDR', country: 'ID', customer: { name: 'Budi', phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' },
+      amount: '5000000',
+      currency: 'IDR',
+      country: 'ID',
+      customer: { name: 'Budi', phone: '+628123456789' },
+      payment_method: 'bank_transfer',
+      payment_method_options: { bank: 'BCA' },
     });
     const t = p.next_action.display_bank_transfer_instructions;
     expect(t).toMatchObject({ bank: 'BCA', bank_name: 'Bank Central Asia', amount: '5000000', currency: 'IDR' });
@@ -116,7 +162,11 @@ describe('next_action types', () => {
   test('online_banking: redirect_to_url to the bank approval page under /checkout/:token (30 min)', async () => {
     const before = Date.now();
     const p = await create(c, { payment_method: 'online_banking', payment_method_options: { bank: 'SCB' } });
-    expect(p.next_action).toEqual({ type: 'redirect_to_url', url: expect.stringMatching(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]{43}/authorize$`)), expires_at: expect.any(String) });
+    expect(p.next_action).toEqual({
+      type: 'redirect_to_url',
+      url: expect.stringMatching(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]{43}/authorize$`)),
+      expires_at: expect.any(String),
+    });
     expectWithin(p.next_action.expires_at, before, 30 * MINUTE);
     const page = await fetch(p.next_action.url);
     expect(page.status).toBe(200);
@@ -126,17 +176,24 @@ describe('next_action types', () => {
     const before = Date.now();
     const p = await create(c, { checkout_mode: 'hosted', return_url: 'https://shop.example/done' });
     expect(p).toMatchObject({ checkout_mode: 'hosted', status: 'requires_action', payment_method: null });
-    expect(p.next_action).toEqual({ type: 'redirect_to_url', url: expect.stringMatching(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]{43}$`)), expires_at: expect.any(String) });
+    expect(p.next_action).toEqual({
+      type: 'redirect_to_url',
+      url: expect.stringMatching(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]{43}$`)),
+      expires_at: expect.any(String),
+    });
     expectWithin(p.next_action.expires_at, before, 60 * MINUTE);
     const page = await fetch(p.next_action.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
   });
 
-  test('hosted checkout: the payer picks a method; the intent then carries that method\'s next_action', async () => {
+  test("hosted checkout: the payer picks a method; the intent then carries that method's next_action", async () => {
     const p = await create(c, { checkout_mode: 'hosted' });
     const picked = await fetch(p.next_action.url, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_method=promptpay',
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'payment_method=promptpay',
     });
     expect(picked.status).toBe(303);
     const after = (await c.get(`/v1/payment_intents/${p.id}`)).body;
@@ -148,10 +205,21 @@ describe('next_action types', () => {
   test('direct_debit: no next_action, succeeds at once with a receipt, credits the balance', async () => {
     const m = await srv.merchant(undefined, 'test', { fund: false });
     const p = await create(m, DEBIT());
-    expect(p).toMatchObject({ status: 'succeeded', payment_method: 'direct_debit', next_action: null, processing_reason: null, failure_code: null });
+    expect(p).toMatchObject({
+      status: 'succeeded',
+      payment_method: 'direct_debit',
+      next_action: null,
+      processing_reason: null,
+      failure_code: null,
+    });
     expect(p.receipt).toEqual({
-      receipt_number: expect.stringMatching(/^RCPT-\d{8}-[0-9A-Z]{10}$/), amount: '5000', currency: 'THB', payment_method: 'direct_debit', bank: 'KBANK',
-      reference: expect.stringMatching(/^PI[0-9A-Z]{16}$/), paid_at: expect.stringMatching(ISO_MS),
+      receipt_number: expect.stringMatching(/^RCPT-\d{8}-[0-9A-Z]{10}$/),
+      amount: '5000',
+      currency: 'THB',
+      payment_method: 'direct_debit',
+      bank: 'KBANK',
+      reference: expect.stringMatching(/^PI[0-9A-Z]{16}$/),
+      paid_at: expect.stringMatching(ISO_MS),
     });
     expect(await balance(m)).toEqual({ available: '5000', pending: '0' });
     expect(await eventsOf(m, p.id)).toEqual(['payment_intent.created', 'payment_intent.succeeded']);
@@ -178,7 +246,12 @@ describe('transitions (REST)', () => {
     const approve = await fetch(p.next_action.url, { method: 'POST', redirect: 'manual' });
     expect(approve.status).toBe(303);
     const processing = (await m.get(`/v1/payment_intents/${p.id}`)).body;
-    expect(processing).toMatchObject({ status: 'processing', next_action: null, processing_reason: 'provider_confirmation', receipt: null });
+    expect(processing).toMatchObject({
+      status: 'processing',
+      next_action: null,
+      processing_reason: 'provider_confirmation',
+      receipt: null,
+    });
     expect(await balance(m)).toEqual({ available: '0', pending: '50000' });
     const ok = await m.post(`/v1/test_helpers/payment_intents/${p.id}/succeed`, {});
     expect(ok.body).toMatchObject({ status: 'succeeded', processing_reason: null, next_action: null });
@@ -203,10 +276,19 @@ describe('transitions (REST)', () => {
     const p = await create(m, TRANSFER);
     const res = await m.post(`/v1/test_helpers/payment_intents/${p.id}/fail`, {});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'failed', failure_code: 'payment_declined', next_action: null, receipt: null, processing_reason: null });
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      failure_code: 'payment_declined',
+      next_action: null,
+      receipt: null,
+      processing_reason: null,
+    });
     expect(res.body.failure_message).toEqual(expect.any(String));
     const q = await create(m, { payment_method: 'promptpay' });
-    const custom = await m.post(`/v1/test_helpers/payment_intents/${q.id}/fail`, { failure_code: 'amount_mismatch', failure_message: 'Paid 1 baht short.' });
+    const custom = await m.post(`/v1/test_helpers/payment_intents/${q.id}/fail`, {
+      failure_code: 'amount_mismatch',
+      failure_message: 'Paid 1 baht short.',
+    });
     expect(custom.body).toMatchObject({ status: 'failed', failure_code: 'amount_mismatch', failure_message: 'Paid 1 baht short.' });
     expect((await m.post(`/v1/test_helpers/payment_intents/${q.id}/fail`, { failure_code: 'Bad Code' })).status).toBe(400);
     expect(await balance(m)).toEqual({ available: '0', pending: '0' });
@@ -228,7 +310,13 @@ describe('transitions (REST)', () => {
     const p = await create(m, { payment_method: 'promptpay' });
     const res = await m.post(`/v1/payment_intents/${p.id}/cancel`, { reason: 'Customer changed their mind' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: p.id, status: 'cancelled', failure_code: 'cancelled', failure_message: 'Customer changed their mind', next_action: null });
+    expect(res.body).toMatchObject({
+      id: p.id,
+      status: 'cancelled',
+      failure_code: 'cancelled',
+      failure_message: 'Customer changed their mind',
+      next_action: null,
+    });
     expect(await eventsOf(m, p.id)).toEqual(['payment_intent.created', 'payment_intent.cancelled']);
     const again = await m.post(`/v1/payment_intents/${p.id}/cancel`, {});
     expect(again.status).toBe(422);
@@ -322,8 +410,12 @@ describe('transitions (REST)', () => {
 
 describe('simulated providers settle on their own (SIMULATED_SETTLE_MS)', () => {
   let timed: TestServer;
-  beforeAll(async () => { timed = await startServer({ env: { SIMULATED_SETTLE_MS: '150' } }); });
-  afterAll(async () => { await timed.close(); });
+  beforeAll(async () => {
+    timed = await startServer({ env: { SIMULATED_SETTLE_MS: '150' } });
+  });
+  afterAll(async () => {
+    await timed.close();
+  });
 
   test('promptpay: requires_action -> processing -> succeeded; direct_debit review -> failed as its magic value says', async () => {
     const m = await timed.merchant(undefined, 'test', { fund: false });
@@ -347,23 +439,52 @@ describe('GraphQL surface', () => {
   const CREATE = `mutation($input: CreatePaymentIntentInput!) { createPaymentIntent(input: $input) { ${FIELDS} } }`;
   const GET = `query($id: ID!) { paymentIntent(id: $id) { ${FIELDS} } }`;
   const CANCEL = `mutation($id: ID!, $reason: String) { cancelPaymentIntent(id: $id, reason: $reason) { id status failureCode failureMessage nextAction { type } } }`;
-  const base = () => ({ amount: '50000', currency: 'THB', country: 'TH', merchantReference: ref('gql'), customer: { name: 'Somchai Jaidee' } });
+  const base = () => ({
+    amount: '50000',
+    currency: 'THB',
+    country: 'TH',
+    merchantReference: ref('gql'),
+    customer: { name: 'Somchai Jaidee' },
+  });
 
   test('create (each next_action), read, cancel, list; the same records as REST', async () => {
     const m = await srv.merchant(undefined, 'test', { fund: false });
     const qr = await m.gql(CREATE, { input: { ...base(), paymentMethod: 'promptpay' } });
     expect(qr.body.errors).toBeUndefined();
     const pi = qr.body.data.createPaymentIntent;
-    expect(pi).toMatchObject({ status: 'REQUIRES_ACTION', checkoutMode: 'DIRECT', environment: 'TEST', paymentMethod: 'promptpay', receipt: null, processingReason: null });
+    expect(pi).toMatchObject({
+      status: 'REQUIRES_ACTION',
+      checkoutMode: 'DIRECT',
+      environment: 'TEST',
+      paymentMethod: 'promptpay',
+      receipt: null,
+      processingReason: null,
+    });
     expect(pi.nextAction).toMatchObject({ type: 'DISPLAY_QR_CODE', url: null, displayBankTransferInstructions: null });
     const rest = (await m.get(`/v1/payment_intents/${pi.id}`)).body;
-    expect(pi.nextAction.displayQrCode).toEqual({ data: rest.next_action.display_qr_code.data, imageUrlSvg: rest.next_action.display_qr_code.image_url_svg });
+    expect(pi.nextAction.displayQrCode).toEqual({
+      data: rest.next_action.display_qr_code.data,
+      imageUrlSvg: rest.next_action.display_qr_code.image_url_svg,
+    });
     expect(pi.nextAction.expiresAt).toBe(rest.next_action.expires_at);
 
-    const transfer = await m.gql(CREATE, { input: { ...base(), paymentMethod: 'bank_transfer', paymentMethodOptions: { accountName: 'Somchai Jaidee', accountNumber: '1234567890', bank: 'KBANK' } } });
+    const transfer = await m.gql(CREATE, {
+      input: {
+        ...base(),
+        paymentMethod: 'bank_transfer',
+        paymentMethodOptions: { accountName: 'Somchai Jaidee', accountNumber: '1234567890', bank: 'KBANK' },
+      },
+    });
     expect(transfer.body.data.createPaymentIntent.nextAction).toMatchObject({
-      type: 'DISPLAY_BANK_TRANSFER_INSTRUCTIONS', displayQrCode: null,
-      displayBankTransferInstructions: { bank: 'KBANK', bankName: 'Kasikornbank', accountNumber: '0481234567', amount: '50000', currency: 'THB' },
+      type: 'DISPLAY_BANK_TRANSFER_INSTRUCTIONS',
+      displayQrCode: null,
+      displayBankTransferInstructions: {
+        bank: 'KBANK',
+        bankName: 'Kasikornbank',
+        accountNumber: '0481234567',
+        amount: '50000',
+        currency: 'THB',
+      },
     });
 
     const hosted = await m.gql(CREATE, { input: { ...base(), checkoutMode: 'HOSTED' } });
@@ -372,18 +493,42 @@ describe('GraphQL surface', () => {
     expect(h.nextAction.type).toBe('REDIRECT_TO_URL');
     expect(h.nextAction.url).toMatch(new RegExp(`^${srv.url}/checkout/[A-Za-z0-9_-]{43}$`));
 
-    const debit = await m.gql(CREATE, { input: { ...base(), amount: '5000', paymentMethod: 'direct_debit', paymentMethodOptions: { accountName: 'A B', accountNumber: '1234567890', bank: 'KBANK', nameTh: 'สมชาย' } } });
+    const debit = await m.gql(CREATE, {
+      input: {
+        ...base(),
+        amount: '5000',
+        paymentMethod: 'direct_debit',
+        paymentMethodOptions: { accountName: 'A B', accountNumber: '1234567890', bank: 'KBANK', nameTh: 'สมชาย' },
+      },
+    });
     const d = debit.body.data.createPaymentIntent;
-    expect(d).toMatchObject({ status: 'SUCCEEDED', nextAction: null, receipt: { amount: '5000', paymentMethod: 'direct_debit', bank: 'KBANK' } });
+    expect(d).toMatchObject({
+      status: 'SUCCEEDED',
+      nextAction: null,
+      receipt: { amount: '5000', paymentMethod: 'direct_debit', bank: 'KBANK' },
+    });
 
     const read = await m.gql(GET, { id: pi.id });
     expect(read.body.data.paymentIntent).toEqual(pi);
 
     const cancelled = await m.gql(CANCEL, { id: pi.id, reason: 'Out of stock' });
-    expect(cancelled.body.data.cancelPaymentIntent).toEqual({ id: pi.id, status: 'CANCELLED', failureCode: 'cancelled', failureMessage: 'Out of stock', nextAction: null });
+    expect(cancelled.body.data.cancelPaymentIntent).toEqual({
+      id: pi.id,
+      status: 'CANCELLED',
+      failureCode: 'cancelled',
+      failureMessage: 'Out of stock',
+      nextAction: null,
+    });
     const twice = await m.gql(CANCEL, { id: pi.id });
     expect(twice.body.errors![0].extensions.code).toBe('invalid_state');
-    const processingOne = await m.gql(CREATE, { input: { ...base(), amount: '5000', paymentMethod: 'direct_debit', paymentMethodOptions: { accountName: 'A B', accountNumber: '0000000010', bank: 'KBANK', nameTh: 'สมชาย' } } });
+    const processingOne = await m.gql(CREATE, {
+      input: {
+        ...base(),
+        amount: '5000',
+        paymentMethod: 'direct_debit',
+        paymentMethodOptions: { accountName: 'A B', accountNumber: '0000000010', bank: 'KBANK', nameTh: 'สมชาย' },
+      },
+    });
     const pid = processingOne.body.data.createPaymentIntent.id;
     expect(processingOne.body.data.createPaymentIntent).toMatchObject({ status: 'PROCESSING', processingReason: 'risk_review' });
     expect((await m.gql(CANCEL, { id: pid })).body.errors![0].extensions.code).toBe('invalid_state');
@@ -394,11 +539,13 @@ describe('GraphQL surface', () => {
     expect(after.body.data.paymentIntent).toMatchObject({ status: 'SUCCEEDED', processingReason: null, receipt: { amount: '5000' } });
 
     const list = await m.gql(`{ paymentIntents(first: 10) { nodes { id status processingReason receipt { receiptNumber } } pageInfo { hasNextPage } } }`);
-    expect(list.body.data.paymentIntents.nodes.map((n: any) => n.id)).toEqual(
-      [pid, d.id, h.id, transfer.body.data.createPaymentIntent.id, pi.id],
-    );
+    expect(list.body.data.paymentIntents.nodes.map((n: any) => n.id)).toEqual([pid, d.id, h.id, transfer.body.data.createPaymentIntent.id, pi.id]);
     const filtered = await m.gql(`{ paymentIntents(first: 10, filter: { status: [CANCELLED, SUCCEEDED] }) { nodes { id status } } }`);
-    expect(filtered.body.data.paymentIntents.nodes).toEqual([{ id: pid, status: 'SUCCEEDED' }, { id: d.id, status: 'SUCCEEDED' }, { id: pi.id, status: 'CANCELLED' }]);
+    expect(filtered.body.data.paymentIntents.nodes).toEqual([
+      { id: pid, status: 'SUCCEEDED' },
+      { id: d.id, status: 'SUCCEEDED' },
+      { id: pi.id, status: 'CANCELLED' },
+    ]);
     expect(await balance(m)).toEqual({ available: '10000', pending: '0' });
   });
 
@@ -407,8 +554,13 @@ describe('GraphQL surface', () => {
     const other = await srv.merchant(undefined, 'test', { fund: false });
     const un = await m.gql(CREATE, { input: { ...base(), paymentMethod: 'cash' } });
     expect(un.body.errors![0].extensions.code).toBe('payment_method_unavailable');
-    const missing = await m.gql(CREATE, { input: { ...base(), paymentMethod: 'bank_transfer', paymentMethodOptions: { bank: 'KBANK', accountName: 'A' } } });
-    expect(missing.body.errors![0].extensions).toMatchObject({ code: 'validation_error', param: 'input.paymentMethodOptions.accountNumber' });
+    const missing = await m.gql(CREATE, {
+      input: { ...base(), paymentMethod: 'bank_transfer', paymentMethodOptions: { bank: 'KBANK', accountName: 'A' } },
+    });
+    expect(missing.body.errors![0].extensions).toMatchObject({
+      code: 'validation_error',
+      param: 'input.paymentMethodOptions.accountNumber',
+    });
     const p = await create(other, { payment_method: 'promptpay' });
     expect((await m.gql(GET, { id: p.id })).body.data.paymentIntent).toBeNull();
     expect((await m.gql(CANCEL, { id: p.id })).body.errors![0].extensions.code).toBe('not_found');

@@ -18,7 +18,9 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.body;
 });
-afterAll(async () => { await srv.close(); });
+afterAll(async () => {
+  await srv.close();
+});
 
 /** A small JSON Schema checker for the keywords the document uses; returns the problems found. */
 function check(schema: any, value: any, path = '$'): string[] {
@@ -90,14 +92,27 @@ test('every payment-intent route in the document exists with its documented succ
 test('records in every shape validate against PaymentIntent (no undocumented or missing fields)', async () => {
   const records = [
     (await c.post('/v1/payment_intents', body({ payment_method: 'promptpay' }))).body,
-    (await c.post('/v1/payment_intents', body({ payment_method: 'bank_transfer', payment_method_options: { account_name: 'A', account_number: '1234567890', bank: 'KBANK' } }))).body,
+    (
+      await c.post(
+        '/v1/payment_intents',
+        body({
+          payment_method: 'bank_transfer',
+          payment_method_options: { account_name: 'A', account_number: '1234567890', bank: 'KBANK' },
+        }),
+      )
+    ).body,
     (await c.post('/v1/payment_intents', body({ payment_method: 'online_banking', payment_method_options: { bank: 'SCB' } }))).body,
     (await c.post('/v1/payment_intents', body({ checkout_mode: 'hosted' }))).body,
     (await c.post('/v1/payment_intents', body(DEBIT('1234567890')))).body,
     (await c.post('/v1/payment_intents', body(DEBIT('0000000010')))).body,
   ];
   expect(records.map((r) => r.next_action?.type ?? r.status)).toEqual([
-    'display_qr_code', 'display_bank_transfer_instructions', 'redirect_to_url', 'redirect_to_url', 'succeeded', 'processing',
+    'display_qr_code',
+    'display_bank_transfer_instructions',
+    'redirect_to_url',
+    'redirect_to_url',
+    'succeeded',
+    'processing',
   ]);
   for (const r of records) expect(check({ $ref: '#/components/schemas/PaymentIntent' }, r)).toEqual([]);
   const list = await c.get('/v1/payment_intents?limit=100');
@@ -112,15 +127,33 @@ test('the documented create fields are exactly the accepted ones, and the exampl
   const schema = doc.paths['/payment_intents'].post.requestBody.content['application/json'].schema;
   expect(schema.title).toBe('CreatePaymentIntent');
   expect(Object.keys(schema.properties).sort()).toEqual([
-    'amount', 'checkout_mode', 'country', 'currency', 'customer', 'device_fingerprint', 'environment', 'external_reference', 'merchant_reference',
-    'metadata', 'payment_method', 'payment_method_options', 'return_url',
+    'amount',
+    'checkout_mode',
+    'country',
+    'currency',
+    'customer',
+    'device_fingerprint',
+    'environment',
+    'external_reference',
+    'merchant_reference',
+    'metadata',
+    'payment_method',
+    'payment_method_options',
+    'return_url',
   ]);
   expect(schema.required.sort()).toEqual(['amount', 'country', 'currency', 'customer', 'merchant_reference']);
   // Inputs the service accepts (normalised) must satisfy the documented schema too.
   const accepted = body({
-    amount: '00050000', currency: 'thb', country: 'th', customer: { name: 'A', phone: '+66 81-234-5678', email: 'a@example.com' },
-    payment_method: 'bank_transfer', payment_method_options: { account_name: 'A', account_number: '123-456-7890', bank: 'kbank' },
-    return_url: 'https://shop.example/r', metadata: { k: 'v' }, device_fingerprint: 'd', external_reference: 'e',
+    amount: '00050000',
+    currency: 'thb',
+    country: 'th',
+    customer: { name: 'A', phone: '+66 81-234-5678', email: 'a@example.com' },
+    payment_method: 'bank_transfer',
+    payment_method_options: { account_name: 'A', account_number: '123-456-7890', bank: 'kbank' },
+    return_url: 'https://shop.example/r',
+    metadata: { k: 'v' },
+    device_fingerprint: 'd',
+    external_reference: 'e',
   });
   expect((await c.post('/v1/payment_intents', accepted)).status).toBe(201);
   expect(check(schema, accepted)).toEqual([]);

@@ -8,13 +8,24 @@ import { Client } from '../helpers/client';
 import { createPayment, directDebit, paymentBody } from '../helpers/fixtures';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const create = (c: Client, overrides: Record<string, unknown> = {}) => createPayment(c, paymentBody({ payment_method: 'promptpay', ...overrides }));
 
 const DEBIT = directDebit;
-const IDR = { amount: '5000000', currency: 'IDR', country: 'ID', customer: { name: 'Budi', phone: '+628123456789' }, payment_method: 'bank_transfer', payment_method_options: { bank: 'BCA' } };
+const IDR = {
+  amount: '5000000',
+  currency: 'IDR',
+  country: 'ID',
+  customer: { name: 'Budi', phone: '+628123456789' },
+  payment_method: 'bank_transfer',
+  payment_method_options: { bank: 'BCA' },
+};
 
 describe('GET /v1/payment_intents/:id scoping', () => {
   test('unknown, foreign and other-environment ids give identical 404 not_found', async () => {
@@ -33,7 +44,11 @@ describe('GET /v1/payment_intents/:id scoping', () => {
       expect(r.body).toEqual({ error: { code: 'not_found', message: foreign.body.error.message } });
     }
     // the same for cancel and the test helpers: nothing changes
-    for (const path of [`/v1/payment_intents/${own.id}/cancel`, `/v1/test_helpers/payment_intents/${own.id}/succeed`, `/v1/test_helpers/payment_intents/${own.id}/expire`]) {
+    for (const path of [
+      `/v1/payment_intents/${own.id}/cancel`,
+      `/v1/test_helpers/payment_intents/${own.id}/succeed`,
+      `/v1/test_helpers/payment_intents/${own.id}/expire`,
+    ]) {
       const r = await b.post(path, {});
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe('not_found');
@@ -122,7 +137,10 @@ describe('GET /v1/payment_intents listing', () => {
     const first = await c.get('/v1/payment_intents?limit=2&currency=THB');
     expect(first.body.has_more).toBe(true);
     const second = await c.get(`/v1/payment_intents?limit=2&currency=THB&cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    const thb = made.filter((p) => p.currency === 'THB').map((p) => p.id).reverse();
+    const thb = made
+      .filter((p) => p.currency === 'THB')
+      .map((p) => p.id)
+      .reverse();
     expect([...ids(first), ...ids(second)]).toEqual(thb.slice(0, 4));
   });
 
@@ -132,7 +150,12 @@ describe('GET /v1/payment_intents listing', () => {
     expect(ids(await c.get('/v1/payment_intents?status=failed'))).toEqual([]);
     expect(ids(await c.get('/v1/payment_intents?currency=IDR'))).toEqual([idr.id]);
     expect(ids(await c.get('/v1/payment_intents?country=ID'))).toEqual([idr.id]);
-    expect(ids(await c.get('/v1/payment_intents?country=TH&status=requires_action'))).toEqual(made.slice(0, 5).map((p) => p.id).reverse());
+    expect(ids(await c.get('/v1/payment_intents?country=TH&status=requires_action'))).toEqual(
+      made
+        .slice(0, 5)
+        .map((p) => p.id)
+        .reverse(),
+    );
     expect(ids(await c.get(`/v1/payment_intents?merchant_reference=${encodeURIComponent(made[2].merchant_reference)}`))).toEqual([made[2].id]);
     const t = made[3].created_at;
     const gte = ids(await c.get(`/v1/payment_intents?created_gte=${encodeURIComponent(t)}&limit=100`));
@@ -163,10 +186,13 @@ describe('GET /v1/payment_intents listing', () => {
     expect(res.body.error).toMatchObject({ code: 'validation_error', param });
   });
 
-  test("a cursor from another environment or resource is rejected", async () => {
+  test('a cursor from another environment or resource is rejected', async () => {
     const page = await c.get('/v1/payment_intents?limit=1');
     const cursor = encodeURIComponent(page.body.next_cursor);
-    expect((await live.get(`/v1/payment_intents?cursor=${cursor}`)).body.error).toMatchObject({ code: 'validation_error', param: 'cursor' });
+    expect((await live.get(`/v1/payment_intents?cursor=${cursor}`)).body.error).toMatchObject({
+      code: 'validation_error',
+      param: 'cursor',
+    });
     expect((await c.get(`/v1/payout_intents?cursor=${cursor}`)).body.error).toMatchObject({ code: 'validation_error', param: 'cursor' });
   });
 

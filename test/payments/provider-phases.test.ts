@@ -12,15 +12,30 @@ import { ref } from '../helpers/client';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
-afterEach(() => { delete srv.app.paymentLifecycle.hooks.beforeProviderCall; });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
+afterEach(() => {
+  delete srv.app.paymentLifecycle.hooks.beforeProviderCall;
+});
 
-const promptPay = () => ({ amount: '12500', currency: 'THB', country: 'TH', merchant_reference: ref('phase'), payment_method: 'promptpay', customer: { name: 'Somchai Jaidee' } });
+const promptPay = () => ({
+  amount: '12500',
+  currency: 'THB',
+  country: 'TH',
+  merchant_reference: ref('phase'),
+  payment_method: 'promptpay',
+  customer: { name: 'Somchai Jaidee' },
+});
 
 function deferred() {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -34,7 +49,10 @@ test('a provider call that takes 2 s holds no row lock: other writers of the sam
     await sleep(2000);
   };
   let createDone = false;
-  const create = c.post('/v1/payment_intents', promptPay()).then((res) => { createDone = true; return res; });
+  const create = c.post('/v1/payment_intents', promptPay()).then((res) => {
+    createDone = true;
+    return res;
+  });
   await reached.promise;
 
   // Phase 1 committed: the intent is visible with its recovery point while the provider answers.
@@ -45,8 +63,13 @@ test('a provider call that takes 2 s holds no row lock: other writers of the sam
 
   // A write that takes the merchant's balance row lock (on SQLite: the one write queue) completes
   // while the provider call is still running.
-  const payout = await c.post('/v1/payout_intents', { amount: '100', currency: 'THB', country: 'TH', merchant_reference: ref('po'),
-    recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' } });
+  const payout = await c.post('/v1/payout_intents', {
+    amount: '100',
+    currency: 'THB',
+    country: 'TH',
+    merchant_reference: ref('po'),
+    recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '1234567890', holder_name: 'Somchai Jaidee' },
+  });
   expect(payout.status).toBe(201);
   expect(createDone).toBe(false);
 
@@ -89,7 +112,9 @@ test('the transaction guard is on by default and off with NODE_ENV=production un
 
 test('a crash between the phases leaves the recovery point; the scheduler finishes the payment once', async () => {
   const c = await srv.merchant();
-  srv.app.paymentLifecycle.hooks.beforeProviderCall = async () => { throw new Error('injected crash before the provider answered'); };
+  srv.app.paymentLifecycle.hooks.beforeProviderCall = async () => {
+    throw new Error('injected crash before the provider answered');
+  };
   const body = promptPay();
   const key = `phase-${ref('k')}`;
   const failed = await c.post('/v1/payment_intents', body, { idempotencyKey: key });
@@ -125,7 +150,10 @@ test('an intent cancelled while its provider answers keeps its cancellation', as
   const c = await srv.merchant();
   const reached = deferred();
   const release = deferred();
-  srv.app.paymentLifecycle.hooks.beforeProviderCall = async () => { reached.resolve(); await release.promise; };
+  srv.app.paymentLifecycle.hooks.beforeProviderCall = async () => {
+    reached.resolve();
+    await release.promise;
+  };
   const create = c.post('/v1/payment_intents', promptPay());
   await reached.promise;
   const [pending] = await pendingStarts();

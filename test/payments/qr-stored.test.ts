@@ -9,12 +9,16 @@ import { QrModules1733800000000 } from '../../src/db/migrations/1733800000000-Qr
 import { qrSvgDataUrl, qrSvgDataUrlByLibrary, svgDataUrlFromModules, qrModules, modulesFromSvgDataUrl } from '../../src/modules/methods/qr';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer({ scheduler: false }); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer({ scheduler: false });
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const sql = <T = any>(query: string, params: unknown[] = []): Promise<T[]> => srv.app.db.read(() => srv.app.db.ds.query(query, params));
 
-test('the modules draw the library\'s image byte for byte, and are read back from it', () => {
+test("the modules draw the library's image byte for byte, and are read back from it", () => {
   for (const text of ['x', '00020101021229370016A000000677010111011300669123456785802TH53037645406500.006304ABCD', 'p'.repeat(400)]) {
     const lib = qrSvgDataUrlByLibrary(text);
     expect(qrSvgDataUrl(text)).toBe(lib);
@@ -45,13 +49,20 @@ test('a QR payment stores modules, not the image; GET, GraphQL and a replay answ
   const replay = await c.post('/v1/payment_intents', body, { idempotencyKey: key });
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   expect(replay.text).toBe(created.text);
-  const gql = await c.post('/graphql', { query: `{ paymentIntent(id: "${created.body.id}") { nextAction { displayQrCode { data imageUrlSvg } } } }` });
-  expect(gql.body.data.paymentIntent.nextAction.displayQrCode).toEqual({ data: na.display_qr_code.data, imageUrlSvg: na.display_qr_code.image_url_svg });
+  const gql = await c.post('/graphql', {
+    query: `{ paymentIntent(id: "${created.body.id}") { nextAction { displayQrCode { data imageUrlSvg } } } }`,
+  });
+  expect(gql.body.data.paymentIntent.nextAction.displayQrCode).toEqual({
+    data: na.display_qr_code.data,
+    imageUrlSvg: na.display_qr_code.image_url_svg,
+  });
 });
 
 test('migration 1733800000000 strips stored images it can draw again, and down restores them', async () => {
   const c = await srv.merchant();
-  const created = await c.post('/v1/payment_intents', paymentBody({ payment_method: 'promptpay' }), { idempotencyKey: `qr-m-${Date.now()}` });
+  const created = await c.post('/v1/payment_intents', paymentBody({ payment_method: 'promptpay' }), {
+    idempotencyKey: `qr-m-${Date.now()}`,
+  });
   const id = created.body.id;
   const migration = new QrModules1733800000000();
   const runner = srv.app.db.ds.createQueryRunner();

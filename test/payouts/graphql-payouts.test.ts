@@ -40,7 +40,12 @@ function asGraphQL(w: any) {
     environment: w.environment.toUpperCase(),
     status: w.status.toUpperCase(),
     merchantReference: w.merchant_reference,
-    recipient: { type: w.recipient.type.toUpperCase(), accountLast4: w.recipient.account_last4, bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name },
+    recipient: {
+      type: w.recipient.type.toUpperCase(),
+      accountLast4: w.recipient.account_last4,
+      bankCode: w.recipient.bank_code,
+      holderName: w.recipient.holder_name,
+    },
     failureCode: w.failure_code,
     failureMessage: w.failure_message,
     createdAt: w.created_at,
@@ -77,9 +82,12 @@ afterAll(async () => {
 
 describe('round trip', () => {
   test('create -> payoutIntent -> approve, each matching the REST record', async () => {
-    const created = await ok(merchant.gql(CREATE, {
-      input: input({ amount: '000123450', currency: 'thb', country: 'th' }, { bankCode: ' kbank ', accountNumber: '12-3456 7890' }),
-    }), 'createPayoutIntent');
+    const created = await ok(
+      merchant.gql(CREATE, {
+        input: input({ amount: '000123450', currency: 'thb', country: 'th' }, { bankCode: ' kbank ', accountNumber: '12-3456 7890' }),
+      }),
+      'createPayoutIntent',
+    );
     expect(created).toMatchObject({
       amount: '123450',
       currency: 'THB',
@@ -124,12 +132,18 @@ describe('round trip', () => {
 
   test('payoutIntents lists what the mutations made, filtered with UPPER_CASE statuses', async () => {
     const fresh = await create({ currency: 'THB', country: 'TH' });
-    const res = await ok(merchant.gql(`query L($filter: PayoutIntentFilter) { payoutIntents(first: 100, filter: $filter) { nodes { id status } } }`, {
-      filter: { status: ['REQUIRES_APPROVAL'] },
-    }), 'payoutIntents');
+    const res = await ok(
+      merchant.gql(`query L($filter: PayoutIntentFilter) { payoutIntents(first: 100, filter: $filter) { nodes { id status } } }`, {
+        filter: { status: ['REQUIRES_APPROVAL'] },
+      }),
+      'payoutIntents',
+    );
     expect(res.nodes.map((n: any) => n.id)).toContain(fresh.id);
     expect(res.nodes.every((n: any) => n.status === 'REQUIRES_APPROVAL')).toBe(true);
-    const cancelled = await ok(merchant.gql(`{ payoutIntents(first: 100, filter: { status: [CANCELLED] }) { nodes { id status failureCode } } }`), 'payoutIntents');
+    const cancelled = await ok(
+      merchant.gql(`{ payoutIntents(first: 100, filter: { status: [CANCELLED] }) { nodes { id status failureCode } } }`),
+      'payoutIntents',
+    );
     expect(cancelled.nodes.length).toBeGreaterThanOrEqual(2);
     expect(cancelled.nodes.every((n: any) => n.status === 'CANCELLED' && n.failureCode === 'cancelled')).toBe(true);
     // REST agrees.

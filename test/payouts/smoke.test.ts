@@ -2,8 +2,12 @@ import { startServer, TestServer } from '../helpers/server';
 import { payoutBody } from '../helpers/client';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 test('creates and reads a payout intent', async () => {
   const c = await srv.merchant();

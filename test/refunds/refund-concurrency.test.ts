@@ -22,8 +22,14 @@ const AMOUNTS = Array.from({ length: 30 }, (_, i) => 150 + ((i * 37) % 200));
  * refund_exceeds_payment and would not have fitted even at the end.
  */
 async function thirtyAtOnce(clients: Client[], paymentId: string, paymentAmount: bigint): Promise<{ accepted: number; sum: bigint }> {
-  const results = await Promise.all(AMOUNTS.map((amount, i) =>
-    postRefund(clients[i % clients.length], { payment_intent: paymentId, amount: String(amount) }, i % 2 ? randomUUID() : undefined).then((res) => ({ amount: BigInt(amount), res }))));
+  const results = await Promise.all(
+    AMOUNTS.map((amount, i) =>
+      postRefund(clients[i % clients.length], { payment_intent: paymentId, amount: String(amount) }, i % 2 ? randomUUID() : undefined).then((res) => ({
+        amount: BigInt(amount),
+        res,
+      })),
+    ),
+  );
   const accepted = results.filter((r) => r.res.status === 201);
   const refused = results.filter((r) => r.res.status !== 201);
   const sum = accepted.reduce((s, r) => s + r.amount, 0n);
@@ -107,7 +113,7 @@ describeIf(usingMysql(), NEEDS_MYSQL)('two gateway processes on one MariaDB', ()
     expect(report).toMatchObject({ ok: true, mismatches: [] });
   });
 
-  test('a failed refund gives its amount back once: test helpers in both processes race both schedulers\' provider', async () => {
+  test("a failed refund gives its amount back once: test helpers in both processes race both schedulers' provider", async () => {
     const here = await srv.merchant(undefined, 'test', { fund: false });
     const there = here.withBase(other.url);
     const p = await succeededPayment(here, '5000');
@@ -119,8 +125,10 @@ describeIf(usingMysql(), NEEDS_MYSQL)('two gateway processes on one MariaDB', ()
       const r = round === 0 ? made[0] : await createRefund(round % 2 ? there : here, { payment_intent: p.id, amount: '4001' });
       // Created here, the refund has no settle_at; the helpers race each other. Created there, both schedulers join in.
       const answers = await Promise.all([
-        here.post(`/v1/test_helpers/refunds/${r.id}/fail`), there.post(`/v1/test_helpers/refunds/${r.id}/fail`),
-        here.post(`/v1/test_helpers/refunds/${r.id}/fail`), there.post(`/v1/test_helpers/refunds/${r.id}/fail`),
+        here.post(`/v1/test_helpers/refunds/${r.id}/fail`),
+        there.post(`/v1/test_helpers/refunds/${r.id}/fail`),
+        here.post(`/v1/test_helpers/refunds/${r.id}/fail`),
+        there.post(`/v1/test_helpers/refunds/${r.id}/fail`),
       ]);
       for (const a of answers) expect([200, 422]).toContain(a.status);
       const settled = await eventually(async () => {
@@ -128,8 +136,11 @@ describeIf(usingMysql(), NEEDS_MYSQL)('two gateway processes on one MariaDB', ()
         return now.status === 'failed' && now;
       });
       expect(settled.status).toBe('failed');
-      const rows: any[] = await srv.app.db.ds.query(
-        'SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [r.id, 'refund_released', 'available']);
+      const rows: any[] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [
+        r.id,
+        'refund_released',
+        'available',
+      ]);
       expect(Number(rows[0].n)).toBe(1);
       expect(await balanceOf(here)).toEqual({ available: '5000', pending: '0', reserved: '0' });
       expect(await amountRefunded(here, p.id)).toBe('0');

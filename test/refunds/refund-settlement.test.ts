@@ -23,8 +23,11 @@ afterAll(async () => {
 const later = () => new Date(Date.now() + 60_000);
 
 async function releases(refundId: string): Promise<number> {
-  const rows: any[] = await srv.app.db.ds.query(
-    'SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [refundId, 'refund_released', 'available']);
+  const rows: any[] = await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND entry_type = ? AND bucket = ?', [
+    refundId,
+    'refund_released',
+    'available',
+  ]);
   return Number(rows[0].n);
 }
 
@@ -44,7 +47,10 @@ test('on its own: the provider settles after SIMULATED_SETTLE_MS; a magic amount
     const succeeded = await waitForStatus(c, `/v1/refunds/${ok.id}`, is('succeeded'));
     const failed = await waitForStatus(c, `/v1/refunds/${ko.id}`, is('failed'));
     expect(succeeded.failure_code).toBeNull();
-    expect(failed).toMatchObject({ failure_code: 'account_closed', failure_message: "The payer's account has been closed; the refund could not be credited." });
+    expect(failed).toMatchObject({
+      failure_code: 'account_closed',
+      failure_message: "The payer's account has been closed; the refund could not be credited.",
+    });
   } finally {
     await srv.app.scheduler.stop();
   }
@@ -57,15 +63,19 @@ test('on its own: the provider settles after SIMULATED_SETTLE_MS; a magic amount
   expect(audit.map((e: any) => e.operation)).toEqual(['POST /v1/refunds', 'POST /v1/refunds']);
 });
 
-test('the helper fails the refund while the provider is answering: the provider\'s failure then changes nothing', async () => {
+test("the helper fails the refund while the provider is answering: the provider's failure then changes nothing", async () => {
   const { c, p } = await fresh();
   const r = await createRefund(c, { payment_intent: p.id, amount: '4001' });
   let release!: () => void;
   let called!: () => void;
-  const inCall = new Promise<void>((resolve) => { called = resolve; });
+  const inCall = new Promise<void>((resolve) => {
+    called = resolve;
+  });
   srv.app.refunds.hooks.beforeProviderCall = () => {
     called();
-    return new Promise<void>((resolve) => { release = resolve; });
+    return new Promise<void>((resolve) => {
+      release = resolve;
+    });
   };
   try {
     const provider = srv.app.refunds.settleDue(later());

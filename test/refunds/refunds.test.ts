@@ -34,11 +34,31 @@ describe('create', () => {
     expect(res.status).toBe(201);
     const r = res.body;
     expect(Object.keys(r).sort()).toEqual([
-      'amount', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message', 'id', 'merchant_reference', 'object', 'payment_intent', 'reason', 'status', 'updated_at',
+      'amount',
+      'created_at',
+      'currency',
+      'environment',
+      'failure_code',
+      'failure_message',
+      'id',
+      'merchant_reference',
+      'object',
+      'payment_intent',
+      'reason',
+      'status',
+      'updated_at',
     ]);
     expect(r).toMatchObject({
-      object: 'refund', payment_intent: p.id, amount: '5000', currency: 'THB', environment: 'test', status: 'pending',
-      reason: null, merchant_reference: null, failure_code: null, failure_message: null,
+      object: 'refund',
+      payment_intent: p.id,
+      amount: '5000',
+      currency: 'THB',
+      environment: 'test',
+      status: 'pending',
+      reason: null,
+      merchant_reference: null,
+      failure_code: null,
+      failure_message: null,
     });
     expect(r.id).toMatch(/^re_[0-9a-z]{26}$/);
     expect(r.created_at).toMatch(ISO_MS);
@@ -74,10 +94,22 @@ describe('create', () => {
     expect((await c.post(`/v1/payment_intents/${cancelled.id}/cancel`, {})).status).toBe(200);
     const failed = await createPayment(c, paymentBody({ checkout_mode: 'hosted' }));
     expect((await c.post(`/v1/test_helpers/payment_intents/${failed.id}/fail`, {})).status).toBe(200);
-    const held = await createPayment(c, paymentBody({ payment_method: 'direct_debit', amount: '5000', payment_method_options: { account_name: 'Somchai Jaidee', account_number: '0000000010', bank: 'KBANK', name_th: 'สมชาย ใจดี' } }));
+    const held = await createPayment(
+      c,
+      paymentBody({
+        payment_method: 'direct_debit',
+        amount: '5000',
+        payment_method_options: { account_name: 'Somchai Jaidee', account_number: '0000000010', bank: 'KBANK', name_th: 'สมชาย ใจดี' },
+      }),
+    );
     expect(held.status).toBe('processing');
     const before = await balanceOf(c);
-    for (const [p, status] of [[hosted, 'requires_action'], [cancelled, 'cancelled'], [failed, 'failed'], [held, 'processing']] as const) {
+    for (const [p, status] of [
+      [hosted, 'requires_action'],
+      [cancelled, 'cancelled'],
+      [failed, 'failed'],
+      [held, 'processing'],
+    ] as const) {
       const res = await postRefund(c, { payment_intent: p.id, amount: '100' });
       expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 422, code: 'invalid_state' });
       expect(res.body.error.message).toContain(status);
@@ -115,7 +147,12 @@ describe('create', () => {
     ];
     for (const [body, param] of cases) {
       const res = await postRefund(c, body);
-      expect({ body, status: res.status, code: res.body.error.code, param: res.body.error.param }).toEqual({ body, status: 400, code: 'validation_error', param });
+      expect({ body, status: res.status, code: res.body.error.code, param: res.body.error.param }).toEqual({
+        body,
+        status: 400,
+        code: 'validation_error',
+        param,
+      });
     }
     // 512 characters are accepted, also when each is outside the BMP (two UTF-16 units); a blank reason is none.
     const emoji = await createRefund(c, { payment_intent: p.id, amount: '10', reason: '😀'.repeat(512) });
@@ -156,7 +193,12 @@ describe('lifecycle with the test helpers', () => {
 
     const ko = await m.post(`/v1/test_helpers/refunds/${b.id}/fail`, {});
     expect(ko.status).toBe(200);
-    expect(ko.body).toMatchObject({ id: b.id, status: 'failed', failure_code: 'refund_declined', failure_message: "The payer's bank declined the refund." });
+    expect(ko.body).toMatchObject({
+      id: b.id,
+      status: 'failed',
+      failure_code: 'refund_declined',
+      failure_message: "The payer's bank declined the refund.",
+    });
     expect(await balanceOf(m)).toEqual({ available: '3000', pending: '0', reserved: '0' });
     expect(await amountRefunded(m, p.id)).toBe('2000');
 
@@ -172,10 +214,17 @@ describe('lifecycle with the test helpers', () => {
     expect(named.body).toMatchObject({ failure_code: 'account_closed', failure_message: 'Refund failed: account_closed.' });
 
     const entries: any[] = await srv.app.db.ds.query(
-      'SELECT source_id, entry_type, bucket, amount FROM ledger_entries WHERE source_type = ? AND merchant_id = ? ORDER BY id', ['refund', m.merchantId]);
+      'SELECT source_id, entry_type, bucket, amount FROM ledger_entries WHERE source_type = ? AND merchant_id = ? ORDER BY id',
+      ['refund', m.merchantId],
+    );
     const byRefund = (id: string) => entries.filter((e) => e.source_id === id).map((e) => `${e.entry_type} ${e.bucket} ${String(e.amount)}`);
     expect(byRefund(a.id)).toEqual(['refund_reserved available -2000', 'refund_reserved reserved 2000', 'refund_paid reserved -2000']);
-    expect(byRefund(b.id)).toEqual(['refund_reserved available -3000', 'refund_reserved reserved 3000', 'refund_released reserved -3000', 'refund_released available 3000']);
+    expect(byRefund(b.id)).toEqual([
+      'refund_reserved available -3000',
+      'refund_reserved reserved 3000',
+      'refund_released reserved -3000',
+      'refund_released available 3000',
+    ]);
     expect(await srv.app.ledger.verify()).toMatchObject({ mismatches: [] });
   });
 
@@ -198,7 +247,10 @@ describe('lifecycle with the test helpers', () => {
     const settledB = (await m.post(`/v1/test_helpers/refunds/${b.id}/fail`)).body;
     const events = (await m.get('/v1/events?type=refund.*&limit=100')).body.data.reverse();
     expect(events.map((e: any) => `${e.type} ${e.data.object.id}`)).toEqual([
-      `refund.created ${a.id}`, `refund.created ${b.id}`, `refund.succeeded ${a.id}`, `refund.failed ${b.id}`,
+      `refund.created ${a.id}`,
+      `refund.created ${b.id}`,
+      `refund.succeeded ${a.id}`,
+      `refund.failed ${b.id}`,
     ]);
     expect(events[0].data.object).toEqual(a);
     expect(events[2].data.object).toEqual(settledA);
@@ -263,7 +315,11 @@ describe('dedup', () => {
     expect(replay.text).toBe(first.text);
     const conflict = await postRefund(c, { payment_intent: p.id, amount: '101' }, key);
     expect({ status: conflict.status, code: conflict.body.error.code }).toEqual({ status: 409, code: 'idempotency_conflict' });
-    const gql = await c.gql('mutation($input: CreateRefundInput!) { createRefund(input: $input) { id amount } }', { input: { paymentIntent: p.id, amount: '100' } }, { 'idempotency-key': key });
+    const gql = await c.gql(
+      'mutation($input: CreateRefundInput!) { createRefund(input: $input) { id amount } }',
+      { input: { paymentIntent: p.id, amount: '100' } },
+      { 'idempotency-key': key },
+    );
     expect(gql.headers.get('idempotent-replayed')).toBe('true');
     expect(gql.body.data!.createRefund).toEqual({ id: first.body.id, amount: '100' });
     // A refused create is stored too: the retry gets the same refusal.
@@ -285,7 +341,13 @@ describe('reads', () => {
     m = await srv.merchant();
     p1 = await succeededPayment(m);
     p2 = await succeededPayment(m);
-    for (const [p, amount] of [[p1, '100'], [p2, '200'], [p1, '300'], [p2, '400']] as const) ids.unshift((await createRefund(m, { payment_intent: p.id, amount, merchant_reference: ref('re') })).id);
+    for (const [p, amount] of [
+      [p1, '100'],
+      [p2, '200'],
+      [p1, '300'],
+      [p2, '400'],
+    ] as const)
+      ids.unshift((await createRefund(m, { payment_intent: p.id, amount, merchant_reference: ref('re') })).id);
     await m.post(`/v1/test_helpers/refunds/${ids[0]}/succeed`);
   });
 
@@ -318,7 +380,13 @@ describe('reads', () => {
     expect(await only(`created_gte=${encodeURIComponent(one.created_at)}&created_lt=2999-01-01T00:00:00Z`)).toEqual(ids.slice(0, 3));
     expect(await only('payment_intent=pi_unknown')).toEqual([]);
     // Listing rules: unknown parameters, bad values and other lists' cursors are 400.
-    for (const [q, param] of [['zz=1', 'zz'], ['status=done', 'status'], ['limit=101', 'limit'], ['payment_intent=', 'payment_intent'], ['created_gte=2026-02-30T00:00:00Z', 'created_gte']]) {
+    for (const [q, param] of [
+      ['zz=1', 'zz'],
+      ['status=done', 'status'],
+      ['limit=101', 'limit'],
+      ['payment_intent=', 'payment_intent'],
+      ['created_gte=2026-02-30T00:00:00Z', 'created_gte'],
+    ]) {
       const res = await m.get(`/v1/refunds?${q}`);
       expect({ q, status: res.status, param: res.body.error?.param }).toEqual({ q, status: 400, param });
     }
@@ -328,36 +396,78 @@ describe('reads', () => {
   });
 
   test('GraphQL: refund(id), refunds(first, after, filter), PaymentIntent.amountRefunded and refunds, Refund.paymentIntent', async () => {
-    const one = await m.gql(`query($id: ID!) { refund(id: $id) { id paymentIntentId amount currency environment status reason merchantReference failureCode failureMessage createdAt updatedAt paymentIntent { id amountRefunded } } }`, { id: ids[0] });
+    const one = await m.gql(
+      `query($id: ID!) { refund(id: $id) { id paymentIntentId amount currency environment status reason merchantReference failureCode failureMessage createdAt updatedAt paymentIntent { id amountRefunded } } }`,
+      { id: ids[0] },
+    );
     expect(one.body.errors).toBeUndefined();
     const rest = (await m.get(`/v1/refunds/${ids[0]}`)).body;
     expect(one.body.data.refund).toEqual({
-      id: rest.id, paymentIntentId: p2.id, amount: '400', currency: 'THB', environment: 'TEST', status: 'SUCCEEDED', reason: null, merchantReference: rest.merchant_reference,
-      failureCode: null, failureMessage: null, createdAt: rest.created_at, updatedAt: rest.updated_at, paymentIntent: { id: p2.id, amountRefunded: '600' },
+      id: rest.id,
+      paymentIntentId: p2.id,
+      amount: '400',
+      currency: 'THB',
+      environment: 'TEST',
+      status: 'SUCCEEDED',
+      reason: null,
+      merchantReference: rest.merchant_reference,
+      failureCode: null,
+      failureMessage: null,
+      createdAt: rest.created_at,
+      updatedAt: rest.updated_at,
+      paymentIntent: { id: p2.id, amountRefunded: '600' },
     });
     const missing = await c.gql('query($id: ID!) { refund(id: $id) { id } }', { id: ids[0] });
     expect(missing.body.data!.refund).toBeNull();
     expect(missing.body.errors![0].extensions.code).toBe('not_found');
 
-    const list = await m.gql(`query($f: RefundFilter) { refunds(first: 1, filter: $f) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { f: { paymentIntent: p1.id, status: ['PENDING'] } });
+    const list = await m.gql(`query($f: RefundFilter) { refunds(first: 1, filter: $f) { nodes { id } pageInfo { hasNextPage endCursor } } }`, {
+      f: { paymentIntent: p1.id, status: ['PENDING'] },
+    });
     expect(list.body.data.refunds.nodes).toEqual([{ id: ids[1] }]);
-    const next = await m.gql(`query($after: String) { refunds(first: 5, after: $after, filter: { paymentIntent: "${p1.id}" }) { nodes { id } pageInfo { hasNextPage } } }`, { after: list.body.data.refunds.pageInfo.endCursor });
+    const next = await m.gql(
+      `query($after: String) { refunds(first: 5, after: $after, filter: { paymentIntent: "${p1.id}" }) { nodes { id } pageInfo { hasNextPage } } }`,
+      { after: list.body.data.refunds.pageInfo.endCursor },
+    );
     expect(next.body.data.refunds).toEqual({ nodes: [{ id: ids[3] }], pageInfo: { hasNextPage: false } });
     const bad = await m.gql('{ refunds(first: 500) { nodes { id } } }');
     expect(bad.body.errors![0].extensions).toMatchObject({ code: 'validation_error', param: 'first' });
 
-    const pis = await m.gql(`query($id: ID!) { paymentIntent(id: $id) { id amountRefunded refunds(first: 10) { nodes { id amount status } } } }`, { id: p1.id });
-    expect(pis.body.data.paymentIntent).toEqual({ id: p1.id, amountRefunded: '400', refunds: { nodes: [{ id: ids[1], amount: '300', status: 'PENDING' }, { id: ids[3], amount: '100', status: 'PENDING' }] } });
+    const pis = await m.gql(`query($id: ID!) { paymentIntent(id: $id) { id amountRefunded refunds(first: 10) { nodes { id amount status } } } }`, {
+      id: p1.id,
+    });
+    expect(pis.body.data.paymentIntent).toEqual({
+      id: p1.id,
+      amountRefunded: '400',
+      refunds: {
+        nodes: [
+          { id: ids[1], amount: '300', status: 'PENDING' },
+          { id: ids[3], amount: '100', status: 'PENDING' },
+        ],
+      },
+    });
     const listed = await m.gql('{ paymentIntents(first: 2) { nodes { id amountRefunded } } }');
-    expect(listed.body.data.paymentIntents.nodes).toEqual([{ id: p2.id, amountRefunded: '600' }, { id: p1.id, amountRefunded: '400' }]);
+    expect(listed.body.data.paymentIntents.nodes).toEqual([
+      { id: p2.id, amountRefunded: '600' },
+      { id: p1.id, amountRefunded: '400' },
+    ]);
   });
 
   test('GraphQL createRefund: the same rules and codes as REST', async () => {
     const p = await succeededPayment(m, '1000');
-    const mutation = 'mutation($input: CreateRefundInput!) { createRefund(input: $input) { id amount status reason merchantReference paymentIntent { amountRefunded } } }';
-    const made = await m.gql(mutation, { input: { paymentIntent: p.id, amount: '400', reason: 'late delivery', merchantReference: 'gql-1' } });
+    const mutation =
+      'mutation($input: CreateRefundInput!) { createRefund(input: $input) { id amount status reason merchantReference paymentIntent { amountRefunded } } }';
+    const made = await m.gql(mutation, {
+      input: { paymentIntent: p.id, amount: '400', reason: 'late delivery', merchantReference: 'gql-1' },
+    });
     expect(made.body.errors).toBeUndefined();
-    expect(made.body.data.createRefund).toMatchObject({ amount: '400', status: 'PENDING', reason: 'late delivery', merchantReference: 'gql-1', paymentIntent: { amountRefunded: '400' } });
+    expect(made.body.data.createRefund).toMatchObject({
+      amount: '400',
+      status: 'PENDING',
+      reason: 'late delivery',
+      merchantReference: 'gql-1',
+      paymentIntent: { amountRefunded: '400' },
+    });
     const repeat = await m.gql(mutation, { input: { paymentIntent: p.id, merchantReference: 'gql-1' } });
     expect(repeat.body.data.createRefund.id).toBe(made.body.data.createRefund.id);
     const full = await m.gql(mutation, { input: { paymentIntent: p.id } });

@@ -22,7 +22,9 @@ beforeAll(async () => {
   doc = (await srv.client().get('/v1/openapi.json')).body;
   ajv.addSchema(doc, 'doc');
 });
-afterAll(async () => { await srv.close(); });
+afterAll(async () => {
+  await srv.close();
+});
 
 /** Checks an answer against the document's schema for (method, path, status); returns Ajv's errors. */
 function problems(method: string, path: string, res: { status: number; body: unknown }): unknown[] {
@@ -30,9 +32,10 @@ function problems(method: string, path: string, res: { status: number; body: unk
   expect(op).toBeDefined();
   expect(Object.keys(op.responses)).toContain(String(res.status));
   const pointer = ['paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema']
-    .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('/');
   const validate = ajv.getSchema(`doc#/${pointer}`)!;
-  return validate(res.body) ? [] : validate.errors ?? [];
+  return validate(res.body) ? [] : (validate.errors ?? []);
 }
 
 test('topup routes: every answer is what the document says', async () => {
@@ -78,7 +81,10 @@ test('balances and payment-method routes: every answer is what the document says
 });
 
 test('the documented discovery parameters are exactly the accepted ones', async () => {
-  const names = doc.paths['/payment_method_options'].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
+  const names = doc.paths['/payment_method_options'].get.parameters
+    .filter((p: any) => p.in === 'query')
+    .map((p: any) => p.name)
+    .sort();
   expect(names).toEqual(['amount', 'checkout_mode', 'country', 'currency', 'environment', 'provider']);
   const unknown = await c.get('/v1/payment_method_options?limit=5');
   expect(unknown.status).toBe(400);

@@ -9,8 +9,12 @@ const valid = { amount: '1000', currency: 'THB', country: 'TH', merchant_referen
 
 describe('create topup body', () => {
   test('normalises amount, currency and country; environment is ignored', () => {
-    expect(parse({ ...valid, amount: '0001000', currency: ' thb ', country: 'th', environment: 'live' }))
-      .toEqual({ amount: 1000n, currency: 'THB', country: 'TH', merchant_reference: 'tu-1' });
+    expect(parse({ ...valid, amount: '0001000', currency: ' thb ', country: 'th', environment: 'live' })).toEqual({
+      amount: 1000n,
+      currency: 'THB',
+      country: 'TH',
+      merchant_reference: 'tu-1',
+    });
     expect(parse({ ...valid, merchant_reference: '😀'.repeat(256) }).merchant_reference).toHaveLength(512);
   });
 

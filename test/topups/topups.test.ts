@@ -10,8 +10,12 @@ import { Client, ref } from '../helpers/client';
 import { balanceOf, is, topupBody, waitForStatus } from '../helpers/fixtures';
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer(); });
-afterAll(async () => { await srv.close(); });
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -53,12 +57,30 @@ describe('POST /v1/topup_intents', () => {
     expect(res.status).toBe(201);
     const t = res.body;
     expect(Object.keys(t).sort()).toEqual([
-      'amount', 'country', 'created_at', 'currency', 'environment', 'failure_code', 'failure_message',
-      'id', 'merchant_reference', 'next_action', 'object', 'status', 'updated_at',
+      'amount',
+      'country',
+      'created_at',
+      'currency',
+      'environment',
+      'failure_code',
+      'failure_message',
+      'id',
+      'merchant_reference',
+      'next_action',
+      'object',
+      'status',
+      'updated_at',
     ]);
     expect(t).toMatchObject({
-      object: 'topup_intent', amount: '12500', currency: 'THB', country: 'TH', environment: 'test',
-      status: 'requires_action', merchant_reference: body.merchant_reference, failure_code: null, failure_message: null,
+      object: 'topup_intent',
+      amount: '12500',
+      currency: 'THB',
+      country: 'TH',
+      environment: 'test',
+      status: 'requires_action',
+      merchant_reference: body.merchant_reference,
+      failure_code: null,
+      failure_message: null,
     });
     expect(t.id).toMatch(/^tu_/);
     expect(t.created_at).toMatch(ISO_MS);
@@ -180,7 +202,11 @@ describe('get and list', () => {
     const b = await srv.merchant(undefined, 'test', { fund: false });
     const aLive = await srv.keyFor(a.merchantId, 'live');
     const t = (await createTopup(a)).body;
-    for (const [client, id] of [[b, t.id], [aLive, t.id], [a, 'tu_doesnotexist']] as const) {
+    for (const [client, id] of [
+      [b, t.id],
+      [aLive, t.id],
+      [a, 'tu_doesnotexist'],
+    ] as const) {
       const res = await client.get(`/v1/topup_intents/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -192,7 +218,13 @@ describe('get and list', () => {
   test('list: newest first, pagination by cursor, and filters', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const created: any[] = [];
-    for (const [currency, country] of [['THB', 'TH'], ['USD', 'US'], ['THB', 'TH'], ['SGD', 'SG'], ['THB', 'TH']]) {
+    for (const [currency, country] of [
+      ['THB', 'TH'],
+      ['USD', 'US'],
+      ['THB', 'TH'],
+      ['SGD', 'SG'],
+      ['THB', 'TH'],
+    ]) {
       created.push((await createTopup(c, topupBody({ currency, country }))).body);
     }
     await c.post(`/v1/test_helpers/topup_intents/${created[0].id}/succeed`, {});
@@ -262,7 +294,10 @@ describe('settlement', () => {
     expect(typeof r1.body.failure_message).toBe('string');
 
     const t2 = (await createTopup(c)).body;
-    const r2 = await c.post(`/v1/test_helpers/topup_intents/${t2.id}/fail`, { failure_code: 'amount_mismatch', failure_message: 'Wrong amount.' });
+    const r2 = await c.post(`/v1/test_helpers/topup_intents/${t2.id}/fail`, {
+      failure_code: 'amount_mismatch',
+      failure_message: 'Wrong amount.',
+    });
     expect(r2.body).toMatchObject({ status: 'failed', failure_code: 'amount_mismatch', failure_message: 'Wrong amount.' });
 
     const bad = await c.post(`/v1/test_helpers/topup_intents/${(await createTopup(c)).body.id}/fail`, { failure_code: 'Not A Code' });
@@ -300,7 +335,9 @@ describe('settlement', () => {
   test('a transition that fails before commit leaves no status change, no event and no ledger row', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const t = (await createTopup(c, topupBody({ amount: '999' }))).body;
-    srv.app.idempotency.hooks.beforeCommit = async () => { throw new Error('injected crash before commit'); };
+    srv.app.idempotency.hooks.beforeCommit = async () => {
+      throw new Error('injected crash before commit');
+    };
     let res;
     try {
       res = await c.post(`/v1/test_helpers/topup_intents/${t.id}/succeed`, {});
@@ -322,7 +359,9 @@ describe('settlement', () => {
   test('a create that fails before commit leaves no topup and no event', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const body = topupBody();
-    srv.app.idempotency.hooks.beforeCommit = async () => { throw new Error('injected crash before commit'); };
+    srv.app.idempotency.hooks.beforeCommit = async () => {
+      throw new Error('injected crash before commit');
+    };
     let res;
     try {
       res = await createTopup(c, body);
@@ -417,13 +456,26 @@ describe('GraphQL', () => {
   test('createTopupIntent, topupIntent and topupIntents agree with REST', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
     const reference = ref('gtu');
-    const res = await c.gql(CREATE, { input: { amount: '000777', currency: 'THB', country: 'TH', merchantReference: reference } }, { 'idempotency-key': randomUUID() });
+    const res = await c.gql(
+      CREATE,
+      { input: { amount: '000777', currency: 'THB', country: 'TH', merchantReference: reference } },
+      { 'idempotency-key': randomUUID() },
+    );
     expect(res.body.errors).toBeUndefined();
     const g = res.body.data!.createTopupIntent;
     const rest = (await c.get(`/v1/topup_intents/${g.id}`)).body;
     expect(g).toMatchObject({
-      id: rest.id, amount: '777', currency: 'THB', country: 'TH', environment: 'TEST', status: 'REQUIRES_ACTION',
-      merchantReference: reference, failureCode: null, failureMessage: null, createdAt: rest.created_at, updatedAt: rest.updated_at,
+      id: rest.id,
+      amount: '777',
+      currency: 'THB',
+      country: 'TH',
+      environment: 'TEST',
+      status: 'REQUIRES_ACTION',
+      merchantReference: reference,
+      failureCode: null,
+      failureMessage: null,
+      createdAt: rest.created_at,
+      updatedAt: rest.updated_at,
     });
     expect(g.nextAction).toEqual({
       type: 'DISPLAY_BANK_TRANSFER_INSTRUCTIONS',
@@ -439,10 +491,18 @@ describe('GraphQL', () => {
       },
     });
 
-    const dup = await c.gql(CREATE, { input: { amount: '1', currency: 'THB', country: 'TH', merchantReference: reference } }, { 'idempotency-key': randomUUID() });
+    const dup = await c.gql(
+      CREATE,
+      { input: { amount: '1', currency: 'THB', country: 'TH', merchantReference: reference } },
+      { 'idempotency-key': randomUUID() },
+    );
     expect(dup.body.errors?.[0]?.extensions?.code).toBe('duplicate_merchant_reference');
 
-    const invalid = await c.gql(CREATE, { input: { amount: '1.5', currency: 'THB', country: 'TH', merchantReference: ref('gtu') } }, { 'idempotency-key': randomUUID() });
+    const invalid = await c.gql(
+      CREATE,
+      { input: { amount: '1.5', currency: 'THB', country: 'TH', merchantReference: ref('gtu') } },
+      { 'idempotency-key': randomUUID() },
+    );
     expect(invalid.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', param: 'input.amount' });
 
     const one = await c.gql('query($id: ID!) { topupIntent(id: $id) { id status amount } }', { id: g.id });

@@ -13,8 +13,12 @@ import { MAX_ENDPOINTS } from '../../src/modules/webhooks/webhook.schemas';
 jest.setTimeout(120000);
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startServer({ scheduler: false, env: { WEBHOOK_DELIVERY: '0' } }); });
-afterAll(async () => { await srv?.close(); });
+beforeAll(async () => {
+  srv = await startServer({ scheduler: false, env: { WEBHOOK_DELIVERY: '0' } });
+});
+afterAll(async () => {
+  await srv?.close();
+});
 
 /** POST /v1/webhook_endpoints; half of them with an Idempotency-Key (the pipeline's other path). */
 const create = (c: Client, i: number): Promise<Res> =>
@@ -24,7 +28,9 @@ const create = (c: Client, i: number): Promise<Res> =>
 function tally(answers: Res[]): { created: number; refused: number; other: string[] } {
   const created = answers.filter((r) => r.status === 201).length;
   const refused = answers.filter((r) => r.status === 422 && r.body?.error?.code === 'endpoint_limit_reached').length;
-  const other = answers.filter((r) => r.status !== 201 && !(r.status === 422 && r.body?.error?.code === 'endpoint_limit_reached')).map((r) => `${r.status} ${r.text.slice(0, 120)}`);
+  const other = answers
+    .filter((r) => r.status !== 201 && !(r.status === 422 && r.body?.error?.code === 'endpoint_limit_reached'))
+    .map((r) => `${r.status} ${r.text.slice(0, 120)}`);
   return { created, refused, other };
 }
 

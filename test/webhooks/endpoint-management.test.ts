@@ -31,7 +31,9 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const forPath = (p: string) => rx.received.filter((r) => r.path === p);
 const headersOf = (r: { headers: Record<string, unknown> }) => ({
-  'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string,
+  'webhook-id': r.headers['webhook-id'] as string,
+  'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+  'webhook-signature': r.headers['webhook-signature'] as string,
 });
 const verifies = (secret: string, r: { body: string; headers: Record<string, unknown> }) => {
   try {
@@ -58,7 +60,15 @@ test('update each field: url, enabled_events, status; the secret is never shown;
   const ep = await endpoint(c, '/u-old', ['topup_intent.*']);
   const url = await c.post(`/v1/webhook_endpoints/${ep.id}`, { url: `${rx.url}/u-new` });
   expect(url.status).toBe(200);
-  expect(url.body).toEqual(expect.objectContaining({ object: 'webhook_endpoint', id: ep.id, url: `${rx.url}/u-new`, enabled_events: ['topup_intent.*'], status: 'enabled' }));
+  expect(url.body).toEqual(
+    expect.objectContaining({
+      object: 'webhook_endpoint',
+      id: ep.id,
+      url: `${rx.url}/u-new`,
+      enabled_events: ['topup_intent.*'],
+      status: 'enabled',
+    }),
+  );
   expect(url.body.secret).toBeUndefined();
   const events = await c.post(`/v1/webhook_endpoints/${ep.id}`, { enabled_events: [' payout_intent.created ', 'payout_intent.created'] });
   expect([events.status, events.body.enabled_events, events.body.url]).toEqual([200, ['payout_intent.created'], `${rx.url}/u-new`]);
@@ -103,7 +113,12 @@ test('validation: the create rules for url and enabled_events, status values, un
   ];
   for (const [body, param] of cases) {
     const res = await c.post(`/v1/webhook_endpoints/${ep.id}`, body);
-    expect({ body, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({ body, status: 400, code: 'validation_error', param });
+    expect({ body, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({
+      body,
+      status: 400,
+      code: 'validation_error',
+      param,
+    });
   }
   const unchanged = (await c.get(`/v1/webhook_endpoints/${ep.id}`)).body;
   expect([unchanged.url, unchanged.enabled_events, unchanged.status]).toEqual([`${rx.url}/v`, ['*'], 'enabled']);
@@ -165,7 +180,9 @@ test('rotation: for the overlap both old-only and new-only receivers verify; aft
   const ep = await endpoint(c, '/rot', ['payout_intent.created']);
   const rotated = await c.post(`/v1/webhook_endpoints/${ep.id}/rotate_secret`, {}, { idempotencyKey: `rot-${ep.id}` });
   expect(rotated.status).toBe(200);
-  expect(rotated.body).toEqual(expect.objectContaining({ object: 'webhook_endpoint', id: ep.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32,}$/) }));
+  expect(rotated.body).toEqual(
+    expect.objectContaining({ object: 'webhook_endpoint', id: ep.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32,}$/) }),
+  );
   const newSecret = rotated.body.secret as string;
   expect(newSecret).not.toBe(ep.secret);
   expect((await c.get(`/v1/webhook_endpoints/${ep.id}`)).text).not.toContain('whsec_');
@@ -210,7 +227,14 @@ test('resend: exactly one new recorded attempt with the same webhook-id, not ret
   try {
     const res = await c.post(`/v1/events/${eventId}/resend`, { webhook_endpoint: ep.id });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ object: 'webhook_delivery', id: expect.any(String), webhook_endpoint: ep.id, event: eventId, status: 'pending', created_at: expect.any(String) });
+    expect(res.body).toEqual({
+      object: 'webhook_delivery',
+      id: expect.any(String),
+      webhook_endpoint: ep.id,
+      event: eventId,
+      status: 'pending',
+      created_at: expect.any(String),
+    });
     await eventually(async () => forPath('/resend').length >= 2);
     await sleep(1000); // longer than the retry schedule: no further attempt
   } finally {
@@ -222,7 +246,10 @@ test('resend: exactly one new recorded attempt with the same webhook-id, not ret
   expect(got[1].body).toBe(first.body);
   expect(verifies(ep.secret, got[1])).toBe(true);
   const attempts = (await c.get(`/v1/webhook_endpoints/${ep.id}/attempts`)).body.data.map((a: any) => [a.event, a.status_code, a.attempt_number]);
-  expect(attempts).toEqual([[eventId, 500, 1], [eventId, 200, 1]]);
+  expect(attempts).toEqual([
+    [eventId, 500, 1],
+    [eventId, 200, 1],
+  ]);
 
   // To a disabled endpoint, and one not subscribed to the type: sent (the caller named both).
   const other = await endpoint(c, '/resend-other', ['topup_intent.*']);
@@ -234,7 +261,10 @@ test('resend: exactly one new recorded attempt with the same webhook-id, not ret
 
   // Audit: the resend is recorded with its delivery.
   const audit = (await c.get(`/v1/audit_log?operation=${encodeURIComponent('POST /v1/events/:id/resend')}`)).body.data;
-  expect(audit.map((a: any) => [a.resource_type, a.status_code])).toEqual([['webhook_delivery', 202], ['webhook_delivery', 202]]);
+  expect(audit.map((a: any) => [a.resource_type, a.status_code])).toEqual([
+    ['webhook_delivery', 202],
+    ['webhook_delivery', 202],
+  ]);
 
   // 404: unknown event, event or endpoint of another merchant or environment, deleted endpoint; 400 without the endpoint.
   const stranger = await srv.merchant(undefined, 'test', { fund: false });
@@ -242,8 +272,12 @@ test('resend: exactly one new recorded attempt with the same webhook-id, not ret
   const live = await srv.keyFor(c.merchantId, 'live');
   const liveEp = await endpoint(live, '/resend-live');
   const notFound: [Client, string, string][] = [
-    [c, 'evt_nope', ep.id], [c, eventId, 'we_nope'], [c, eventId, strangerEp.id], [c, eventId, liveEp.id],
-    [stranger, eventId, strangerEp.id], [live, eventId, liveEp.id],
+    [c, 'evt_nope', ep.id],
+    [c, eventId, 'we_nope'],
+    [c, eventId, strangerEp.id],
+    [c, eventId, liveEp.id],
+    [stranger, eventId, strangerEp.id],
+    [live, eventId, liveEp.id],
   ];
   for (const [client, evt, we] of notFound) {
     const res = await client.post(`/v1/events/${evt}/resend`, { webhook_endpoint: we });
@@ -266,7 +300,14 @@ test('GraphQL: updateWebhookEndpoint, rotateWebhookEndpointSecret, resendEvent',
     { id: ep.id, input: { url: `${rx.url}/g2`, enabledEvents: ['payout_intent.created'], status: null } },
   );
   expect(upd.body.errors).toBeUndefined();
-  expect(upd.body.data.updateWebhookEndpoint).toEqual({ id: ep.id, url: `${rx.url}/g2`, enabledEvents: ['payout_intent.created'], status: 'enabled', disabledReason: null, secret: null });
+  expect(upd.body.data.updateWebhookEndpoint).toEqual({
+    id: ep.id,
+    url: `${rx.url}/g2`,
+    enabledEvents: ['payout_intent.created'],
+    status: 'enabled',
+    disabledReason: null,
+    secret: null,
+  });
   const bad = await c.gql(`mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: { status: "paused" }) { id } }`, { id: ep.id });
   expect([bad.body.errors?.[0].extensions.code, bad.body.errors?.[0].extensions.param]).toEqual(['validation_error', 'input.status']);
 
@@ -279,7 +320,10 @@ test('GraphQL: updateWebhookEndpoint, rotateWebhookEndpointSecret, resendEvent',
   const [r] = await eventually(async () => forPath('/g2').length >= 1 && forPath('/g2'));
   expect([verifies(ep.secret, r), verifies(newSecret, r)]).toEqual([true, true]);
   const eventId = headersOf(r)['webhook-id'];
-  const resent = await c.gql(`mutation($id: ID!, $we: ID!) { resendEvent(id: $id, webhookEndpointId: $we) { webhookEndpointId eventId status } }`, { id: eventId, we: ep.id });
+  const resent = await c.gql(`mutation($id: ID!, $we: ID!) { resendEvent(id: $id, webhookEndpointId: $we) { webhookEndpointId eventId status } }`, {
+    id: eventId,
+    we: ep.id,
+  });
   expect(resent.body.errors).toBeUndefined();
   expect(resent.body.data.resendEvent).toEqual({ webhookEndpointId: ep.id, eventId, status: 'pending' });
   await eventually(async () => forPath('/g2').length >= 2);

@@ -3,31 +3,71 @@ import { SsrfError, UnresolvedHostError, blockedReason, resolvePublic } from '..
 
 describe('blockedReason: IPv4 (ipaddr.js ranges; only unicast passes)', () => {
   test.each([
-    ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'],
-    ['10.0.0.1', 'private'], ['10.255.255.255', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'],
-    ['100.64.0.1', 'carrierGradeNat'], ['100.127.255.255', 'carrierGradeNat'],
-    ['127.0.0.1', 'loopback'], ['127.255.255.254', 'loopback'],
-    ['169.254.169.254', 'linkLocal'], ['169.254.0.1', 'linkLocal'],
-    ['192.0.0.8', 'reserved'], ['192.0.2.10', 'reserved'], ['198.51.100.7', 'reserved'], ['203.0.113.9', 'reserved'],
-    ['198.18.0.1', 'reserved'], ['198.19.255.255', 'reserved'],
-    ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['240.0.0.1', 'reserved'], ['255.255.255.255', 'broadcast'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['10.0.0.1', 'private'],
+    ['10.255.255.255', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['100.127.255.255', 'carrierGradeNat'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['169.254.169.254', 'linkLocal'],
+    ['169.254.0.1', 'linkLocal'],
+    ['192.0.0.8', 'reserved'],
+    ['192.0.2.10', 'reserved'],
+    ['198.51.100.7', 'reserved'],
+    ['203.0.113.9', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['198.19.255.255', 'reserved'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'broadcast'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.255.255', '192.169.0.1', '198.20.0.1', '223.255.255.255', '11.0.0.1'])(
-    'public %s is accepted', (address) => {
-      expect(blockedReason(address, false)).toBeNull();
-    });
+  test.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '169.253.255.255',
+    '192.169.0.1',
+    '198.20.0.1',
+    '223.255.255.255',
+    '11.0.0.1',
+  ])('public %s is accepted', (address) => {
+    expect(blockedReason(address, false)).toBeNull();
+  });
 });
 
 describe('blockedReason: IPv6 (only global unicast, 2000::/3, passes)', () => {
   test.each([
-    ['::', 'unspecified'], ['::1', 'loopback'], ['fc00::1', 'uniqueLocal'], ['fd00:ec2::254', 'uniqueLocal'],
-    ['fe80::1', 'linkLocal'], ['febf::1', 'linkLocal'], ['ff02::1', 'multicast'], ['2001:db8::1', 'reserved'], ['100::1', 'discard'],
-    ['64:ff9b::a00:1', 'rfc6052'], ['64:ff9b:1::1', 'rfc6052'], ['2002:c000:0204::1', '6to4'], ['::a00:1', 'not global unicast'],
+    ['::', 'unspecified'],
+    ['::1', 'loopback'],
+    ['fc00::1', 'uniqueLocal'],
+    ['fd00:ec2::254', 'uniqueLocal'],
+    ['fe80::1', 'linkLocal'],
+    ['febf::1', 'linkLocal'],
+    ['ff02::1', 'multicast'],
+    ['2001:db8::1', 'reserved'],
+    ['100::1', 'discard'],
+    ['64:ff9b::a00:1', 'rfc6052'],
+    ['64:ff9b:1::1', 'rfc6052'],
+    ['2002:c000:0204::1', '6to4'],
+    ['::a00:1', 'not global unicast'],
     // IPv4-translated, site-local and Teredo forms that carry or reach an internal IPv4 address.
-    ['::ffff:0:7f00:1', 'rfc6145'], ['fec0::1', 'deprecatedSiteLocal'], ['2001:0:7f00:1::', 'teredo'], ['4000::1', 'not global unicast'],
+    ['::ffff:0:7f00:1', 'rfc6145'],
+    ['fec0::1', 'deprecatedSiteLocal'],
+    ['2001:0:7f00:1::', 'teredo'],
+    ['4000::1', 'not global unicast'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
@@ -39,8 +79,13 @@ describe('blockedReason: IPv6 (only global unicast, 2000::/3, passes)', () => {
 
 describe('IPv4-mapped IPv6 addresses are judged by their IPv4 address', () => {
   test.each([
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:169.254.169.254', 'linkLocal'],
-    ['::ffff:a9fe:a9fe', 'linkLocal'], ['::ffff:10.1.2.3', 'private'], ['0:0:0:0:0:ffff:c0a8:1', 'private'], ['::FFFF:10.0.0.1', 'private'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+    ['::ffff:a9fe:a9fe', 'linkLocal'],
+    ['::ffff:10.1.2.3', 'private'],
+    ['0:0:0:0:0:ffff:c0a8:1', 'private'],
+    ['::FFFF:10.0.0.1', 'private'],
   ])('%s is refused as %s', (address, reason) => {
     expect(blockedReason(address, false)).toBe(reason);
   });
@@ -53,7 +98,8 @@ describe('IPv4-mapped IPv6 addresses are judged by their IPv4 address', () => {
 describe('loopback allowance (tests and local development)', () => {
   test('allows loopback only, in every spelling', () => {
     for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(blockedReason(a, true)).toBeNull();
-    for (const a of ['10.0.0.1', '169.254.169.254', '::', 'fe80::1', '0.0.0.0', '::ffff:0:7f00:1', '2001:0:7f00:1::']) expect(blockedReason(a, true)).not.toBeNull();
+    for (const a of ['10.0.0.1', '169.254.169.254', '::', 'fe80::1', '0.0.0.0', '::ffff:0:7f00:1', '2001:0:7f00:1::'])
+      expect(blockedReason(a, true)).not.toBeNull();
   });
 });
 

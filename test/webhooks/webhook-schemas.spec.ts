@@ -23,11 +23,30 @@ describe('url', () => {
   });
 
   test.each([
-    '/relative', 'not a url', '', 'ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'gopher://example.com',
-    'https://user:pass@example.com/', 'https://user@example.com/', 'https://:pass@example.com/',
-    ' https://example.com', 'https://example.com/a b', 'https://example.com/ü', 'https://exa mple.com/', 'https:/example.com',
-    'http://2130706433/', 'http://example.123/', 'http://1.2.3.4.5/', 'http://256.1.1.1/', 'http://[::1::]/', 'http://[1:2:3:4:5:6:7:8:9]/',
-    'https://example.com:65536/', 'https://xn--zz.com/', 'https://example.com\\x',
+    '/relative',
+    'not a url',
+    '',
+    'ftp://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'gopher://example.com',
+    'https://user:pass@example.com/',
+    'https://user@example.com/',
+    'https://:pass@example.com/',
+    ' https://example.com',
+    'https://example.com/a b',
+    'https://example.com/ü',
+    'https://exa mple.com/',
+    'https:/example.com',
+    'http://2130706433/',
+    'http://example.123/',
+    'http://1.2.3.4.5/',
+    'http://256.1.1.1/',
+    'http://[::1::]/',
+    'http://[1:2:3:4:5:6:7:8:9]/',
+    'https://example.com:65536/',
+    'https://xn--zz.com/',
+    'https://example.com\\x',
   ])('%j is refused on `url`', (value) => {
     expectValidation(() => create({ url: value }), 'url');
   });
@@ -49,11 +68,30 @@ describe('url', () => {
     const re = new RegExp(URL_PATTERN, 'u');
     const pick = <T>(a: readonly T[]): T => a[Math.floor(Math.random() * a.length)];
     const chars = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).concat(['ü', '\u00a0']);
-    const hosts = ['example.com', 'a', 'x', 'xn', 'xn-', 'xn-a', 'xna--b', '_.-', 'A.B.', '1.2.3.4', '[::]', '[1::2:3:4:5:6:7]', '[::ffff:1.2.3.4]', '[fd00:ec2::254]'];
+    const hosts = [
+      'example.com',
+      'a',
+      'x',
+      'xn',
+      'xn-',
+      'xn-a',
+      'xna--b',
+      '_.-',
+      'A.B.',
+      '1.2.3.4',
+      '[::]',
+      '[1::2:3:4:5:6:7]',
+      '[::ffff:1.2.3.4]',
+      '[fd00:ec2::254]',
+    ];
     let matched = 0;
     for (let i = 0; i < 20000; i++) {
-      const candidate = pick(['http://', 'HTTPS://', 'ftp://']) + pick(hosts) + pick(['', ':', ':0', ':65535', ':65536']) + pick(['', '/', '?', '#'])
-        + Array.from({ length: Math.floor(Math.random() * 6) }, () => pick(chars)).join('');
+      const candidate =
+        pick(['http://', 'HTTPS://', 'ftp://']) +
+        pick(hosts) +
+        pick(['', ':', ':0', ':65535', ':65536']) +
+        pick(['', '/', '?', '#']) +
+        Array.from({ length: Math.floor(Math.random() * 6) }, () => pick(chars)).join('');
       if (!re.test(candidate)) continue;
       matched++;
       const parsed = new URL(candidate);
@@ -71,13 +109,23 @@ describe('enabled_events', () => {
     expect(create(base).enabled_events).toEqual(['*']);
     expect(create({ ...base, enabled_events: null }).enabled_events).toEqual(['*']);
     expect(create({ ...base, enabled_events: ['payout_intent.created', '*'] }).enabled_events).toEqual(['*']);
-    expect(create({ ...base, enabled_events: [' payout_intent.cancelled ', 'payment_intent.*', 'payout_intent.cancelled'] }).enabled_events)
-      .toEqual(['payout_intent.cancelled', 'payment_intent.*']);
+    expect(create({ ...base, enabled_events: [' payout_intent.cancelled ', 'payment_intent.*', 'payout_intent.cancelled'] }).enabled_events).toEqual([
+      'payout_intent.cancelled',
+      'payment_intent.*',
+    ]);
     expect(create({ ...base, enabled_events: Array.from({ length: 50 }, () => 'refund.created') }).enabled_events).toEqual(['refund.created']);
   });
 
   test.each([
-    [[]], [['nope']], [['PAYOUT.created']], [['payout_intent.']], [[' * ']], [['*', 'nope']], [[5]], ['payout_intent.*'], [{}],
+    [[]],
+    [['nope']],
+    [['PAYOUT.created']],
+    [['payout_intent.']],
+    [[' * ']],
+    [['*', 'nope']],
+    [[5]],
+    ['payout_intent.*'],
+    [{}],
     [Array.from({ length: 51 }, () => 'refund.created')],
   ])('%j is refused on `enabled_events`', (value) => {
     expectValidation(() => create({ ...base, enabled_events: value }), 'enabled_events');

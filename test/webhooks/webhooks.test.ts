@@ -13,7 +13,12 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import { WebhookEndpoint } from '../../src/modules/webhooks/webhook.entity';
-import { DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../src/modules/webhooks/webhook.schemas';
+import {
+  DeletedWebhookEndpointSchema,
+  WebhookAttemptSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+} from '../../src/modules/webhooks/webhook.schemas';
 import { EventSchema } from '../../src/modules/events/event.schemas';
 import { AuditEntrySchema } from '../../src/modules/audit/audit.schemas';
 
@@ -42,12 +47,22 @@ async function endpoint(c: Client, path: string, enabled_events?: string[]): Pro
 describe('endpoint management', () => {
   test('REST create/list/get/delete; the secret is shown once; scoped to merchant and environment', async () => {
     const c = await srv.merchant(undefined, 'test', { fund: false });
-    const created = await c.post('/v1/webhook_endpoints', { url: `${rx.url}/crud`, enabled_events: ['payout_intent.cancelled', 'payment_intent.*'] });
+    const created = await c.post('/v1/webhook_endpoints', {
+      url: `${rx.url}/crud`,
+      enabled_events: ['payout_intent.cancelled', 'payment_intent.*'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      object: 'webhook_endpoint', id: expect.stringMatching(/^we_|^[a-z]+_/), url: `${rx.url}/crud`, environment: 'test',
-      enabled_events: ['payout_intent.cancelled', 'payment_intent.*'], status: 'enabled', disabled_reason: null,
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32,}$/), created_at: expect.any(String), updated_at: expect.any(String),
+      object: 'webhook_endpoint',
+      id: expect.stringMatching(/^we_|^[a-z]+_/),
+      url: `${rx.url}/crud`,
+      environment: 'test',
+      enabled_events: ['payout_intent.cancelled', 'payment_intent.*'],
+      status: 'enabled',
+      disabled_reason: null,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32,}$/),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const id = created.body.id;
     const { secret, ...withoutSecret } = created.body;
@@ -97,7 +112,12 @@ describe('endpoint management', () => {
     ];
     for (const [body, param] of cases) {
       const res = await c.post('/v1/webhook_endpoints', body);
-      expect({ body, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({ body, status: 400, code: 'validation_error', param });
+      expect({ body, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({
+        body,
+        status: 400,
+        code: 'validation_error',
+        param,
+      });
     }
     expect((await c.get('/v1/webhook_endpoints')).body.data).toEqual([]);
   });
@@ -123,11 +143,20 @@ describe('endpoint management', () => {
     expect(created.body.errors).toBeUndefined();
     const ep = created.body.data.createWebhookEndpoint;
     expect(ep).toEqual({
-      id: expect.any(String), url: `${rx.url}/gql`, environment: 'TEST', enabledEvents: ['payout_intent.*'], status: 'enabled',
-      disabledReason: null, secret: expect.stringMatching(/^whsec_/), createdAt: expect.any(String),
+      id: expect.any(String),
+      url: `${rx.url}/gql`,
+      environment: 'TEST',
+      enabledEvents: ['payout_intent.*'],
+      status: 'enabled',
+      disabledReason: null,
+      secret: expect.stringMatching(/^whsec_/),
+      createdAt: expect.any(String),
     });
     const list = await c.gql(`{ webhookEndpoints(first: 10) { nodes { id secret enabledEvents } pageInfo { hasNextPage } } }`);
-    expect(list.body.data.webhookEndpoints).toEqual({ nodes: [{ id: ep.id, secret: null, enabledEvents: ['payout_intent.*'] }], pageInfo: { hasNextPage: false } });
+    expect(list.body.data.webhookEndpoints).toEqual({
+      nodes: [{ id: ep.id, secret: null, enabledEvents: ['payout_intent.*'] }],
+      pageInfo: { hasNextPage: false },
+    });
     // The same record over REST.
     expect((await c.get(`/v1/webhook_endpoints/${ep.id}`)).body.url).toBe(`${rx.url}/gql`);
 
@@ -151,7 +180,10 @@ describe('delivery', () => {
     await endpoint(c, '/f-topup', ['topup_intent.*']);
     const po = await c.post('/v1/payout_intents', payoutBody());
     await c.post(`/v1/payout_intents/${po.body.id}/cancel`, { reason: 'filter test' });
-    const typesAt = (p: string) => forPath(p).map((r) => JSON.parse(r.body).type).sort();
+    const typesAt = (p: string) =>
+      forPath(p)
+        .map((r) => JSON.parse(r.body).type)
+        .sort();
     await eventually(async () => forPath('/f-wild').length >= 2 && forPath('/f-all').length >= 2 && forPath('/f-exact').length >= 1);
     await sleep(300);
     expect(typesAt('/f-exact')).toEqual(['payout_intent.cancelled']);
@@ -168,7 +200,11 @@ describe('delivery', () => {
     const [r] = await eventually(async () => forPath('/sig').length > 0 && forPath('/sig'));
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-    const headers = { 'webhook-id': r.headers['webhook-id'] as string, 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string };
+    const headers = {
+      'webhook-id': r.headers['webhook-id'] as string,
+      'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+      'webhook-signature': r.headers['webhook-signature'] as string,
+    };
     const payload = new Webhook(ep.secret).verify(r.body, headers) as any;
     expect(payload.id).toBe(headers['webhook-id']);
     expect(payload.type).toBe('payout_intent.cancelled');
@@ -205,11 +241,20 @@ describe('delivery', () => {
     expect(attempts.status).toBe(200);
     const eventId = got[0].headers['webhook-id'];
     expect(attempts.body.data.map((a: any) => [a.attempt_number, a.status_code, a.event, a.webhook_endpoint])).toEqual([
-      [3, 200, eventId, ep.id], [2, 500, eventId, ep.id], [1, 500, eventId, ep.id],
+      [3, 200, eventId, ep.id],
+      [2, 500, eventId, ep.id],
+      [1, 500, eventId, ep.id],
     ]);
     expect(attempts.body.data[0]).toEqual({
-      object: 'webhook_attempt', id: expect.any(String), webhook_endpoint: ep.id, event: eventId, attempt_number: 3,
-      status_code: 200, error: null, duration_ms: expect.any(Number), created_at: expect.any(String),
+      object: 'webhook_attempt',
+      id: expect.any(String),
+      webhook_endpoint: ep.id,
+      event: eventId,
+      attempt_number: 3,
+      status_code: 200,
+      error: null,
+      duration_ms: expect.any(Number),
+      created_at: expect.any(String),
     });
     const page = await c.get(`/v1/webhook_endpoints/${ep.id}/attempts?limit=2`);
     expect(page.body.has_more).toBe(true);
@@ -220,10 +265,19 @@ describe('delivery', () => {
     const foreignCursor = await c.get(`/v1/webhook_endpoints/${otherEp.id}/attempts?cursor=${page.body.next_cursor}`);
     expect([foreignCursor.status, foreignCursor.body.error.param]).toEqual([400, 'cursor']);
 
-    const gql = await c.gql(`query($id: ID!) { webhookAttempts(webhookEndpointId: $id, first: 10) { nodes { attemptNumber statusCode eventId webhookEndpointId durationMs } } }`, { id: ep.id });
+    const gql = await c.gql(
+      `query($id: ID!) { webhookAttempts(webhookEndpointId: $id, first: 10) { nodes { attemptNumber statusCode eventId webhookEndpointId durationMs } } }`,
+      { id: ep.id },
+    );
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.webhookAttempts.nodes.map((n: any) => [n.attemptNumber, n.statusCode, n.eventId])).toEqual([[3, 200, eventId], [2, 500, eventId], [1, 500, eventId]]);
-    const foreign = await (await srv.merchant(undefined, 'test', { fund: false })).gql(`query($id: ID!) { webhookAttempts(webhookEndpointId: $id) { nodes { id } } }`, { id: ep.id });
+    expect(gql.body.data.webhookAttempts.nodes.map((n: any) => [n.attemptNumber, n.statusCode, n.eventId])).toEqual([
+      [3, 200, eventId],
+      [2, 500, eventId],
+      [1, 500, eventId],
+    ]);
+    const foreign = await (
+      await srv.merchant(undefined, 'test', { fund: false })
+    ).gql(`query($id: ID!) { webhookAttempts(webhookEndpointId: $id) { nodes { id } } }`, { id: ep.id });
     expect(foreign.body.errors![0].extensions.code).toBe('not_found');
   });
 
@@ -321,25 +375,47 @@ describe('SSRF (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
   beforeAll(async () => {
     strict = await startServer({ env: { ...RETRY_ENV, WEBHOOK_ALLOW_LOOPBACK: '0' } });
   });
-  afterAll(async () => { await strict?.close(); });
+  afterAll(async () => {
+    await strict?.close();
+  });
 
   test('loopback, private, link-local and metadata addresses are refused, also by host name', async () => {
     const c = await strict.merchant(undefined, 'test', { fund: false });
     const refused = [
-      `${rx.url}/hook`, 'http://127.1.2.3/hook', 'http://localhost/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook',
-      'http://0.0.0.0/hook', 'http://10.1.2.3/hook', 'http://172.16.0.1/hook', 'http://192.168.1.1/hook', 'http://100.64.0.1/hook',
-      'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/hook', 'http://[fd00:ec2::254]/hook', 'http://2130706433/hook',
-      'http://[::ffff:0:7f00:1]/hook', 'http://[fec0::1]/hook', 'http://[2001:0:7f00:1::]/hook',
+      `${rx.url}/hook`,
+      'http://127.1.2.3/hook',
+      'http://localhost/hook',
+      'http://[::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://0.0.0.0/hook',
+      'http://10.1.2.3/hook',
+      'http://172.16.0.1/hook',
+      'http://192.168.1.1/hook',
+      'http://100.64.0.1/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/hook',
+      'http://[fd00:ec2::254]/hook',
+      'http://2130706433/hook',
+      'http://[::ffff:0:7f00:1]/hook',
+      'http://[fec0::1]/hook',
+      'http://[2001:0:7f00:1::]/hook',
     ];
     for (const url of refused) {
       const res = await c.post('/v1/webhook_endpoints', { url });
-      expect({ url, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({ url, status: 400, code: 'validation_error', param: 'url' });
+      expect({ url, status: res.status, code: res.body.error?.code, param: res.body.error?.param }).toEqual({
+        url,
+        status: 400,
+        code: 'validation_error',
+        param: 'url',
+      });
       // The refusal never says what a name resolves to, nor which range it is in.
       expect(res.body.error.message).toMatch(/^url is not allowed: the host \S+ is not reachable as a public address\.$|^url is malformed: /);
       expect(res.body.error.message).not.toMatch(/loopback|private|linkLocal|resolves to|\(/);
       if (url.includes('localhost')) expect(res.body.error.message).not.toMatch(/127\.0\.0\.1|::1/);
     }
-    const gql = await c.gql(`mutation($url: String!) { createWebhookEndpoint(input: { url: $url }) { id } }`, { url: 'http://169.254.169.254/' });
+    const gql = await c.gql(`mutation($url: String!) { createWebhookEndpoint(input: { url: $url }) { id } }`, {
+      url: 'http://169.254.169.254/',
+    });
     expect(gql.body.errors![0].extensions.code).toBe('validation_error');
     // A public address literal is accepted (nothing is sent until an event).
     expect((await c.post('/v1/webhook_endpoints', { url: 'https://93.184.216.34/hook' })).status).toBe(201);
@@ -356,20 +432,31 @@ describe('SSRF (WEBHOOK_ALLOW_LOOPBACK unset)', () => {
       const res = await c.get(`/v1/webhook_endpoints/${ok.body.id}/attempts`);
       return res.body.data.length > 0 && res.body.data;
     });
-    expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: null, error: expect.stringMatching(/not reachable as a public address/) });
+    expect(attempts[0]).toMatchObject({
+      attempt_number: 1,
+      status_code: null,
+      error: expect.stringMatching(/not reachable as a public address/),
+    });
     expect(attempts[0].error).not.toMatch(/127\.0\.0\.1|::1|loopback/);
     expect(forPath('/rebound')).toEqual([]);
   });
   test('a host that does not resolve is accepted at create time; each attempt resolves it again and fails until it does', async () => {
     const c = await strict.merchant();
-    const created = await c.post('/v1/webhook_endpoints', { url: 'https://no-such-host.invalid/hook', enabled_events: ['payout_intent.created'] });
+    const created = await c.post('/v1/webhook_endpoints', {
+      url: 'https://no-such-host.invalid/hook',
+      enabled_events: ['payout_intent.created'],
+    });
     expect(created.status).toBe(201);
     await c.post('/v1/payout_intents', payoutBody());
     const attempts = await eventually(async () => {
       const res = await c.get(`/v1/webhook_endpoints/${created.body.id}/attempts`);
       return res.body.data.length > 0 && res.body.data;
     });
-    expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: null, error: expect.stringMatching(/could not be resolved|no addresses/) });
+    expect(attempts[0]).toMatchObject({
+      attempt_number: 1,
+      status_code: null,
+      error: expect.stringMatching(/could not be resolved|no addresses/),
+    });
   });
 });
 
@@ -416,7 +503,12 @@ describe('processes', () => {
     const lease = { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_LEASE_MARGIN_MS: '500', WEBHOOK_RETRY_SCHEDULE_MS: '200,200' };
     let release: () => void = () => undefined;
     // The first request hangs (the process dies while waiting for it); later ones succeed.
-    receiver.respond = (_req, n) => (n === 1 ? new Promise((resolve) => { release = () => resolve({ status: 200 }); }) : { status: 200 });
+    receiver.respond = (_req, n) =>
+      n === 1
+        ? new Promise((resolve) => {
+            release = () => resolve({ status: 200 });
+          })
+        : { status: 200 };
     try {
       const setup = await startServer({ database, env: { WEBHOOK_DELIVERY: '0' } });
       const merchant = await setup.merchant();

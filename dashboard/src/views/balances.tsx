@@ -15,15 +15,34 @@ export function Balances() {
   return (
     <section aria-labelledby="balances-title">
       <h1 id="balances-title">Balances</h1>
-      {record.error && <p class="error" role="alert">{record.error}</p>}
-      {!d && record.loading && <p class="muted" role="status">Loading…</p>}
-      {d && d.balances.length === 0 && <p class="muted" data-testid="empty">No balance yet: it appears with the first settled topup or payment.</p>}
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
+      {!d && record.loading && (
+        <p class="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {d && d.balances.length === 0 && (
+        <p class="muted" data-testid="empty">
+          No balance yet: it appears with the first settled topup or payment.
+        </p>
+      )}
       {d && d.balances.length > 0 && (
         <div class="cards" data-testid="balances">
           {d.balances.map((b) => (
             <article class="card" key={b.currency} aria-label={`${b.currency} balance`}>
               <h2>{b.currency}</h2>
-              <Fields rows={[['Available', money(b.available, b.currency)], ['Pending', money(b.pending, b.currency)], ['Reserved', money(b.reserved, b.currency)], ['Updated', when(b.updatedAt)]]} />
+              <Fields
+                rows={[
+                  ['Available', money(b.available, b.currency)],
+                  ['Pending', money(b.pending, b.currency)],
+                  ['Reserved', money(b.reserved, b.currency)],
+                  ['Updated', when(b.updatedAt)],
+                ]}
+              />
             </article>
           ))}
         </div>
@@ -31,14 +50,32 @@ export function Balances() {
       {d && (
         <>
           <h2>Recent movements</h2>
-          {d.events.nodes.length === 0 ? <p class="muted">No movements yet.</p> : (
+          {d.events.nodes.length === 0 ? (
+            <p class="muted">No movements yet.</p>
+          ) : (
             <div class="table-wrap">
               <table>
                 <caption class="sr">Recent events that move money</caption>
-                <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Record</th><th scope="col" class="num">Amount</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Record</th>
+                    <th scope="col" class="num">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {d.events.nodes.map((e) => (
-                    <tr key={e.id}><td>{when(e.createdAt)}</td><td>{e.type}</td><td><code>{objectIdOf(e)}</code></td><td class="num">{moneyOf(e.data.object)}</td></tr>
+                    <tr key={e.id}>
+                      <td>{when(e.createdAt)}</td>
+                      <td>{e.type}</td>
+                      <td>
+                        <code>{objectIdOf(e)}</code>
+                      </td>
+                      <td class="num">{moneyOf(e.data.object)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>

@@ -10,15 +10,32 @@ export function Events() {
   const { api } = useApp();
   const [types, setTypes] = useState('');
   const [applied, setApplied] = useState('');
-  const typeList = applied.split(',').map((s) => s.trim()).filter(Boolean);
-  const paged = usePaged<EventRow>(async (after) => (await api.query(EventsDocument, { after, filter: typeList.length ? { type: typeList } : null })).events, applied);
+  const typeList = applied
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const paged = usePaged<EventRow>(
+    async (after) => (await api.query(EventsDocument, { after, filter: typeList.length ? { type: typeList } : null })).events,
+    applied,
+  );
   const [open, setOpen] = useState<string | null>(null);
-  useLive((e) => { if (paged.page === 1 && typeList.length === 0) paged.update((rows) => (rows.some((r) => r.id === e.id) ? rows : [e, ...rows])); });
+  useLive((e) => {
+    if (paged.page === 1 && typeList.length === 0) paged.update((rows) => (rows.some((r) => r.id === e.id) ? rows : [e, ...rows]));
+  });
   return (
     <section aria-labelledby="events-title">
       <h1 id="events-title">Events</h1>
-      <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied(types); }}>
-        <label>Types (comma-separated; <code>payout_intent.*</code> works)<input value={types} onInput={(e) => setTypes(e.currentTarget.value)} /></label>
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied(types);
+        }}
+      >
+        <label>
+          Types (comma-separated; <code>payout_intent.*</code> works)
+          <input value={types} onInput={(e) => setTypes(e.currentTarget.value)} />
+        </label>
         <button type="submit">Apply</button>
       </form>
       <ListState paged={paged} empty="No events.">

@@ -10,11 +10,18 @@ type PaymentRow = PaymentsQuery['paymentIntents']['nodes'][number];
 export function Payments({ id }: { id?: string }) {
   const { api } = useApp();
   return (
-    <ResourceList<PaymentRow> title="Payments" path="payments" prefix="payment_intent." id={id}
+    <ResourceList<PaymentRow>
+      title="Payments"
+      path="payments"
+      prefix="payment_intent."
+      id={id}
       statuses={['REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']}
-      load={async (after, f) => (await api.query(PaymentsDocument, { after, filter: { ...f, status: f.status as PaymentIntentStatus[] | undefined } })).paymentIntents}
+      load={async (after, f) =>
+        (await api.query(PaymentsDocument, { after, filter: { ...f, status: f.status as PaymentIntentStatus[] | undefined } })).paymentIntents
+      }
       reference={(r) => r.merchantReference}
-      detail={id && <PaymentDetail id={id} />} />
+      detail={id && <PaymentDetail id={id} />}
+    />
   );
 }
 
@@ -22,28 +29,74 @@ function PaymentDetail({ id }: { id: string }) {
   const { api } = useApp();
   const record = useRecord(() => api.query(PaymentDocument, { id }), id);
   const cancel = useAction();
-  useLive((e) => { if (e.data.object.id === id || e.data.object.payment_intent === id) record.reload(); });
+  useLive((e) => {
+    if (e.data.object.id === id || e.data.object.payment_intent === id) record.reload();
+  });
   const p = record.data?.paymentIntent;
   return (
     <Panel title={p ? `Payment ${p.merchantReference}` : 'Payment'} back="#/payments">
-      {record.error && <p class="error" role="alert">{record.error}</p>}
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
       {p && (
         <>
-          <Fields rows={[
-            ['ID', <code>{p.id}</code>], ['Status', <Status value={p.status} />], ['Amount', money(p.amount, p.currency)],
-            ['Refunded', p.amountRefunded !== '0' ? money(p.amountRefunded, p.currency) : null], ['Method', p.paymentMethod],
-            ['Checkout', label(p.checkoutMode)], ['Processing because', p.processingReason], ['Next action', p.nextAction ? `${label(p.nextAction.type)} until ${when(p.nextAction.expiresAt)}` : null],
-            ['Receipt', p.receipt ? `${p.receipt.receiptNumber} (${when(p.receipt.paidAt)})` : null],
-            ['Failure', p.failureMessage], ['Created', when(p.createdAt)], ['Updated', when(p.updatedAt)],
-          ]} />
+          <Fields
+            rows={[
+              ['ID', <code>{p.id}</code>],
+              ['Status', <Status value={p.status} />],
+              ['Amount', money(p.amount, p.currency)],
+              ['Refunded', p.amountRefunded !== '0' ? money(p.amountRefunded, p.currency) : null],
+              ['Method', p.paymentMethod],
+              ['Checkout', label(p.checkoutMode)],
+              ['Processing because', p.processingReason],
+              ['Next action', p.nextAction ? `${label(p.nextAction.type)} until ${when(p.nextAction.expiresAt)}` : null],
+              ['Receipt', p.receipt ? `${p.receipt.receiptNumber} (${when(p.receipt.paidAt)})` : null],
+              ['Failure', p.failureMessage],
+              ['Created', when(p.createdAt)],
+              ['Updated', when(p.updatedAt)],
+            ]}
+          />
           {p.refunds.nodes.length > 0 && (
-            <><h3>Refunds</h3><ul>{p.refunds.nodes.map((r) => <li key={r.id}><a href={`#/refunds/${r.id}`}>{money(r.amount, r.currency)}</a> <Status value={r.status} /> {r.reason}</li>)}</ul></>
+            <>
+              <h3>Refunds</h3>
+              <ul>
+                {p.refunds.nodes.map((r) => (
+                  <li key={r.id}>
+                    <a href={`#/refunds/${r.id}`}>{money(r.amount, r.currency)}</a> <Status value={r.status} /> {r.reason}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
           {p.status === 'REQUIRES_ACTION' && (
-            <div class="actions"><button type="button" disabled={cancel.busy} onClick={() => void cancel.run(async () => { await api.mutate(CancelPaymentDocument, { id, reason: null }); record.reload(); })}>Cancel payment</button></div>
+            <div class="actions">
+              <button
+                type="button"
+                disabled={cancel.busy}
+                onClick={() =>
+                  void cancel.run(async () => {
+                    await api.mutate(CancelPaymentDocument, { id, reason: null });
+                    record.reload();
+                  })
+                }
+              >
+                Cancel payment
+              </button>
+            </div>
           )}
-          {cancel.error && <p class="error" role="alert">{cancel.error}</p>}
-          <TestActions kind="payment_intents" id={id} done={record.reload} actions={p.status === 'REQUIRES_ACTION' || p.status === 'PROCESSING' ? ['succeed', 'fail', 'expire'] : []} />
+          {cancel.error && (
+            <p class="error" role="alert">
+              {cancel.error}
+            </p>
+          )}
+          <TestActions
+            kind="payment_intents"
+            id={id}
+            done={record.reload}
+            actions={p.status === 'REQUIRES_ACTION' || p.status === 'PROCESSING' ? ['succeed', 'fail', 'expire'] : []}
+          />
         </>
       )}
     </Panel>

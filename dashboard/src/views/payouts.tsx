@@ -47,14 +47,26 @@ export function Payouts({ id }: { id?: string }) {
     <div class={id ? 'split' : ''}>
       <section aria-labelledby="payouts-title">
         <h1 id="payouts-title">Payouts</h1>
-        <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied({ status, reference: reference.trim() }); }}>
-          <label>Status
+        <form
+          class="filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setApplied({ status, reference: reference.trim() });
+          }}
+        >
+          <label>
+            Status
             <select value={status} onChange={(e) => setStatus(e.currentTarget.value)} data-testid="filter-status">
               <option value="">All</option>
-              {STATUSES.map((s) => <option value={s} key={s}>{label(s)}</option>)}
+              {STATUSES.map((s) => (
+                <option value={s} key={s}>
+                  {label(s)}
+                </option>
+              ))}
             </select>
           </label>
-          <label>Merchant reference
+          <label>
+            Merchant reference
             <input value={reference} onInput={(e) => setReference(e.currentTarget.value)} data-testid="filter-reference" />
           </label>
           <button type="submit">Apply</button>
@@ -63,13 +75,35 @@ export function Payouts({ id }: { id?: string }) {
           <div class="table-wrap">
             <table data-testid="payouts">
               <caption class="sr">Payout intents, newest first</caption>
-              <thead><tr><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="wide">Created</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Reference</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="wide">
+                    Created
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {paged.nodes.map((p) => (
-                  <tr key={`${p.id}-${flash[p.id] ?? 0}`} data-testid={`payout-${p.id}`} data-status={p.status} class={[p.id === id ? 'selected' : '', flash[p.id] ? 'flash' : ''].join(' ')}>
-                    <td><a href={`#/payouts/${p.id}`} aria-current={p.id === id ? 'true' : undefined}>{p.merchantReference}</a></td>
+                  <tr
+                    key={`${p.id}-${flash[p.id] ?? 0}`}
+                    data-testid={`payout-${p.id}`}
+                    data-status={p.status}
+                    class={[p.id === id ? 'selected' : '', flash[p.id] ? 'flash' : ''].join(' ')}
+                  >
+                    <td>
+                      <a href={`#/payouts/${p.id}`} aria-current={p.id === id ? 'true' : undefined}>
+                        {p.merchantReference}
+                      </a>
+                    </td>
                     <td class="num">{money(p.amount, p.currency)}</td>
-                    <td><Status value={p.status} /></td>
+                    <td>
+                      <Status value={p.status} />
+                    </td>
                     <td class="wide">{when(p.createdAt)}</td>
                   </tr>
                 ))}
@@ -94,11 +128,12 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
   const tooLong = count > REASON_MAX;
   const p = record.data?.payoutIntent;
 
-  const approve = () => action.run(async () => {
-    const r = await api.mutate(ApprovePayoutDocument, { id });
-    onChanged(r.approvePayoutIntent);
-    record.reload();
-  });
+  const approve = () =>
+    action.run(async () => {
+      const r = await api.mutate(ApprovePayoutDocument, { id });
+      onChanged(r.approvePayoutIntent);
+      record.reload();
+    });
   const cancel = (e: Event) => {
     e.preventDefault();
     if (tooLong) return;
@@ -113,44 +148,88 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
 
   return (
     <Panel title={p ? `Payout ${p.merchantReference}` : 'Payout'} back="#/payouts">
-      {record.error && <p class="error" role="alert">{record.error}</p>}
-      {!p && record.loading && <p role="status" class="muted">Loading…</p>}
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
+      {!p && record.loading && (
+        <p role="status" class="muted">
+          Loading…
+        </p>
+      )}
       {p && (
         <>
-          <Fields rows={[
-            ['ID', <code>{p.id}</code>],
-            ['Status', <Status value={p.status} />],
-            ['Amount', money(p.amount, p.currency)],
-            ['Country', p.country],
-            ['Recipient', `${p.recipient.holderName}, ${p.recipient.bankCode} ••••${p.recipient.accountLast4}`],
-            [p.status === 'CANCELLED' ? 'Cancellation reason' : 'Failure', p.failureMessage ? <span data-testid="failure-message">{p.failureMessage}</span> : null],
-            ['Failure code', p.failureCode],
-            ['Created', when(p.createdAt)],
-            ['Updated', when(p.updatedAt)],
-          ]} />
+          <Fields
+            rows={[
+              ['ID', <code>{p.id}</code>],
+              ['Status', <Status value={p.status} />],
+              ['Amount', money(p.amount, p.currency)],
+              ['Country', p.country],
+              ['Recipient', `${p.recipient.holderName}, ${p.recipient.bankCode} ••••${p.recipient.accountLast4}`],
+              [
+                p.status === 'CANCELLED' ? 'Cancellation reason' : 'Failure',
+                p.failureMessage ? <span data-testid="failure-message">{p.failureMessage}</span> : null,
+              ],
+              ['Failure code', p.failureCode],
+              ['Created', when(p.createdAt)],
+              ['Updated', when(p.updatedAt)],
+            ]}
+          />
           {p.status === 'REQUIRES_APPROVAL' && !cancelling && (
             <div class="actions">
-              <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">Approve</button>
-              <button type="button" onClick={() => setCancelling(true)} disabled={action.busy} data-testid="cancel">Cancel payout…</button>
+              <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">
+                Approve
+              </button>
+              <button type="button" onClick={() => setCancelling(true)} disabled={action.busy} data-testid="cancel">
+                Cancel payout…
+              </button>
             </div>
           )}
           {p.status === 'REQUIRES_APPROVAL' && cancelling && (
             <form class="cancel-form" onSubmit={cancel}>
               <label for="reason">Reason for cancelling (shown in the audit log and the webhook)</label>
-              <textarea id="reason" rows={3} value={reason} onInput={(e) => setReason(e.currentTarget.value)} aria-describedby="reason-count" aria-invalid={tooLong} data-testid="reason" />
-              <p id="reason-count" class={tooLong ? 'error' : 'muted'} aria-live="polite">{count} / {REASON_MAX} characters{tooLong ? ': too long' : ''}</p>
+              <textarea
+                id="reason"
+                rows={3}
+                value={reason}
+                onInput={(e) => setReason(e.currentTarget.value)}
+                aria-describedby="reason-count"
+                aria-invalid={tooLong}
+                data-testid="reason"
+              />
+              <p id="reason-count" class={tooLong ? 'error' : 'muted'} aria-live="polite">
+                {count} / {REASON_MAX} characters{tooLong ? ': too long' : ''}
+              </p>
               <div class="actions">
-                <button type="submit" class="danger" disabled={action.busy || tooLong} data-testid="confirm-cancel">Cancel payout</button>
-                <button type="button" onClick={() => setCancelling(false)}>Keep it</button>
+                <button type="submit" class="danger" disabled={action.busy || tooLong} data-testid="confirm-cancel">
+                  Cancel payout
+                </button>
+                <button type="button" onClick={() => setCancelling(false)}>
+                  Keep it
+                </button>
               </div>
             </form>
           )}
-          {action.error && <p class="error" role="alert">{action.error}</p>}
+          {action.error && (
+            <p class="error" role="alert">
+              {action.error}
+            </p>
+          )}
           <h3>Audit trail</h3>
-          {record.data!.auditLog.nodes.length === 0 ? <p class="muted">No calls recorded.</p> : (
+          {record.data!.auditLog.nodes.length === 0 ? (
+            <p class="muted">No calls recorded.</p>
+          ) : (
             <ul class="audit" data-testid="payout-audit">
               {record.data!.auditLog.nodes.map((a) => (
-                <li key={a.id}><code>{a.operation}</code> → {a.statusCode} <span class="muted">{when(a.createdAt)}</span>{a.reason && <div>Reason: <q>{a.reason}</q></div>}</li>
+                <li key={a.id}>
+                  <code>{a.operation}</code> → {a.statusCode} <span class="muted">{when(a.createdAt)}</span>
+                  {a.reason && (
+                    <div>
+                      Reason: <q>{a.reason}</q>
+                    </div>
+                  )}
+                </li>
               ))}
             </ul>
           )}

@@ -6,15 +6,25 @@ import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
 
 /** A list of one resource with a status and a reference filter, and details beside it. */
 export function ResourceList<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>(props: {
-  title: string; path: string; statuses: string[]; prefix: string; id?: string;
-  load(after: string | null, filter: { status?: string[]; merchantReference?: string }): Promise<{ nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }>;
+  title: string;
+  path: string;
+  statuses: string[];
+  prefix: string;
+  id?: string;
+  load(
+    after: string | null,
+    filter: { status?: string[]; merchantReference?: string },
+  ): Promise<{ nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }>;
   reference: (row: T) => string;
   detail?: ComponentChildren;
 }) {
   const [status, setStatus] = useState('');
   const [reference, setReference] = useState('');
   const [applied, setApplied] = useState({ status: '', reference: '' });
-  const filter = { ...(applied.status ? { status: [applied.status] } : {}), ...(applied.reference ? { merchantReference: applied.reference } : {}) };
+  const filter = {
+    ...(applied.status ? { status: [applied.status] } : {}),
+    ...(applied.reference ? { merchantReference: applied.reference } : {}),
+  };
   const paged = usePaged<T>((after) => props.load(after, filter), JSON.stringify(filter));
   useLive((e) => {
     if (e.type.startsWith(props.prefix) && paged.page === 1) paged.refresh();
@@ -23,14 +33,28 @@ export function ResourceList<T extends { id: string; status: string; amount: str
     <div class={props.id ? 'split' : ''}>
       <section aria-labelledby="list-title">
         <h1 id="list-title">{props.title}</h1>
-        <form class="filters" onSubmit={(e) => { e.preventDefault(); setApplied({ status, reference: reference.trim() }); }}>
-          <label>Status
+        <form
+          class="filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setApplied({ status, reference: reference.trim() });
+          }}
+        >
+          <label>
+            Status
             <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
               <option value="">All</option>
-              {props.statuses.map((s) => <option value={s} key={s}>{label(s)}</option>)}
+              {props.statuses.map((s) => (
+                <option value={s} key={s}>
+                  {label(s)}
+                </option>
+              ))}
             </select>
           </label>
-          <label>Merchant reference<input value={reference} onInput={(e) => setReference(e.currentTarget.value)} /></label>
+          <label>
+            Merchant reference
+            <input value={reference} onInput={(e) => setReference(e.currentTarget.value)} />
+          </label>
           <button type="submit">Apply</button>
         </form>
         <Rows paged={paged} empty={`No ${props.title.toLowerCase()} match.`} path={props.path} id={props.id} reference={props.reference} />
@@ -40,18 +64,45 @@ export function ResourceList<T extends { id: string; status: string; amount: str
   );
 }
 
-function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({ paged, empty, path, id, reference }: { paged: Paged<T>; empty: string; path: string; id?: string; reference: (row: T) => string }) {
+function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({
+  paged,
+  empty,
+  path,
+  id,
+  reference,
+}: {
+  paged: Paged<T>;
+  empty: string;
+  path: string;
+  id?: string;
+  reference: (row: T) => string;
+}) {
   return (
     <ListState paged={paged} empty={empty}>
       <div class="table-wrap">
         <table data-testid={path}>
-          <thead><tr><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="wide">Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col">Status</th>
+              <th scope="col" class="wide">
+                Created
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {paged.nodes.map((r) => (
               <tr key={r.id} class={r.id === id ? 'selected' : ''} data-testid={`row-${r.id}`}>
-                <td><a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a></td>
+                <td>
+                  <a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a>
+                </td>
                 <td class="num">{money(r.amount, r.currency)}</td>
-                <td><Status value={r.status} /></td>
+                <td>
+                  <Status value={r.status} />
+                </td>
                 <td class="wide">{when(r.createdAt)}</td>
               </tr>
             ))}

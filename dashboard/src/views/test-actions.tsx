@@ -9,9 +9,25 @@ export function TestActions({ kind, id, actions, done }: { kind: string; id: str
     <div class="test-actions" role="group" aria-label="Test mode helpers">
       <span class="muted">Test helpers:</span>
       {actions.map((a) => (
-        <button type="button" key={a} disabled={action.busy} onClick={() => void action.run(async () => { await api.testHelper(`${kind}/${id}/${a}`); done(); })}>{a}</button>
+        <button
+          type="button"
+          key={a}
+          disabled={action.busy}
+          onClick={() =>
+            void action.run(async () => {
+              await api.testHelper(`${kind}/${id}/${a}`);
+              done();
+            })
+          }
+        >
+          {a}
+        </button>
       ))}
-      {action.error && <p class="error" role="alert">{action.error}</p>}
+      {action.error && (
+        <p class="error" role="alert">
+          {action.error}
+        </p>
+      )}
     </div>
   );
 }

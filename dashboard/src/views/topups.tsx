@@ -10,30 +10,49 @@ type TopupRow = TopupsQuery['topupIntents']['nodes'][number];
 export function Topups({ id }: { id?: string }) {
   const { api } = useApp();
   return (
-    <ResourceList<TopupRow> title="Topups" path="topups" prefix="topup_intent." id={id}
+    <ResourceList<TopupRow>
+      title="Topups"
+      path="topups"
+      prefix="topup_intent."
+      id={id}
       statuses={['REQUIRES_ACTION', 'SUCCEEDED', 'FAILED', 'EXPIRED']}
-      load={async (after, f) => (await api.query(TopupsDocument, { after, filter: { ...f, status: f.status as TopupIntentStatus[] | undefined } })).topupIntents}
+      load={async (after, f) =>
+        (await api.query(TopupsDocument, { after, filter: { ...f, status: f.status as TopupIntentStatus[] | undefined } })).topupIntents
+      }
       reference={(r) => r.merchantReference}
-      detail={id && <TopupDetail id={id} />} />
+      detail={id && <TopupDetail id={id} />}
+    />
   );
 }
 
 function TopupDetail({ id }: { id: string }) {
   const { api } = useApp();
   const record = useRecord(() => api.query(TopupDocument, { id }), id);
-  useLive((e) => { if (e.data.object.id === id) record.reload(); });
+  useLive((e) => {
+    if (e.data.object.id === id) record.reload();
+  });
   const t = record.data?.topupIntent;
   const bank = t?.nextAction?.displayBankTransferInstructions;
   return (
     <Panel title={t ? `Topup ${t.merchantReference}` : 'Topup'} back="#/topups">
-      {record.error && <p class="error" role="alert">{record.error}</p>}
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
       {t && (
         <>
-          <Fields rows={[
-            ['ID', <code>{t.id}</code>], ['Status', <Status value={t.status} />], ['Amount', money(t.amount, t.currency)],
-            ['Transfer to', bank ? `${bank.bankName}, ${bank.accountName}, ${bank.accountNumber}, reference ${bank.reference}` : null],
-            ['Failure', t.failureMessage], ['Created', when(t.createdAt)], ['Updated', when(t.updatedAt)],
-          ]} />
+          <Fields
+            rows={[
+              ['ID', <code>{t.id}</code>],
+              ['Status', <Status value={t.status} />],
+              ['Amount', money(t.amount, t.currency)],
+              ['Transfer to', bank ? `${bank.bankName}, ${bank.accountName}, ${bank.accountNumber}, reference ${bank.reference}` : null],
+              ['Failure', t.failureMessage],
+              ['Created', when(t.createdAt)],
+              ['Updated', when(t.updatedAt)],
+            ]}
+          />
           <TestActions kind="topup_intents" id={id} done={record.reload} actions={t.status === 'REQUIRES_ACTION' ? ['succeed', 'fail'] : []} />
         </>
       )}

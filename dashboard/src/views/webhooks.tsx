@@ -11,15 +11,30 @@ export function Webhooks({ id }: { id?: string }) {
     <div class={id ? 'split' : ''}>
       <section aria-labelledby="webhooks-title">
         <h1 id="webhooks-title">Webhook endpoints</h1>
-        {record.error && <p class="error" role="alert">{record.error}</p>}
-        {!record.data && record.loading && <p class="muted" role="status">Loading…</p>}
-        {record.data && endpoints.length === 0 && <p class="muted" data-testid="empty">No webhook endpoints. Create one with the API (createWebhookEndpoint).</p>}
+        {record.error && (
+          <p class="error" role="alert">
+            {record.error}
+          </p>
+        )}
+        {!record.data && record.loading && (
+          <p class="muted" role="status">
+            Loading…
+          </p>
+        )}
+        {record.data && endpoints.length === 0 && (
+          <p class="muted" data-testid="empty">
+            No webhook endpoints. Create one with the API (createWebhookEndpoint).
+          </p>
+        )}
         {endpoints.length > 0 && (
           <ul class="endpoints" data-testid="endpoints">
             {endpoints.map((w) => (
               <li key={w.id} class={w.id === id ? 'selected' : ''}>
                 <a href={`#/webhooks/${w.id}`}>{w.url}</a> <Status value={w.status} />
-                <div class="muted">{w.enabledEvents.join(', ')}{w.disabledReason ? ` — ${w.disabledReason}` : ''}</div>
+                <div class="muted">
+                  {w.enabledEvents.join(', ')}
+                  {w.disabledReason ? ` — ${w.disabledReason}` : ''}
+                </div>
               </li>
             ))}
           </ul>
@@ -35,14 +50,34 @@ function Attempts({ id }: { id: string }) {
   const paged = usePaged(async (after) => (await api.query(WebhookAttemptsDocument, { id, after })).webhookAttempts, id);
   return (
     <Panel title="Delivery attempts" back="#/webhooks">
-      <button type="button" onClick={paged.refresh}>Refresh</button>
+      <button type="button" onClick={paged.refresh}>
+        Refresh
+      </button>
       <ListState paged={paged} empty="No delivery attempts yet.">
         <div class="table-wrap">
           <table data-testid="attempts">
-            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Try</th><th scope="col">Answer</th><th scope="col" class="num">ms</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">Try</th>
+                <th scope="col">Answer</th>
+                <th scope="col" class="num">
+                  ms
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {paged.nodes.map((a) => (
-                <tr key={a.id}><td>{when(a.createdAt)}</td><td><code>{a.eventId}</code></td><td>{a.attemptNumber}</td><td>{a.statusCode ?? a.error}</td><td class="num">{a.durationMs}</td></tr>
+                <tr key={a.id}>
+                  <td>{when(a.createdAt)}</td>
+                  <td>
+                    <code>{a.eventId}</code>
+                  </td>
+                  <td>{a.attemptNumber}</td>
+                  <td>{a.statusCode ?? a.error}</td>
+                  <td class="num">{a.durationMs}</td>
+                </tr>
               ))}
             </tbody>
           </table>

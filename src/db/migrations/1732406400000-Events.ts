@@ -19,7 +19,8 @@ export class Events1732406400000 implements MigrationInterface {
       new Table({
         name: 'event_sequences',
         columns: [
-          { ...ref('merchant_id'), isPrimary: true }, { ...str('environment', 4), isPrimary: true },
+          { ...ref('merchant_id'), isPrimary: true },
+          { ...str('environment', 4), isPrimary: true },
           { name: 'last_seq', type: 'bigint', isNullable: false },
         ],
       }),
@@ -29,26 +30,50 @@ export class Events1732406400000 implements MigrationInterface {
       new Table({
         name: 'webhook_endpoints',
         columns: [
-          id(), ref('merchant_id'), str('environment', 4), str('url', 2048), text('enabled_events'),
-          text('secret_encrypted'), str('status', 16), str('disabled_reason', 256, true),
-          time('created_at'), time('updated_at'),
+          id(),
+          ref('merchant_id'),
+          str('environment', 4),
+          str('url', 2048),
+          text('enabled_events'),
+          text('secret_encrypted'),
+          str('status', 16),
+          str('disabled_reason', 256, true),
+          time('created_at'),
+          time('updated_at'),
         ],
       }),
     );
-    await qr.createIndex('webhook_endpoints', new TableIndex({ name: 'ix_webhook_endpoints_list', columnNames: ['merchant_id', 'environment', 'created_at', 'id'] }));
+    await qr.createIndex(
+      'webhook_endpoints',
+      new TableIndex({ name: 'ix_webhook_endpoints_list', columnNames: ['merchant_id', 'environment', 'created_at', 'id'] }),
+    );
 
     await qr.createTable(
       new Table({
         name: 'webhook_deliveries',
         columns: [
-          id(), ref('merchant_id'), str('environment', 4), ref('endpoint_id'), ref('event_id'), str('event_type', 64),
-          str('status', 16), int('attempt_count'), time('next_attempt_at', true), time('lease_until', true),
-          int('last_status_code', true), str('last_error', 512, true), time('delivered_at', true),
-          time('created_at'), time('updated_at'),
+          id(),
+          ref('merchant_id'),
+          str('environment', 4),
+          ref('endpoint_id'),
+          ref('event_id'),
+          str('event_type', 64),
+          str('status', 16),
+          int('attempt_count'),
+          time('next_attempt_at', true),
+          time('lease_until', true),
+          int('last_status_code', true),
+          str('last_error', 512, true),
+          time('delivered_at', true),
+          time('created_at'),
+          time('updated_at'),
         ],
       }),
     );
-    await qr.createIndex('webhook_deliveries', new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id'], isUnique: true }));
+    await qr.createIndex(
+      'webhook_deliveries',
+      new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id'], isUnique: true }),
+    );
     await qr.createIndex('webhook_deliveries', new TableIndex({ name: 'ix_webhook_deliveries_due', columnNames: ['status', 'next_attempt_at'] }));
     await qr.createIndex('webhook_deliveries', new TableIndex({ name: 'ix_webhook_deliveries_event', columnNames: ['event_id'] }));
 
@@ -56,21 +81,43 @@ export class Events1732406400000 implements MigrationInterface {
       new Table({
         name: 'webhook_attempts',
         columns: [
-          id(), ref('merchant_id'), str('environment', 4), ref('delivery_id'), ref('endpoint_id'), ref('event_id'),
-          int('attempt_number'), int('status_code', true), str('error', 512, true), int('duration_ms'), time('created_at'),
+          id(),
+          ref('merchant_id'),
+          str('environment', 4),
+          ref('delivery_id'),
+          ref('endpoint_id'),
+          ref('event_id'),
+          int('attempt_number'),
+          int('status_code', true),
+          str('error', 512, true),
+          int('duration_ms'),
+          time('created_at'),
         ],
       }),
     );
-    await qr.createIndex('webhook_attempts', new TableIndex({ name: 'ix_webhook_attempts_endpoint', columnNames: ['merchant_id', 'environment', 'endpoint_id', 'created_at', 'id'] }));
+    await qr.createIndex(
+      'webhook_attempts',
+      new TableIndex({
+        name: 'ix_webhook_attempts_endpoint',
+        columnNames: ['merchant_id', 'environment', 'endpoint_id', 'created_at', 'id'],
+      }),
+    );
     await qr.createIndex('webhook_attempts', new TableIndex({ name: 'ix_webhook_attempts_event', columnNames: ['event_id'] }));
 
     await qr.createTable(
       new Table({
         name: 'audit_log',
         columns: [
-          id(), ref('merchant_id'), str('environment', 4), ref('api_key_id'), str('action', 128),
-          str('resource_type', 64, true), ref('resource_id', true), str('reason', 1024, true),
-          str('request_id', 64, true), time('created_at'),
+          id(),
+          ref('merchant_id'),
+          str('environment', 4),
+          ref('api_key_id'),
+          str('action', 128),
+          str('resource_type', 64, true),
+          ref('resource_id', true),
+          str('reason', 1024, true),
+          str('request_id', 64, true),
+          time('created_at'),
         ],
       }),
     );

@@ -10,7 +10,10 @@ export class AuditLog1732752000000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     await qr.addColumn('audit_log', new TableColumn({ name: 'status_code', type: 'int', isNullable: true }));
-    await qr.createIndex('audit_log', new TableIndex({ name: 'ix_audit_log_resource', columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at'] }));
+    await qr.createIndex(
+      'audit_log',
+      new TableIndex({ name: 'ix_audit_log_resource', columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at'] }),
+    );
   }
 
   async down(qr: QueryRunner): Promise<void> {

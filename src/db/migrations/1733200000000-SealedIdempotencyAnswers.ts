@@ -31,7 +31,9 @@ export class SealedIdempotencyAnswers1733200000000 implements MigrationInterface
 async function rewrite(qr: QueryRunner, where: string, change: (body: string) => string): Promise<void> {
   for (let after = ''; ;) {
     const rows = (await qr.query(
-      `SELECT id, response_body FROM idempotency_keys WHERE id > ? AND response_body IS NOT NULL AND ${where} ORDER BY id LIMIT ${BATCH}`, [after])) as { id: string; response_body: string }[];
+      `SELECT id, response_body FROM idempotency_keys WHERE id > ? AND response_body IS NOT NULL AND ${where} ORDER BY id LIMIT ${BATCH}`,
+      [after],
+    )) as { id: string; response_body: string }[];
     for (const row of rows) {
       await qr.query('UPDATE idempotency_keys SET response_body = ? WHERE id = ?', [change(row.response_body), row.id]);
     }

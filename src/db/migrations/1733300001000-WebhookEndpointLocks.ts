@@ -16,7 +16,8 @@ export class WebhookEndpointLocks1733300001000 implements MigrationInterface {
       new Table({
         name: 'webhook_endpoint_locks',
         columns: [
-          { ...ref('merchant_id'), isPrimary: true }, { ...str('environment', 4), isPrimary: true },
+          { ...ref('merchant_id'), isPrimary: true },
+          { ...str('environment', 4), isPrimary: true },
           { name: 'version', type: 'bigint', isNullable: false },
         ],
       }),

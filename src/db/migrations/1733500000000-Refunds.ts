@@ -23,10 +23,22 @@ export class Refunds1733500000000 implements MigrationInterface {
       new Table({
         name: 'refunds',
         columns: [
-          exact(id()), exact(ref('merchant_id')), str('environment', 4), exact(ref('payment_intent_id')), money(qr, 'amount'), str('currency', 6), str('country', 2),
-          str('status', 32), str('reason', 512, true), exact(str('merchant_reference', 256, true)),
-          str('failure_code', 64, true), str('failure_message', 1024, true), str('provider', 40),
-          time('settle_at', true), time('created_at'), time('updated_at'),
+          exact(id()),
+          exact(ref('merchant_id')),
+          str('environment', 4),
+          exact(ref('payment_intent_id')),
+          money(qr, 'amount'),
+          str('currency', 6),
+          str('country', 2),
+          str('status', 32),
+          str('reason', 512, true),
+          exact(str('merchant_reference', 256, true)),
+          str('failure_code', 64, true),
+          str('failure_message', 1024, true),
+          str('provider', 40),
+          time('settle_at', true),
+          time('created_at'),
+          time('updated_at'),
         ],
         foreignKeys: [
           { columnNames: ['merchant_id'], referencedTableName: 'merchants', referencedColumnNames: ['id'] },
@@ -35,7 +47,10 @@ export class Refunds1733500000000 implements MigrationInterface {
       }),
     );
     // Several NULL merchant_references are allowed by both engines' unique indexes.
-    await qr.createIndex('refunds', new TableIndex({ name: 'uq_refunds_reference', columnNames: ['merchant_id', 'environment', 'merchant_reference'], isUnique: true }));
+    await qr.createIndex(
+      'refunds',
+      new TableIndex({ name: 'uq_refunds_reference', columnNames: ['merchant_id', 'environment', 'merchant_reference'], isUnique: true }),
+    );
     await qr.createIndex('refunds', new TableIndex({ name: 'ix_refunds_list', columnNames: ['merchant_id', 'environment', 'created_at', 'id'] }));
     await qr.createIndex('refunds', new TableIndex({ name: 'ix_refunds_payment', columnNames: ['payment_intent_id', 'created_at', 'id'] }));
     await qr.createIndex('refunds', new TableIndex({ name: 'ix_refunds_settle', columnNames: ['status', 'settle_at'] }));

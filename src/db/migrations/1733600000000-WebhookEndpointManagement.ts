@@ -18,13 +18,19 @@ export class WebhookEndpointManagement1733600000000 implements MigrationInterfac
     await qr.addColumn('webhook_endpoints', new TableColumn(time('previous_secret_expires_at', true)));
     await qr.addColumn('webhook_deliveries', new TableColumn({ name: 'resend_key', type: 'varchar', length: '40', isNullable: false, default: "''" }));
     await qr.dropIndex('webhook_deliveries', 'uq_webhook_deliveries_pair');
-    await qr.createIndex('webhook_deliveries', new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id', 'resend_key'], isUnique: true }));
+    await qr.createIndex(
+      'webhook_deliveries',
+      new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id', 'resend_key'], isUnique: true }),
+    );
   }
 
   async down(qr: QueryRunner): Promise<void> {
     await qr.query("DELETE FROM webhook_deliveries WHERE resend_key <> ''");
     await qr.dropIndex('webhook_deliveries', 'uq_webhook_deliveries_pair');
-    await qr.createIndex('webhook_deliveries', new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id'], isUnique: true }));
+    await qr.createIndex(
+      'webhook_deliveries',
+      new TableIndex({ name: 'uq_webhook_deliveries_pair', columnNames: ['endpoint_id', 'event_id'], isUnique: true }),
+    );
     await qr.dropColumn('webhook_deliveries', 'resend_key');
     await qr.dropColumn('webhook_endpoints', 'previous_secret_expires_at');
     await qr.dropColumn('webhook_endpoints', 'previous_secret_encrypted');

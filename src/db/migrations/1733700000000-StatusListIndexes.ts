@@ -14,7 +14,10 @@ export class StatusListIndexes1733700000000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     for (const table of TABLES) {
-      await qr.createIndex(table, new TableIndex({ name: `ix_${table}_status_list`, columnNames: ['merchant_id', 'environment', 'status', 'created_at', 'id'] }));
+      await qr.createIndex(
+        table,
+        new TableIndex({ name: `ix_${table}_status_list`, columnNames: ['merchant_id', 'environment', 'status', 'created_at', 'id'] }),
+      );
     }
   }
 

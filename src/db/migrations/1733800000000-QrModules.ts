@@ -25,9 +25,11 @@ export class QrModules1733800000000 implements MigrationInterface {
   /** Rewrites the matching rows in batches (by id), each with `convert` of its loaded next action. */
   private async rewrite(qr: QueryRunner, like: string, convert: (action: NextAction) => unknown): Promise<void> {
     for (let lastId = ''; ;) {
-      const rows = (await qr.query(
-        'SELECT id, next_action FROM payment_intents WHERE id > ? AND next_action LIKE ? ORDER BY id LIMIT ?', [lastId, like, BATCH],
-      )) as { id: string; next_action: string }[];
+      const rows = (await qr.query('SELECT id, next_action FROM payment_intents WHERE id > ? AND next_action LIKE ? ORDER BY id LIMIT ?', [
+        lastId,
+        like,
+        BATCH,
+      ])) as { id: string; next_action: string }[];
       for (const row of rows) {
         const stored = JSON.stringify(convert(loadedNextAction(JSON.parse(row.next_action) as Record<string, unknown>)));
         if (stored !== row.next_action) await qr.query('UPDATE payment_intents SET next_action = ? WHERE id = ?', [stored, row.id]);

@@ -14,12 +14,21 @@ export class KeysetFilterIndexes1734000000000 implements MigrationInterface {
   async up(qr: QueryRunner): Promise<void> {
     await qr.createIndex('events', new TableIndex({ name: 'ix_events_type_list', columnNames: ['merchant_id', 'environment', 'type', 'created_at', 'id'] }));
     await qr.dropIndex('events', 'ix_events_type');
-    await qr.createIndex('audit_log', new TableIndex({ name: 'ix_audit_log_resource_list', columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at', 'id'] }));
+    await qr.createIndex(
+      'audit_log',
+      new TableIndex({
+        name: 'ix_audit_log_resource_list',
+        columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at', 'id'],
+      }),
+    );
     await qr.dropIndex('audit_log', 'ix_audit_log_resource');
   }
 
   async down(qr: QueryRunner): Promise<void> {
-    await qr.createIndex('audit_log', new TableIndex({ name: 'ix_audit_log_resource', columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at'] }));
+    await qr.createIndex(
+      'audit_log',
+      new TableIndex({ name: 'ix_audit_log_resource', columnNames: ['merchant_id', 'environment', 'resource_id', 'created_at'] }),
+    );
     await qr.dropIndex('audit_log', 'ix_audit_log_resource_list');
     await qr.createIndex('events', new TableIndex({ name: 'ix_events_type', columnNames: ['merchant_id', 'environment', 'type', 'created_at'] }));
     await qr.dropIndex('events', 'ix_events_type_list');

@@ -14,6 +14,7 @@ export function provideMigrationCipher(fn: () => FieldCipher): void {
 }
 
 export function migrationCipher(): FieldCipher {
-  if (!provider) throw new Error('this migration seals stored data and needs the data encryption key; run it through the service or the TypeORM CLI (ormconfig.ts)');
+  if (!provider)
+    throw new Error('this migration seals stored data and needs the data encryption key; run it through the service or the TypeORM CLI (ormconfig.ts)');
   return provider();
 }

@@ -5,7 +5,12 @@ export const isMysql = (qr: QueryRunner): boolean => qr.connection.options.type 
 
 export const id = (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '40', isPrimary: true });
 export const ref = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: '40', isNullable: nullable });
-export const str = (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
+export const str = (name: string, length: number, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable: nullable,
+});
 export const text = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'text', isNullable: nullable });
 export const int = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'int', isNullable: nullable });
 /** Epoch milliseconds (UTC). */
@@ -17,4 +22,3 @@ export const money = (qr: QueryRunner, name: string): TableColumnOptions =>
 /** A money column that starts at zero on existing rows. */
 export const moneyZero = (qr: QueryRunner, name: string): TableColumnOptions =>
   isMysql(qr) ? { ...money(qr, name), default: 0 } : { ...money(qr, name), default: "'0'" };
-

@@ -18,6 +18,10 @@ export class AuditResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => AuditLogFilter, { nullable: true }) filter?: AuditLogFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.audit.list(ctx, this.services.audit.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.audit.list(ctx, this.services.audit.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 }

@@ -16,29 +16,47 @@ export const AUDIT_LIST: ListSpec = {
   noCountryCurrency: true,
   noMerchantReference: true,
   extra: {
-    resource_id: { schema: Type.String({ pattern: ID_FILTER.source, 'x-expected': 'a record id such as po_01k...', description: 'Only entries about this record.' }) },
-    operation: { schema: Type.String({ pattern: OPERATION_FILTER.source, 'x-expected': 'an operation name such as "POST /v1/payout_intents/:id/cancel"', description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`.' }) },
+    resource_id: {
+      schema: Type.String({
+        pattern: ID_FILTER.source,
+        'x-expected': 'a record id such as po_01k...',
+        description: 'Only entries about this record.',
+      }),
+    },
+    operation: {
+      schema: Type.String({
+        pattern: OPERATION_FILTER.source,
+        'x-expected': 'an operation name such as "POST /v1/payout_intents/:id/cancel"',
+        description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`.',
+      }),
+    },
   },
 };
 
-export const AuditEntrySchema = Type.Object({
-  object: Type.Literal('audit_entry'),
-  id: Type.String(),
-  environment: EnvironmentName,
-  api_key_id: Type.String({ description: 'The API key that made the call.' }),
-  operation: Type.String({ description: 'Named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel`; GraphQL mutations share the names.' }),
-  resource_type: Nullable(Type.String({ description: 'The record type, e.g. payout_intent.' })),
-  resource_id: Nullable(Type.String()),
-  reason: Nullable(Type.String({ description: 'The reason given (cancel), if any.' })),
-  request_id: Nullable(Type.String({ description: 'The Request-Id response header of the call.' })),
-  status_code: Nullable(Type.Integer({ description: 'HTTP status of the answer.' })),
-  created_at: Instant,
-}, { $id: 'AuditEntry', additionalProperties: false });
+export const AuditEntrySchema = Type.Object(
+  {
+    object: Type.Literal('audit_entry'),
+    id: Type.String(),
+    environment: EnvironmentName,
+    api_key_id: Type.String({ description: 'The API key that made the call.' }),
+    operation: Type.String({
+      description: 'Named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel`; GraphQL mutations share the names.',
+    }),
+    resource_type: Nullable(Type.String({ description: 'The record type, e.g. payout_intent.' })),
+    resource_id: Nullable(Type.String()),
+    reason: Nullable(Type.String({ description: 'The reason given (cancel), if any.' })),
+    request_id: Nullable(Type.String({ description: 'The Request-Id response header of the call.' })),
+    status_code: Nullable(Type.Integer({ description: 'HTTP status of the answer.' })),
+    created_at: Instant,
+  },
+  { $id: 'AuditEntry', additionalProperties: false },
+);
 export type AuditEntryWire = Static<typeof AuditEntrySchema>;
 
 export const AUDIT_ROUTES = {
   list: {
-    operationId: 'listAuditEntries', summary: 'State-changing calls (REST and GraphQL) of this merchant and environment, newest first.',
+    operationId: 'listAuditEntries',
+    summary: 'State-changing calls (REST and GraphQL) of this merchant and environment, newest first.',
     description: 'Only calls that committed are recorded: refused (4xx) and failed (5xx) calls and idempotent replays leave no entry.',
     responses: { 200: pageOf('AuditEntry'), ...readFailures },
   },

@@ -21,9 +21,17 @@ export type { AuditEntryWire } from './audit.schemas';
 
 export function auditToWire(a: AuditEntry): AuditEntryWire {
   return {
-    object: 'audit_entry', id: a.id, environment: a.environment, api_key_id: a.apiKeyId, operation: a.operation,
-    resource_type: a.resourceType, resource_id: a.resourceId, reason: a.reason, request_id: a.requestId,
-    status_code: a.statusCode, created_at: isoInstant(a.createdAt),
+    object: 'audit_entry',
+    id: a.id,
+    environment: a.environment,
+    api_key_id: a.apiKeyId,
+    operation: a.operation,
+    resource_type: a.resourceType,
+    resource_id: a.resourceId,
+    reason: a.reason,
+    request_id: a.requestId,
+    status_code: a.statusCode,
+    created_at: isoInstant(a.createdAt),
   };
 }
 
@@ -52,9 +60,17 @@ export class AuditService {
     // Records carry `id`; a method setting is named by its payment_method.
     const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
     const entry = Object.assign(new AuditEntry(), {
-      id: newId('auditEntry', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment, apiKeyId: ctx.apiKeyId,
-      operation: facts.operation.slice(0, 128), resourceType: resourceType?.slice(0, 64) ?? null, resourceId: resourceId?.slice(0, 40) ?? null,
-      reason: stringField(facts.input, 'reason'), requestId: ctx.requestId?.slice(0, 64) ?? null, statusCode: facts.status, createdAt: now,
+      id: newId('auditEntry', now.getTime()),
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      apiKeyId: ctx.apiKeyId,
+      operation: facts.operation.slice(0, 128),
+      resourceType: resourceType?.slice(0, 64) ?? null,
+      resourceId: resourceId?.slice(0, 40) ?? null,
+      reason: stringField(facts.input, 'reason'),
+      requestId: ctx.requestId?.slice(0, 64) ?? null,
+      statusCode: facts.status,
+      createdAt: now,
     });
     tx.atEnd({ statements: [insertOf(tx, AuditEntry, [entry])], after: () => undefined });
   }
@@ -71,7 +87,13 @@ export class AuditService {
       if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
       // One record's entries: a range of ix_audit_log_resource_list (merchant_id, environment,
       // resource_id, created_at, id) from the cursor down; otherwise the list index.
-      return listRows(em, qb, 'a', params, params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false));
+      return listRows(
+        em,
+        qb,
+        'a',
+        params,
+        params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false),
+      );
     });
     return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);
   }

@@ -9,12 +9,21 @@ export class AuditEntryType {
   @Field(() => ID, { simple: true }) id: string;
   @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
   @Field(() => ID, { name: 'apiKeyId', description: 'The API key that made the call.' }) api_key_id: string;
-  @Field(() => String, { description: 'The operation, named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel` (GraphQL mutations share the names).', simple: true }) operation: string;
+  @Field(() => String, {
+    description: 'The operation, named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel` (GraphQL mutations share the names).',
+    simple: true,
+  })
+  operation: string;
   @Field(() => String, { name: 'resourceType', nullable: true, description: 'The record type, e.g. payout_intent.' }) resource_type: string | null;
   @Field(() => ID, { name: 'resourceId', nullable: true }) resource_id: string | null;
   @Field(() => String, { nullable: true, description: 'The reason given (cancel), if any.', simple: true }) reason: string | null;
   @Field(() => String, { name: 'requestId', nullable: true, description: 'The Request-Id response header of the call.' }) request_id: string | null;
-  @Field(() => Int, { name: 'statusCode', nullable: true, description: 'HTTP status of the answer (201 created, 200 existing record returned, ...).' }) status_code: number | null;
+  @Field(() => Int, {
+    name: 'statusCode',
+    nullable: true,
+    description: 'HTTP status of the answer (201 created, 200 existing record returned, ...).',
+  })
+  status_code: number | null;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
 }
 

@@ -31,12 +31,17 @@ const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{16,96}$/;
 const DUMMY_DIGEST = sha256('no such key').toString('hex');
 
 function unauthorized(): ApiError {
-  return new ApiError('unauthorized', 'Invalid API credentials. Send HTTP Basic auth with your public key as the username and your secret key as the password.');
+  return new ApiError(
+    'unauthorized',
+    'Invalid API credentials. Send HTTP Basic auth with your public key as the username and your secret key as the password.',
+  );
 }
 
 function alnum(bytes: number): string {
   // base62 without modulo bias is not needed for secrecy here: 32 random bytes of base64 stripped of symbols keeps > 190 bits.
-  return randomBytes(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 /** Why credentials were refused: for the server's log and metrics only, never told to the client. */
@@ -51,9 +56,19 @@ export class AuthService {
   /** Run after a revocation has committed (the revocation watcher: open sockets, other processes). */
   readonly afterRevoke: ((apiKeyId: string) => Promise<void> | void)[] = [];
   /** Credentials refused by this process, by reason (the metric auth_refused_total). */
-  readonly refused: Record<RefusalReason, number> = { missing: 0, malformed: 0, unknown_key: 0, wrong_secret: 0, revoked: 0, environment_mismatch: 0 };
+  readonly refused: Record<RefusalReason, number> = {
+    missing: 0,
+    malformed: 0,
+    unknown_key: 0,
+    wrong_secret: 0,
+    revoked: 0,
+    environment_mismatch: 0,
+  };
 
-  constructor(private readonly db: Db, private readonly log?: RefusalLog) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log?: RefusalLog,
+  ) {}
 
   /**
    * Counts and logs one refusal (one line: the reason, the key id when the public key is
@@ -80,8 +95,13 @@ export class AuthService {
     const pk = PUBLIC_KEY.exec(publicKey);
     const sk = SECRET_KEY.exec(secret);
     const key = pk
-      ? (await this.db.read((em) => compiledSelect(em, 'apiKey.byPublicKey', { publicKey },
-        () => em.createQueryBuilder(ApiKey, 'k').where('k.public_key = :publicKey', { publicKey }).limit(1))))[0] ?? null
+      ? ((
+          await this.db.read((em) =>
+            compiledSelect(em, 'apiKey.byPublicKey', { publicKey }, () =>
+              em.createQueryBuilder(ApiKey, 'k').where('k.public_key = :publicKey', { publicKey }).limit(1),
+            ),
+          )
+        )[0] ?? null)
       : null;
     const presented = sha256(secret).toString('hex');
     const matches = digestEquals(presented, key?.secretHash ?? DUMMY_DIGEST);
@@ -141,8 +161,12 @@ export class AuthService {
       // Write first, read after: on SQLite a transaction that reads and then writes cannot
       // wait for another process's write (the CLI beside a running server); one that
       // starts with its write waits (busy_timeout) like any writer.
-      await em.createQueryBuilder().update(ApiKey).set({ revokedAt: new Date() })
-        .where('(public_key = :key OR id = :key) AND revoked_at IS NULL', { key: publicKeyOrId }).execute();
+      await em
+        .createQueryBuilder()
+        .update(ApiKey)
+        .set({ revokedAt: new Date() })
+        .where('(public_key = :key OR id = :key) AND revoked_at IS NULL', { key: publicKeyOrId })
+        .execute();
       const key = (await em.findOneBy(ApiKey, { publicKey: publicKeyOrId })) ?? (await em.findOneBy(ApiKey, { id: publicKeyOrId }));
       return key?.id;
     });
@@ -152,7 +176,12 @@ export class AuthService {
   }
 
   async merchantsByIds(ids: readonly string[]): Promise<Map<string, Merchant>> {
-    const rows = await this.db.read((em) => em.createQueryBuilder(Merchant, 'm').where('m.id IN (:...ids)', { ids: [...ids] }).getMany());
+    const rows = await this.db.read((em) =>
+      em
+        .createQueryBuilder(Merchant, 'm')
+        .where('m.id IN (:...ids)', { ids: [...ids] })
+        .getMany(),
+    );
     return new Map(rows.map((m) => [m.id, m]));
   }
 }

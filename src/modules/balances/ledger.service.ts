@@ -20,7 +20,6 @@ import { isoInstant } from '../../domain/instant';
 import type { BalanceWire } from './balance.schemas';
 export type { BalanceWire } from './balance.schemas';
 
-
 export interface LedgerSource {
   /** What happened, e.g. `payout_reserved`, `payment_succeeded`. */
   entryType: string;
@@ -55,8 +54,13 @@ export { MOVES, type Movement } from '../../domain/moves';
 function newBalance(scope: Scope, currency: string, now: Date): Balance {
   return Object.assign(new Balance(), {
     id: newId('balance', now.getTime()),
-    merchantId: scope.merchantId, environment: scope.environment, currency,
-    available: 0n, pending: 0n, reserved: 0n, updatedAt: now,
+    merchantId: scope.merchantId,
+    environment: scope.environment,
+    currency,
+    available: 0n,
+    pending: 0n,
+    reserved: 0n,
+    updatedAt: now,
   });
 }
 
@@ -79,25 +83,29 @@ export class LedgerService {
 
   /** `post` as end-of-unit work (`tx.atEnd`): on MySQL the entries' INSERT and the guarded balance UPDATE, one batch. */
   private postWork(tx: Tx, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): EndWork {
-    const entries = movements.map((m) => Object.assign(new LedgerEntry(), {
-      id: newId('ledgerEntry', now.getTime()),
-      merchantId: scope.merchantId,
-      environment: scope.environment,
-      currency,
-      bucket: m.bucket,
-      amount: m.amount,
-      entryType: source.entryType,
-      sourceType: source.sourceType,
-      sourceId: source.sourceId,
-      createdAt: now,
-    }));
+    const entries = movements.map((m) =>
+      Object.assign(new LedgerEntry(), {
+        id: newId('ledgerEntry', now.getTime()),
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        currency,
+        bucket: m.bucket,
+        amount: m.amount,
+        entryType: source.entryType,
+        sourceType: source.sourceType,
+        sourceId: source.sourceId,
+        createdAt: now,
+      }),
+    );
     if (this.db.kind === 'mysql') {
       // The entries first (they take no hot lock), then one conditional UPDATE that both
       // checks and moves the buckets: the balance row is locked for that statement and the
       // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT. It is a
       // batch sent with the unit's last statements and its COMMIT, guarded (src/db/batch.ts).
       // No row yet, or a bucket would go negative: the locking path finds out which (and refuses).
-      return exactlyOneRow(tx, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(tx, scope, currency, movements, source, now), [insertOf(tx, LedgerEntry, entries)]);
+      return exactlyOneRow(tx, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(tx, scope, currency, movements, source, now), [
+        insertOf(tx, LedgerEntry, entries),
+      ]);
     }
     return async () => {
       await this.lockAndMove(tx, scope, currency, movements, source, now);
@@ -112,10 +120,22 @@ export class LedgerService {
     // CAST: a string parameter in arithmetic would otherwise be a DOUBLE (53 bits).
     const d = (b: Bucket) => delta[b].toString();
     return {
-      sql: 'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? '
-        + 'WHERE merchant_id = ? AND environment = ? AND currency = ? '
-        + 'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0',
-      params: [d('available'), d('pending'), d('reserved'), now.getTime(), scope.merchantId, scope.environment, currency, d('available'), d('pending'), d('reserved')],
+      sql:
+        'UPDATE balances SET available = available + CAST(? AS DECIMAL(38,0)), pending = pending + CAST(? AS DECIMAL(38,0)), reserved = reserved + CAST(? AS DECIMAL(38,0)), updated_at = ? ' +
+        'WHERE merchant_id = ? AND environment = ? AND currency = ? ' +
+        'AND available + CAST(? AS DECIMAL(38,0)) >= 0 AND pending + CAST(? AS DECIMAL(38,0)) >= 0 AND reserved + CAST(? AS DECIMAL(38,0)) >= 0',
+      params: [
+        d('available'),
+        d('pending'),
+        d('reserved'),
+        now.getTime(),
+        scope.merchantId,
+        scope.environment,
+        currency,
+        d('available'),
+        d('pending'),
+        d('reserved'),
+      ],
     };
   }
 
@@ -127,7 +147,10 @@ export class LedgerService {
       const next = balance[m.bucket] + m.amount;
       if (next < 0n) {
         if (m.bucket === 'available') {
-          throw new ApiError('insufficient_balance', `The available ${currency} balance (${formatAmount(balance.available)}) is lower than ${formatAmount(-m.amount)}.`);
+          throw new ApiError(
+            'insufficient_balance',
+            `The available ${currency} balance (${formatAmount(balance.available)}) is lower than ${formatAmount(-m.amount)}.`,
+          );
         }
         throw new Error(`ledger invariant: ${m.bucket} ${currency} would become negative for ${source.sourceId}`);
       }
@@ -135,7 +158,9 @@ export class LedgerService {
     }
     balance.updatedAt = now;
     if (locked) {
-      await em.createQueryBuilder().update(Balance)
+      await em
+        .createQueryBuilder()
+        .update(Balance)
         .set({ available: balance.available, pending: balance.pending, reserved: balance.reserved, updatedAt: now })
         .where('id = :id', { id: balance.id })
         .execute();
@@ -146,8 +171,12 @@ export class LedgerService {
 
   async list(scope: Scope): Promise<BalanceWire[]> {
     const rows = await this.db.read((em) =>
-      em.createQueryBuilder(Balance, 'b')
-        .where('b.merchant_id = :merchantId AND b.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
+      em
+        .createQueryBuilder(Balance, 'b')
+        .where('b.merchant_id = :merchantId AND b.environment = :environment', {
+          merchantId: scope.merchantId,
+          environment: scope.environment,
+        })
         .orderBy('b.currency', 'ASC')
         .getMany(),
     );
@@ -166,12 +195,8 @@ export class LedgerService {
       const sums = new Map<string, bigint>();
       let entries = 0;
       const pageSize = 5000;
-      for (let lastId = ''; ; ) {
-        const rows = await em.createQueryBuilder(LedgerEntry, 'l')
-          .where('l.id > :lastId', { lastId })
-          .orderBy('l.id', 'ASC')
-          .limit(pageSize)
-          .getMany();
+      for (let lastId = ''; ;) {
+        const rows = await em.createQueryBuilder(LedgerEntry, 'l').where('l.id > :lastId', { lastId }).orderBy('l.id', 'ASC').limit(pageSize).getMany();
         for (const r of rows) {
           const key = `${r.merchantId}/${r.environment}/${r.currency}/${r.bucket}`;
           sums.set(key, (sums.get(key) ?? 0n) + r.amount);
@@ -188,14 +213,28 @@ export class LedgerService {
           seen.add(key);
           const sum = sums.get(key) ?? 0n;
           if (sum !== b[bucket]) {
-            mismatches.push({ merchant_id: b.merchantId, environment: b.environment, currency: b.currency, bucket, balance: formatAmount(b[bucket]), ledger_sum: sum.toString() });
+            mismatches.push({
+              merchant_id: b.merchantId,
+              environment: b.environment,
+              currency: b.currency,
+              bucket,
+              balance: formatAmount(b[bucket]),
+              ledger_sum: sum.toString(),
+            });
           }
         }
       }
       for (const [key, sum] of sums) {
         if (seen.has(key) || sum === 0n) continue;
         const [merchantId, environment, currency, bucket] = key.split('/');
-        mismatches.push({ merchant_id: merchantId, environment, currency, bucket: bucket as Bucket, balance: 'missing', ledger_sum: sum.toString() });
+        mismatches.push({
+          merchant_id: merchantId,
+          environment,
+          currency,
+          bucket: bucket as Bucket,
+          balance: 'missing',
+          ledger_sum: sum.toString(),
+        });
       }
       return { balances: balances.length, entries, mismatches };
     });
@@ -208,11 +247,15 @@ export class LedgerService {
 
   /** The (scope, currency) balance row, locked until `em`'s transaction ends; null when there is none yet. */
   private lockBalance(em: EntityManager, scope: Scope, currency: string): Promise<Balance | null> {
-    return this.db.forUpdate(
-      em.createQueryBuilder(Balance, 'b').where('b.merchant_id = :merchantId AND b.environment = :environment AND b.currency = :currency', {
-        merchantId: scope.merchantId, environment: scope.environment, currency,
-      }),
-    ).getOne();
+    return this.db
+      .forUpdate(
+        em.createQueryBuilder(Balance, 'b').where('b.merchant_id = :merchantId AND b.environment = :environment AND b.currency = :currency', {
+          merchantId: scope.merchantId,
+          environment: scope.environment,
+          currency,
+        }),
+      )
+      .getOne();
   }
 
   /**

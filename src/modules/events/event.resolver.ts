@@ -13,7 +13,10 @@ import { EventConnection, EventFilter, EventType } from './event.types';
 export class EventResolver {
   constructor(private readonly services: { events: EventService }) {}
 
-  @Query(() => EventType, { nullable: true, description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  @Query(() => EventType, {
+    nullable: true,
+    description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
   event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire> {
     return foundOrNotFound(loaders.event.load(id), 'event');
   }
@@ -25,7 +28,11 @@ export class EventResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => EventFilter, { nullable: true }) filter?: EventFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.events.list(ctx, await this.services.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.events.list(ctx, await this.services.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 }
 
@@ -38,7 +45,8 @@ export class EventSubscriptionResolver {
   constructor(private readonly services: { events: EventService; eventHub: EventHub }) {}
 
   @Subscription(() => EventType, {
-    description: 'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
+    description:
+      'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { types?: string[] | null; after?: string | null }, GqlContext>) => {
       // `subscribe` is not called on an instance: this class's, built with the module's services, is the container's.
       const { events, eventHub } = (context.services.get(EventSubscriptionResolver) as EventSubscriptionResolver).services;

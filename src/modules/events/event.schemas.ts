@@ -23,8 +23,9 @@ export const EVENT_TYPE_EXPECTED = 'an event type such as payout_intent.cancelle
 export const EventTypeFilter = Type.String({
   pattern: `^${SPACED_EVENT_TYPE}(?:,${SPACED_EVENT_TYPE}){0,${MAX_EVENT_TYPES - 1}}$`,
   'x-expected': `one or a comma-separated list of up to ${MAX_EVENT_TYPES} event types (payout_intent.cancelled) or wildcards (payout_intent.*)`,
-  description: `One or a comma-separated list of up to ${MAX_EVENT_TYPES} event types (payout_intent.cancelled) or wildcards (payout_intent.*); `
-    + 'surrounding spaces are trimmed. A type is `<resource>.created` or `<resource>.<new status>`; an unknown type matches nothing.',
+  description:
+    `One or a comma-separated list of up to ${MAX_EVENT_TYPES} event types (payout_intent.cancelled) or wildcards (payout_intent.*); ` +
+    'surrounding spaces are trimmed. A type is `<resource>.created` or `<resource>.<new status>`; an unknown type matches nothing.',
 });
 
 /** A validated list of types or wildcards: trimmed, duplicates dropped. */
@@ -40,23 +41,33 @@ export const EVENT_LIST: ListSpec = {
   extra: { type: { schema: EventTypeFilter, parse: (v) => splitEventTypes(v.split(',')).join(',') } },
 };
 
-export const EventSchema = Type.Object({
-  object: Type.Literal('event'),
-  id: Type.String(),
-  type: Type.String({ description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.' }),
-  environment: EnvironmentName,
-  created_at: Instant,
-  data: Type.Object({
-    object: Type.Record(Type.String(), Type.Unknown(), { description: 'The record as its REST route returns it, at the moment of the event.' }),
-  }, { additionalProperties: false }),
-}, { $id: 'Event', additionalProperties: false });
+export const EventSchema = Type.Object(
+  {
+    object: Type.Literal('event'),
+    id: Type.String(),
+    type: Type.String({ description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.' }),
+    environment: EnvironmentName,
+    created_at: Instant,
+    data: Type.Object(
+      {
+        object: Type.Record(Type.String(), Type.Unknown(), {
+          description: 'The record as its REST route returns it, at the moment of the event.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'Event', additionalProperties: false },
+);
 export type EventWire = Static<typeof EventSchema>;
 
 export const EVENT_ROUTES = {
   list: {
-    operationId: 'listEvents', summary: 'List events, newest first.',
-    description: '`cursor` also accepts an event id: the page after that event. A cursor (or event id) of another merchant, '
-      + 'environment or list is a validation_error on `cursor`.',
+    operationId: 'listEvents',
+    summary: 'List events, newest first.',
+    description:
+      '`cursor` also accepts an event id: the page after that event. A cursor (or event id) of another merchant, ' +
+      'environment or list is a validation_error on `cursor`.',
     responses: { 200: pageOf('Event'), ...readFailures },
   },
   get: { operationId: 'getEvent', summary: 'Retrieve an event.', responses: { 200: answer('The event.', 'Event'), ...readFailures } },

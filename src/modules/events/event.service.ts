@@ -85,10 +85,15 @@ export class EventService {
       createdAt: now,
       seq: null as number | null,
     });
-    const statements = [this.nextSeq(tx, scope), insertOf(tx, EventRecord, [event], {
-      property: 'seq', sql: 'SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?', values: [scope.merchantId, scope.environment],
-    })];
-    for (const hook of this.afterRecord) statements.push(...await hook(tx, event));
+    const statements = [
+      this.nextSeq(tx, scope),
+      insertOf(tx, EventRecord, [event], {
+        property: 'seq',
+        sql: 'SELECT last_seq FROM event_sequences WHERE merchant_id = ? AND environment = ?',
+        values: [scope.merchantId, scope.environment],
+      }),
+    ];
+    for (const hook of this.afterRecord) statements.push(...(await hook(tx, event)));
     return {
       // From the first statement on the counter row stays locked until the transaction ends.
       statements,
@@ -108,9 +113,10 @@ export class EventService {
    * table has no AUTO_INCREMENT column), which reads 0 and means 1. SQLite: RETURNING.
    */
   private nextSeq(em: EntityManager, scope: Scope): Statement {
-    const sql = em.connection.options.type === 'mysql'
-      ? 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)'
-      : 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq';
+    const sql =
+      em.connection.options.type === 'mysql'
+        ? 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1)'
+        : 'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, 1) ON CONFLICT (merchant_id, environment) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq';
     return { sql, params: [scope.merchantId, scope.environment] };
   }
 
@@ -140,7 +146,8 @@ export class EventService {
     const wellFormed = ids.filter((id) => isId('event', id));
     if (wellFormed.length === 0) return new Map();
     const rows = await this.db.read((em) =>
-      em.createQueryBuilder(EventRecord, 'e')
+      em
+        .createQueryBuilder(EventRecord, 'e')
         .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: wellFormed })
         .getMany(),
     );
@@ -171,7 +178,10 @@ export class EventService {
           // per type from the cursor down, limit + 1 entries each at any depth (listRows).
           const clause = 'e.type IN (:...exactTypes)';
           qb.andWhere(clause, { exactTypes: exact });
-          return listRows(em, qb, 'e', params, { list: 'ix_events_list', byValue: { clause, column: 'type', values: exact, index: 'ix_events_type_list' } });
+          return listRows(em, qb, 'e', params, {
+            list: 'ix_events_list',
+            byValue: { clause, column: 'type', values: exact, index: 'ix_events_type_list' },
+          });
         }
         const clauses: string[] = [];
         const args: Record<string, unknown> = {};
@@ -211,12 +221,18 @@ export class EventService {
   /** Committed events of a scope with seq > `afterSeq`, oldest first; none once `readerKeyId` is revoked. */
   async since(scope: Scope, afterSeq: number, limit = 200, readerKeyId?: string): Promise<EventRecord[]> {
     return this.db.read((em) => {
-      const qb = em.createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq });
+      const qb = em.createQueryBuilder(EventRecord, 'e').where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', {
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        afterSeq,
+      });
       // In the same statement (one snapshot): if it sees an event committed after the
       // reader's key was revoked, it also sees the revocation, and returns nothing.
       if (readerKeyId) {
-        qb.andWhere((sub) => `NOT EXISTS ${sub.subQuery().select('1').from(ApiKey, 'k').where('k.id = :readerKeyId AND k.revoked_at IS NOT NULL').getQuery()}`, { readerKeyId });
+        qb.andWhere(
+          (sub) => `NOT EXISTS ${sub.subQuery().select('1').from(ApiKey, 'k').where('k.id = :readerKeyId AND k.revoked_at IS NOT NULL').getQuery()}`,
+          { readerKeyId },
+        );
       }
       return qb.orderBy('e.seq', 'ASC').limit(limit).getMany();
     });
@@ -231,10 +247,16 @@ export class EventService {
    */
   async sinceShared(scope: Scope, afterSeq: number, limit: number, readerKeyIds: readonly string[]): Promise<{ rows: EventRecord[]; revoked: Set<string> }> {
     return this.db.read(async (em) => {
-      const qb = em.createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', { merchantId: scope.merchantId, environment: scope.environment, afterSeq });
+      const qb = em.createQueryBuilder(EventRecord, 'e').where('e.merchant_id = :merchantId AND e.environment = :environment AND e.seq > :afterSeq', {
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        afterSeq,
+      });
       if (readerKeyIds.length > 0) {
-        qb.addSelect((sub) => sub.select('GROUP_CONCAT(k.id)').from(ApiKey, 'k').where('k.id IN (:...readerKeyIds) AND k.revoked_at IS NOT NULL', { readerKeyIds }), 'revoked_keys');
+        qb.addSelect(
+          (sub) => sub.select('GROUP_CONCAT(k.id)').from(ApiKey, 'k').where('k.id IN (:...readerKeyIds) AND k.revoked_at IS NOT NULL', { readerKeyIds }),
+          'revoked_keys',
+        );
       }
       const { entities, raw } = await qb.orderBy('e.seq', 'ASC').limit(limit).getRawAndEntities();
       const revoked = new Set<string>();

@@ -28,7 +28,10 @@ export class StreamState {
   /** A shared read saw its key revoked: it gets nothing more (revocation is final) and waits to be closed. */
   revoked = false;
   error?: unknown;
-  constructor(public pos: number, readonly apiKeyId: string | undefined) {}
+  constructor(
+    public pos: number,
+    readonly apiKeyId: string | undefined,
+  ) {}
 }
 
 /**
@@ -44,7 +47,11 @@ export class ScopeReader {
   private dirty = false;
   private running = false;
 
-  constructor(readonly scope: Scope, private readonly events: EventService, private readonly log: Logger) {}
+  constructor(
+    readonly scope: Scope,
+    private readonly events: EventService,
+    private readonly log: Logger,
+  ) {}
 
   wake(): void {
     this.dirty = true;

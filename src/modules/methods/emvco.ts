@@ -29,7 +29,7 @@ export function withCrc(payload: string): string {
 /** Splits a payload into its top-level fields (for tests and for the checkout page). */
 export function parseTlv(payload: string): Map<string, string> {
   const fields = new Map<string, string>();
-  for (let i = 0; i < payload.length; ) {
+  for (let i = 0; i < payload.length;) {
     const id = payload.slice(i, i + 2);
     const len = Number(payload.slice(i + 2, i + 4));
     fields.set(id, payload.slice(i + 4, i + 4 + len));
@@ -56,12 +56,7 @@ export interface PromptPayBillPayment {
 /** A dynamic (single-use, point-of-initiation 12) PromptPay bill-payment payload in THB. */
 export function promptPayPayload(p: PromptPayBillPayment): string {
   const account = tlv('00', PROMPTPAY_BILL_PAYMENT_AID) + tlv('01', p.billerId) + tlv('02', p.reference1) + (p.reference2 ? tlv('03', p.reference2) : '');
-  const payload = tlv('00', '01')
-    + tlv('01', '12')
-    + tlv('30', account)
-    + tlv('53', '764')
-    + tlv('54', p.amount)
-    + tlv('58', 'TH')
-    + tlv('59', p.merchantName.slice(0, 25));
+  const payload =
+    tlv('00', '01') + tlv('01', '12') + tlv('30', account) + tlv('53', '764') + tlv('54', p.amount) + tlv('58', 'TH') + tlv('59', p.merchantName.slice(0, 25));
   return withCrc(payload);
 }

@@ -111,7 +111,10 @@ export class MethodRouting {
   }
 
   private compute(environment: Scope['environment'], criteria: EligibilityCriteria, disabled: ReadonlySet<string>): MethodChoice[] {
-    const groups = new Map<string, { method: PaymentMethodName; bank: string | null; offers: { offer: Offer; connector: PaymentConnector; order: number }[] }>();
+    const groups = new Map<
+      string,
+      { method: PaymentMethodName; bank: string | null; offers: { offer: Offer; connector: PaymentConnector; order: number }[] }
+    >();
     let order = 0;
     for (const provider of PROVIDERS) {
       const connector = this.connectors.get(provider.code);
@@ -178,7 +181,11 @@ export class MethodRouting {
       const ready = fits.find((c) => missingField(c, wanted.payer) === undefined);
       if (ready) return ready;
       if (fits.length === 0) {
-        throw new ApiError('payment_method_unavailable', `No payment method with bank ${wanted.bank} is available for ${context}.`, 'payment_method_options.bank');
+        throw new ApiError(
+          'payment_method_unavailable',
+          `No payment method with bank ${wanted.bank} is available for ${context}.`,
+          'payment_method_options.bank',
+        );
       }
       throw missingFieldError(fits[0], missingField(fits[0], wanted.payer) as PayerField, true);
     }
@@ -203,7 +210,11 @@ export class MethodRouting {
       }
       choice = ofMethod.find((c) => c.bank === wanted.bank);
       if (!choice) {
-        throw new ApiError('payment_method_unavailable', `Bank ${wanted.bank} is not available for ${method} for ${context}; available banks: ${banks}.`, 'payment_method_options.bank');
+        throw new ApiError(
+          'payment_method_unavailable',
+          `Bank ${wanted.bank} is not available for ${method} for ${context}; available banks: ${banks}.`,
+          'payment_method_options.bank',
+        );
       }
     } else {
       if (wanted.bank !== undefined) {

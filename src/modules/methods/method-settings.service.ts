@@ -33,15 +33,19 @@ export class MethodSettings {
   async disabledMethods(em: EntityManager, scope: Scope): Promise<Set<string>> {
     // Read by every discovery and every payment create: the SELECT is built once (compiledSelect).
     const rows = await compiledSelect(em, 'methodSettings.disabled', { merchantId: scope.merchantId, environment: scope.environment }, () =>
-      em.createQueryBuilder(PaymentMethodSetting, 's')
-        .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.enabled = 0'));
+      em.createQueryBuilder(PaymentMethodSetting, 's').where('s.merchant_id = :merchantId AND s.environment = :environment AND s.enabled = 0'),
+    );
     return new Set(rows.map((r) => r.paymentMethod));
   }
 
   async listSettings(scope: Scope): Promise<PaymentMethodSettingWire[]> {
     const rows = await this.db.read((em) =>
-      em.createQueryBuilder(PaymentMethodSetting, 's')
-        .where('s.merchant_id = :merchantId AND s.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
+      em
+        .createQueryBuilder(PaymentMethodSetting, 's')
+        .where('s.merchant_id = :merchantId AND s.environment = :environment', {
+          merchantId: scope.merchantId,
+          environment: scope.environment,
+        })
         .getMany(),
     );
     const byMethod = new Map(rows.map((r) => [r.paymentMethod, r]));
@@ -51,17 +55,28 @@ export class MethodSettings {
   /** Enables or disables one method for the caller's merchant and environment (an upsert in the caller's transaction). */
   async update(em: EntityManager, ctx: RequestContext, input: SettingUpdate): Promise<Done<PaymentMethodSettingWire>> {
     const now = new Date();
-    const find = () => this.db.forUpdate(
-      em.createQueryBuilder(PaymentMethodSetting, 's').where('s.merchant_id = :merchantId AND s.environment = :environment AND s.payment_method = :method', {
-        merchantId: ctx.merchantId, environment: ctx.environment, method: input.payment_method,
-      }),
-    ).getOne();
+    const find = () =>
+      this.db
+        .forUpdate(
+          em
+            .createQueryBuilder(PaymentMethodSetting, 's')
+            .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.payment_method = :method', {
+              merchantId: ctx.merchantId,
+              environment: ctx.environment,
+              method: input.payment_method,
+            }),
+        )
+        .getOne();
     let row = await find();
     if (!row) {
       try {
         row = Object.assign(new PaymentMethodSetting(), {
-          id: newId('paymentMethodSetting', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
-          paymentMethod: input.payment_method, enabled: input.enabled, updatedAt: now,
+          id: newId('paymentMethodSetting', now.getTime()),
+          merchantId: ctx.merchantId,
+          environment: ctx.environment,
+          paymentMethod: input.payment_method,
+          enabled: input.enabled,
+          updatedAt: now,
         });
         await em.getRepository(PaymentMethodSetting).insert(row);
         return { outcome: 'done', value: settingToWire(input.payment_method, row) };
@@ -71,8 +86,15 @@ export class MethodSettings {
         if (!row) throw err;
       }
     }
-    await em.createQueryBuilder().update(PaymentMethodSetting).set({ enabled: input.enabled, updatedAt: now })
-      .where('id = :id AND merchant_id = :merchantId AND environment = :environment', { id: row.id, merchantId: ctx.merchantId, environment: ctx.environment })
+    await em
+      .createQueryBuilder()
+      .update(PaymentMethodSetting)
+      .set({ enabled: input.enabled, updatedAt: now })
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment', {
+        id: row.id,
+        merchantId: ctx.merchantId,
+        environment: ctx.environment,
+      })
       .execute();
     Object.assign(row, { enabled: input.enabled, updatedAt: now });
     return { outcome: 'done', value: settingToWire(input.payment_method, row) };

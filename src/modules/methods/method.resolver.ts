@@ -15,7 +15,8 @@ export class MethodResolver {
   constructor(private readonly services: { methodRouting: MethodRouting; methodSettings: MethodSettings; ops: ReturnType<typeof methodOperations> }) {}
 
   @Query(() => PaymentMethodOptionConnection, {
-    description: 'Eligible payment methods and bank choices for the amount, currency, country and checkout mode (default DIRECT), optionally pinned strictly to one provider. Empty when nothing is eligible.',
+    description:
+      'Eligible payment methods and bank choices for the amount, currency, country and checkout mode (default DIRECT), optionally pinned strictly to one provider. Empty when nothing is eligible.',
   })
   async paymentMethodOptions(
     @Ctx() { ctx }: GqlContext,
@@ -23,7 +24,7 @@ export class MethodResolver {
     @Arg('currency', () => String, { nullable: true }) currency?: string,
     @Arg('country', () => String, { nullable: true }) country?: string,
     @Arg('checkoutMode', () => CheckoutModeEnum, { nullable: true }) checkoutMode?: CheckoutModeEnum,
-    @Arg('provider', () => String, { nullable: true, description: 'Strict pin: only this provider\'s methods.' }) provider?: string,
+    @Arg('provider', () => String, { nullable: true, description: "Strict pin: only this provider's methods." }) provider?: string,
     @Arg('first', () => Int, { nullable: true, defaultValue: 100 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
@@ -32,12 +33,16 @@ export class MethodResolver {
     return toConnection(await withArgs(() => this.services.methodRouting.discoverPage(ctx, query, { first, after })));
   }
 
-  @Query(() => [PaymentMethodSettingType], { description: 'Every method of the catalogue and whether the merchant offers it in this environment.' })
+  @Query(() => [PaymentMethodSettingType], {
+    description: 'Every method of the catalogue and whether the merchant offers it in this environment.',
+  })
   paymentMethodSettings(@Ctx() { ctx }: GqlContext): Promise<PaymentMethodSettingWire[]> {
     return this.services.methodSettings.listSettings(ctx);
   }
 
-  @Mutation(() => PaymentMethodSettingType, { description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.' })
+  @Mutation(() => PaymentMethodSettingType, {
+    description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.',
+  })
   async updatePaymentMethodSetting(
     @Arg('paymentMethod', () => String) paymentMethod: string,
     @Arg('enabled', () => Boolean) enabled: boolean,

@@ -14,8 +14,9 @@ export class PayerRequirementType {
 }
 
 @ObjectType('PayerRequirements', {
-  description: 'Payer data the method needs; a field is null when not needed. Create-request paths: customerName -> customer.name, '
-    + 'customerPhone -> customer.phone, accountName/accountNumber/bank/nameTh -> paymentMethodOptions.accountName/accountNumber/bank/nameTh.',
+  description:
+    'Payer data the method needs; a field is null when not needed. Create-request paths: customerName -> customer.name, ' +
+    'customerPhone -> customer.phone, accountName/accountNumber/bank/nameTh -> paymentMethodOptions.accountName/accountNumber/bank/nameTh.',
 })
 export class PayerRequirementsType {
   @Field(() => PayerRequirementType, { name: 'customerName', nullable: true })

@@ -31,7 +31,7 @@ export function storedNextAction(value: NextAction): unknown {
   const { data, image_url_svg: image } = value.display_qr_code;
   // Read back from the image itself (no new QR encoding), and only if drawing the modules
   // gives the very same bytes; anything else is stored as it is.
-  const modules = typeof image === 'string' ? recentModules(image) ?? modulesFromSvgDataUrl(image) : null;
+  const modules = typeof image === 'string' ? (recentModules(image) ?? modulesFromSvgDataUrl(image)) : null;
   if (modules === null) return value;
   if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value as string);
   drawn.set(modules, image);

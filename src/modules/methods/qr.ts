@@ -42,7 +42,9 @@ export function svgFromModules(modules: string): string {
   const bits = Buffer.from(m[2], 'base64url');
   const size = n * CELL + MARGIN * 2;
   const rect = `l${CELL},0 0,${CELL} -${CELL},0 0,-${CELL}z `;
-  const parts: string[] = [`<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}"  preserveAspectRatio="xMinYMin meet"><rect width="100%" height="100%" fill="white" cx="0" cy="0"/><path d="`];
+  const parts: string[] = [
+    `<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}"  preserveAspectRatio="xMinYMin meet"><rect width="100%" height="100%" fill="white" cx="0" cy="0"/><path d="`,
+  ];
   for (let r = 0; r < n; r++) {
     const mr = r * CELL + MARGIN;
     for (let c = 0; c < n; c++) {

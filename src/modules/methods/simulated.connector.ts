@@ -21,7 +21,11 @@ interface BuildContext {
 
 /** Letters and digits a QR merchant-name field can carry. */
 function qrMerchantName(name: string): string {
-  const ascii = name.normalize('NFKD').replace(/[^A-Za-z0-9 .-]/g, '').trim().toUpperCase();
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9 .-]/g, '')
+    .trim()
+    .toUpperCase();
   return ascii || 'MERCHANT';
 }
 
@@ -64,7 +68,11 @@ const BUILDERS: Readonly<Record<NextActionType, (c: BuildContext) => NextAction>
     };
   },
   // The simulated bank's authorisation page lives under the intent's checkout address.
-  redirect_to_url: ({ attempt, expiresAt }) => ({ type: 'redirect_to_url', url: `${attempt.checkoutUrl}/authorize`, expires_at: expiresAt }),
+  redirect_to_url: ({ attempt, expiresAt }) => ({
+    type: 'redirect_to_url',
+    url: `${attempt.checkoutUrl}/authorize`,
+    expires_at: expiresAt,
+  }),
 };
 
 export class SimulatedConnector implements PaymentConnector {
@@ -79,9 +87,7 @@ export class SimulatedConnector implements PaymentConnector {
     const method = METHODS[offer.method];
     const reference = `PI${attempt.intentId.slice(-16).toUpperCase()}`;
     const expiresAt = new Date(attempt.now.getTime() + method.actionTtlMs);
-    const magic = attempt.environment === 'test' && attempt.payer.account_number
-      ? this.definition.testOutcomes?.[attempt.payer.account_number]
-      : undefined;
+    const magic = attempt.environment === 'test' && attempt.payer.account_number ? this.definition.testOutcomes?.[attempt.payer.account_number] : undefined;
 
     if (method.nextActionType === null) {
       // Settles at once, unless a test-mode magic account number holds it for review.
@@ -90,8 +96,20 @@ export class SimulatedConnector implements PaymentConnector {
         : { nextAction: null, expiresAt, initial: { status: 'succeeded' }, settlement: { status: 'succeeded' }, reference };
     }
     const route = attempt.bank ? offer.banks?.[attempt.bank] : undefined;
-    const nextAction = BUILDERS[method.nextActionType]({ provider: this.definition, route, attempt, reference, expiresAt: expiresAt.toISOString() });
-    return { nextAction, expiresAt, initial: { status: 'requires_action' }, settlement: magic?.settle ?? { status: 'succeeded' }, reference };
+    const nextAction = BUILDERS[method.nextActionType]({
+      provider: this.definition,
+      route,
+      attempt,
+      reference,
+      expiresAt: expiresAt.toISOString(),
+    });
+    return {
+      nextAction,
+      expiresAt,
+      initial: { status: 'requires_action' },
+      settlement: magic?.settle ?? { status: 'succeeded' },
+      reference,
+    };
   }
 }
 

@@ -9,7 +9,17 @@ import { BANKS, METHODS, PayerField } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
 import { formatForDisplay } from '../methods/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.wire';
-import { AccountName, ACCOUNT_NUMBER_DIGITS, ACCOUNT_NUMBER_SEPARATORS, CustomerName, CustomerPhone, E164, NameTh, PHONE_SEPARATORS, THAI_NAME } from './payment.schemas';
+import {
+  AccountName,
+  ACCOUNT_NUMBER_DIGITS,
+  ACCOUNT_NUMBER_SEPARATORS,
+  CustomerName,
+  CustomerPhone,
+  E164,
+  NameTh,
+  PHONE_SEPARATORS,
+  THAI_NAME,
+} from './payment.schemas';
 import type { CheckoutView } from './checkout.service';
 
 export function esc(value: string | number | bigint | boolean | null | undefined): string {
@@ -22,12 +32,33 @@ export function esc(value: string | number | bigint | boolean | null | undefined
 }
 
 /** Payer fields the page can collect (bank comes with the method choice). */
-export const FORM_FIELDS: Readonly<Record<Exclude<PayerField, 'bank'>, { label: string; type: string; autocomplete: string; placeholder: string; hint?: string; inputmode?: string }>> = {
+export const FORM_FIELDS: Readonly<
+  Record<Exclude<PayerField, 'bank'>, { label: string; type: string; autocomplete: string; placeholder: string; hint?: string; inputmode?: string }>
+> = {
   customer_name: { label: 'Full name', type: 'text', autocomplete: 'name', placeholder: 'Somchai Jaidee' },
-  customer_phone: { label: 'Mobile number', type: 'tel', autocomplete: 'tel', placeholder: '+66812345678', hint: 'International format: + and country code.' },
+  customer_phone: {
+    label: 'Mobile number',
+    type: 'tel',
+    autocomplete: 'tel',
+    placeholder: '+66812345678',
+    hint: 'International format: + and country code.',
+  },
   account_name: { label: 'Account holder name', type: 'text', autocomplete: 'name', placeholder: 'As shown on your bank account' },
-  account_number: { label: 'Your bank account number', type: 'text', autocomplete: 'off', placeholder: '1234567890', inputmode: 'numeric', hint: 'The account you pay from.' },
-  name_th: { label: 'Name in Thai', type: 'text', autocomplete: 'off', placeholder: 'สมชาย ใจดี', hint: 'As registered with your bank, in Thai script.' },
+  account_number: {
+    label: 'Your bank account number',
+    type: 'text',
+    autocomplete: 'off',
+    placeholder: '1234567890',
+    inputmode: 'numeric',
+    hint: 'The account you pay from.',
+  },
+  name_th: {
+    label: 'Name in Thai',
+    type: 'text',
+    autocomplete: 'off',
+    placeholder: 'สมชาย ใจดี',
+    hint: 'As registered with your bank, in Thai script.',
+  },
 };
 
 type FormField = keyof typeof FORM_FIELDS;
@@ -41,14 +72,21 @@ const CLIENT_RULES: Readonly<Record<FormField, { strip?: string; pattern?: RegEx
   customer_name: { max: CustomerName.maxLength as number },
   customer_phone: { strip: PHONE_SEPARATORS, pattern: new RegExp(E164), max: CustomerPhone.maxLength as number },
   account_name: { max: AccountName.maxLength as number },
-  account_number: { strip: ACCOUNT_NUMBER_SEPARATORS, pattern: new RegExp(`^[0-9]{${ACCOUNT_NUMBER_DIGITS.min},${ACCOUNT_NUMBER_DIGITS.max}}$`), max: ACCOUNT_NUMBER_DIGITS.max },
+  account_number: {
+    strip: ACCOUNT_NUMBER_SEPARATORS,
+    pattern: new RegExp(`^[0-9]{${ACCOUNT_NUMBER_DIGITS.min},${ACCOUNT_NUMBER_DIGITS.max}}$`),
+    max: ACCOUNT_NUMBER_DIGITS.max,
+  },
   name_th: { pattern: new RegExp(THAI_NAME), max: NameTh.maxLength as number },
 };
 
 /** Payer-facing wording for each field's format error (browser and server say the same). */
 export const FIELD_MESSAGES: Readonly<Record<FormField, { missing: string; invalid: string }>> = {
   customer_name: { missing: 'Enter your full name.', invalid: 'Enter your full name (at most 256 characters).' },
-  customer_phone: { missing: 'Enter your mobile number.', invalid: 'Enter your mobile number in international format, for example +66812345678.' },
+  customer_phone: {
+    missing: 'Enter your mobile number.',
+    invalid: 'Enter your mobile number in international format, for example +66812345678.',
+  },
   account_name: { missing: 'Enter the account holder name.', invalid: 'Enter the account holder name (at most 256 characters).' },
   account_number: { missing: 'Enter your bank account number.', invalid: 'Enter your account number: 6 to 20 digits.' },
   name_th: { missing: 'Enter your name in Thai.', invalid: 'Enter your name in Thai script, for example สมชาย ใจดี.' },
@@ -142,8 +180,10 @@ export function renderPage(o: PageOptions): string {
 
 function header(view: CheckoutView): string {
   const amount = formatForDisplay(BigInt(view.intent.amount), view.intent.currency);
-  return `<section class="card" aria-label="Payment summary"><p class="merchant">Pay <strong data-testid="merchant">${esc(view.merchantName)}</strong></p>`
-    + `<p class="amount" data-testid="amount">${esc(amount)}</p></section>`;
+  return (
+    `<section class="card" aria-label="Payment summary"><p class="merchant">Pay <strong data-testid="merchant">${esc(view.merchantName)}</strong></p>` +
+    `<p class="amount" data-testid="amount">${esc(amount)}</p></section>`
+  );
 }
 
 function timeTag(iso: string): string {
@@ -165,12 +205,20 @@ function optionValue(o: { payment_method: string; bank: string | null }): string
 
 /** Step 1: pick a method (and bank). A GET form, so Back works and nothing changes yet. */
 export function choosePage(view: CheckoutView, nonce: string, notice?: string): string {
-  const body = view.choices.length === 0
-    ? `<section class="card"><h1>No payment method available</h1><p>${esc(view.merchantName)} cannot accept this payment online right now. Please contact the merchant.</p></section>`
-    : `<section class="card"><h1>Choose how to pay</h1>${notice ? `<p class="alert" role="alert">${esc(notice)}</p>` : ''}
+  const body =
+    view.choices.length === 0
+      ? `<section class="card"><h1>No payment method available</h1><p>${esc(view.merchantName)} cannot accept this payment online right now. Please contact the merchant.</p></section>`
+      : `<section class="card"><h1>Choose how to pay</h1>${notice ? `<p class="alert" role="alert">${esc(notice)}</p>` : ''}
 <form method="get" action="${esc(view.checkoutUrl)}">
-${view.choices.map((c, i) => `<label class="option"><input type="radio" name="option" value="${esc(optionValue(c))}"${i === 0 ? ' checked' : ''} data-testid="option-${esc(optionValue(c))}">
-<span><strong>${esc(c.display_name)}</strong><small>${esc(METHODS[c.payment_method]?.hint ?? '')}</small></span></label>`).join('\n')}
+${view.choices
+  .map(
+    (
+      c,
+      i,
+    ) => `<label class="option"><input type="radio" name="option" value="${esc(optionValue(c))}"${i === 0 ? ' checked' : ''} data-testid="option-${esc(optionValue(c))}">
+<span><strong>${esc(c.display_name)}</strong><small>${esc(METHODS[c.payment_method]?.hint ?? '')}</small></span></label>`,
+  )
+  .join('\n')}
 <button type="submit" data-testid="continue">Continue</button></form></section>`;
   return renderPage({ nonce, title: `Pay ${view.merchantName}`, body: header(view) + body });
 }
@@ -178,8 +226,10 @@ ${view.choices.map((c, i) => `<label class="option"><input type="radio" name="op
 function clientRule(f: FormField): string {
   const r = CLIENT_RULES[f];
   const m = FIELD_MESSAGES[f];
-  return ` data-max="${r.max}"${r.strip ? ` data-strip="${esc(r.strip)}"` : ''}${r.pattern ? ` data-pattern="${esc(r.pattern.source)}"` : ''}`
-    + ` data-missing="${esc(m.missing)}" data-invalid="${esc(m.invalid)}"`;
+  return (
+    ` data-max="${r.max}"${r.strip ? ` data-strip="${esc(r.strip)}"` : ''}${r.pattern ? ` data-pattern="${esc(r.pattern.source)}"` : ''}` +
+    ` data-missing="${esc(m.missing)}" data-invalid="${esc(m.invalid)}"`
+  );
 }
 
 export type FieldErrors = Partial<Record<PayerField | 'form', string>>;
@@ -187,13 +237,15 @@ export type FieldErrors = Partial<Record<PayerField | 'form', string>>;
 /** Step 2: the payer data the chosen method needs, then Pay. */
 export function detailsPage(view: CheckoutView, choice: PaymentMethodOptionWire, nonce: string, values: PayerData, errors: FieldErrors = {}): string {
   const required = Object.keys(choice.options.payer).filter((f) => f !== 'bank') as (keyof typeof FORM_FIELDS)[];
-  const fields = required.map((f) => {
-    const spec = FORM_FIELDS[f];
-    const err = errors[f];
-    return `<label class="field" for="f-${f}">${esc(spec.label)}${spec.hint ? `<span class="hint">${esc(spec.hint)}</span>` : ''}
+  const fields = required
+    .map((f) => {
+      const spec = FORM_FIELDS[f];
+      const err = errors[f];
+      return `<label class="field" for="f-${f}">${esc(spec.label)}${spec.hint ? `<span class="hint">${esc(spec.hint)}</span>` : ''}
 <input id="f-${f}" name="${f}" type="${spec.type}" autocomplete="${spec.autocomplete}" placeholder="${esc(spec.placeholder)}"${spec.inputmode ? ` inputmode="${spec.inputmode}"` : ''} value="${esc(values[f] ?? '')}" required${clientRule(f)}${err ? ` aria-invalid="true" aria-describedby="e-${f}"` : ''} data-testid="field-${f}">
 ${err ? `<span class="error" id="e-${f}" role="alert">${esc(err)}</span>` : ''}</label>`;
-  }).join('\n');
+    })
+    .join('\n');
   const body = `${header(view)}<section class="card"><h1>${esc(choice.display_name)}</h1>
 ${errors.form ? `<p class="alert" role="alert">${esc(errors.form)}</p>` : ''}
 <form method="post" action="${esc(view.checkoutUrl)}" novalidate data-validate>
@@ -207,8 +259,12 @@ ${fields || `<p class="muted">No details needed. ${esc(METHODS[choice.payment_me
 
 function waiting(view: CheckoutView, nonce: string, inner: string): string {
   return renderPage({
-    nonce, title: `Pay ${view.merchantName}`, body: header(view) + inner,
-    refreshSeconds: 5, refreshWithoutScript: true, poll: { statusUrl: `${view.checkoutUrl}/status`, status: view.intent.status },
+    nonce,
+    title: `Pay ${view.merchantName}`,
+    body: header(view) + inner,
+    refreshSeconds: 5,
+    refreshWithoutScript: true,
+    poll: { statusUrl: `${view.checkoutUrl}/status`, status: view.intent.status },
   });
 }
 
@@ -217,41 +273,64 @@ export function statusPage(view: CheckoutView, nonce: string): string {
   const i = view.intent;
   const na = i.next_action;
   if (i.status === 'requires_action' && na?.type === 'display_qr_code') {
-    return waiting(view, nonce, `<section class="card" data-testid="qr-section"><h1>Scan to pay with PromptPay</h1>
+    return waiting(
+      view,
+      nonce,
+      `<section class="card" data-testid="qr-section"><h1>Scan to pay with PromptPay</h1>
 <img class="qr" src="${esc(na.display_qr_code.image_url_svg)}" alt="PromptPay QR code" width="260" height="260" data-testid="qr">
 <p>Open your banking app, scan the code and confirm ${esc(formatForDisplay(BigInt(i.amount), i.currency))}.</p>
 <p class="muted">Pay before ${timeTag(na.expires_at)}. This page updates by itself once you have paid.</p>
-<p class="status" role="status" aria-live="polite">Waiting for your payment…</p></section>`);
+<p class="status" role="status" aria-live="polite">Waiting for your payment…</p></section>`,
+    );
   }
   if (i.status === 'requires_action' && na?.type === 'display_bank_transfer_instructions') {
     const t = na.display_bank_transfer_instructions;
-    return waiting(view, nonce, `<section class="card" data-testid="transfer-section"><h1>Transfer to complete your payment</h1>
+    return waiting(
+      view,
+      nonce,
+      `<section class="card" data-testid="transfer-section"><h1>Transfer to complete your payment</h1>
 <dl><dt>Bank</dt><dd data-testid="transfer-bank">${esc(t.bank_name)}</dd>
 <dt>Account number</dt><dd data-testid="transfer-account">${esc(t.account_number)}</dd>
 <dt>Account name</dt><dd>${esc(t.account_name)}</dd>
 <dt>Amount</dt><dd data-testid="transfer-amount">${esc(formatForDisplay(BigInt(t.amount), t.currency))}</dd>
 <dt>Reference</dt><dd data-testid="transfer-reference">${esc(t.reference)}</dd></dl>
 <p class="muted">Transfer the exact amount and quote the reference. Pay before ${timeTag(na.expires_at)}.</p>
-<p class="status" role="status" aria-live="polite">Waiting for your transfer…</p></section>`);
+<p class="status" role="status" aria-live="polite">Waiting for your transfer…</p></section>`,
+    );
   }
   if (i.status === 'requires_action' && na?.type === 'redirect_to_url') {
-    const bank = view.bank ? BANKS[view.bank]?.name ?? view.bank : 'your bank';
-    return waiting(view, nonce, `<section class="card"><h1>Approve at ${esc(bank)}</h1>
+    const bank = view.bank ? (BANKS[view.bank]?.name ?? view.bank) : 'your bank';
+    return waiting(
+      view,
+      nonce,
+      `<section class="card"><h1>Approve at ${esc(bank)}</h1>
 <p>Continue to ${esc(bank)} to approve the payment.</p>
-<a class="button" href="${esc(na.url)}" data-testid="to-bank">Continue to ${esc(bank)}</a></section>`);
+<a class="button" href="${esc(na.url)}" data-testid="to-bank">Continue to ${esc(bank)}</a></section>`,
+    );
   }
   if (i.status === 'requires_action') {
-    return waiting(view, nonce, '<section class="card"><h1>Waiting for your payment</h1><p class="status" role="status">Please complete the payment.</p></section>');
+    return waiting(
+      view,
+      nonce,
+      '<section class="card"><h1>Waiting for your payment</h1><p class="status" role="status">Please complete the payment.</p></section>',
+    );
   }
   if (i.status === 'processing') {
-    return waiting(view, nonce, `<section class="card" data-testid="processing"><h1>Confirming your payment</h1>
-<p class="status" role="status" aria-live="polite">Your payment was received and is being confirmed. This page updates by itself.</p></section>`);
+    return waiting(
+      view,
+      nonce,
+      `<section class="card" data-testid="processing"><h1>Confirming your payment</h1>
+<p class="status" role="status" aria-live="polite">Your payment was received and is being confirmed. This page updates by itself.</p></section>`,
+    );
   }
   const back = returnUrlFor(view);
-  const backLink = back ? `<a class="button" href="${esc(back)}" data-testid="return">Return to ${esc(view.merchantName)}</a>` : '<p class="muted">You can close this window.</p>';
+  const backLink = back
+    ? `<a class="button" href="${esc(back)}" data-testid="return">Return to ${esc(view.merchantName)}</a>`
+    : '<p class="muted">You can close this window.</p>';
   if (i.status === 'succeeded') {
     return renderPage({
-      nonce, title: 'Payment received',
+      nonce,
+      title: 'Payment received',
       body: `${header(view)}<section class="card" data-testid="succeeded"><h1 class="ok">Payment received</h1>
 <p>Thank you. ${esc(view.merchantName)} has received your payment.</p>
 ${i.receipt ? `<dl><dt>Receipt</dt><dd data-testid="receipt">${esc(i.receipt.receipt_number)}</dd><dt>Reference</dt><dd>${esc(i.receipt.reference)}</dd></dl>` : ''}
@@ -266,14 +345,15 @@ ${back ? '<p class="muted">Taking you back to the merchant…</p>' : ''}${backLi
   };
   const [title, text] = titles[i.status] ?? ['Payment', i.status];
   return renderPage({
-    nonce, title,
+    nonce,
+    title,
     body: `${header(view)}<section class="card" data-testid="${esc(i.status)}"><h1 class="bad">${esc(title)}</h1><p>${esc(text)}</p>${backLink}</section>`,
   });
 }
 
 /** The simulated bank's approval page (the target of redirect_to_url for online banking). */
 export function bankPage(view: CheckoutView, nonce: string): string {
-  const bank = view.bank ? BANKS[view.bank]?.name ?? view.bank : 'Your bank';
+  const bank = view.bank ? (BANKS[view.bank]?.name ?? view.bank) : 'Your bank';
   const body = `<section class="card"><p class="merchant">Simulated online banking</p><h1>${esc(bank)}</h1>
 <p>Approve a payment of <strong>${esc(formatForDisplay(BigInt(view.intent.amount), view.intent.currency))}</strong> to <strong>${esc(view.merchantName)}</strong>?</p>
 <form method="post" action="${esc(view.checkoutUrl)}/authorize"><button type="submit" data-testid="approve">Approve payment</button></form>
@@ -283,5 +363,9 @@ export function bankPage(view: CheckoutView, nonce: string): string {
 
 /** Unknown token, bad address, or an unexpected failure: a plain page, never a stack trace. */
 export function messagePage(nonce: string, title: string, text: string): string {
-  return renderPage({ nonce, title, body: `<section class="card" data-testid="message"><h1>${esc(title)}</h1><p>${esc(text)}</p></section>` });
+  return renderPage({
+    nonce,
+    title,
+    body: `<section class="card" data-testid="message"><h1>${esc(title)}</h1><p>${esc(text)}</p></section>`,
+  });
 }

@@ -36,7 +36,16 @@ const nonce = () => randomBytes(16).toString('base64');
 
 function notFound(reply: FastifyReply): FastifyReply {
   const n = nonce();
-  return send(reply, 404, n, messagePage(n, 'Payment link not found', 'This payment link is not valid. Check that you opened the whole link, or return to the merchant and start again.'));
+  return send(
+    reply,
+    404,
+    n,
+    messagePage(
+      n,
+      'Payment link not found',
+      'This payment link is not valid. Check that you opened the whole link, or return to the merchant and start again.',
+    ),
+  );
 }
 
 function optionOf(query: WithToken['Querystring']): string | undefined {
@@ -50,7 +59,7 @@ function fieldErrors(problems: FieldProblems): FieldErrors {
   for (const field of PAYER_FIELDS) {
     const p = problems[field];
     if (!p || field === 'bank') continue;
-    out[field] = p.kind === 'missing' ? FIELD_MESSAGES[field].missing : FRIENDLY[field] ?? p.message;
+    out[field] = p.kind === 'missing' ? FIELD_MESSAGES[field].missing : (FRIENDLY[field] ?? p.message);
   }
   return out;
 }
@@ -91,7 +100,12 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkou
         return send(reply, 400, n, messagePage(n, 'Something went wrong', 'The form could not be read. Go back and try again.'));
       }
       request.log.error({ err, requestId: request.id }, 'checkout page error');
-      return send(reply, 500, n, messagePage(n, 'Something went wrong', `Please try again in a moment. If it keeps happening, contact the merchant and quote ${request.id}.`));
+      return send(
+        reply,
+        500,
+        n,
+        messagePage(n, 'Something went wrong', `Please try again in a moment. If it keeps happening, contact the merchant and quote ${request.id}.`),
+      );
     });
 
     instance.get<WithToken>('/checkout/:token', async (req, reply) => {
@@ -105,24 +119,39 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkou
       const out = await checkout.submit(req.params.token, body);
       const n = nonce();
       switch (out.kind) {
-        case 'not_found': return notFound(reply);
-        case 'redirect': return reply.code(303).header('Location', out.location).send();
+        case 'not_found':
+          return notFound(reply);
+        case 'redirect':
+          return reply.code(303).header('Location', out.location).send();
         case 'choose':
           return out.unavailable
             ? send(reply, 422, n, choosePage(out.view, n, 'That payment method is no longer available for this payment. Choose another one.'))
             : renderView(reply, out.view, out.option, true);
-        case 'details': return send(reply, 400, n, detailsPage(out.view, out.choice, n, out.values, fieldErrors(out.problems)));
+        case 'details':
+          return send(reply, 400, n, detailsPage(out.view, out.choice, n, out.values, fieldErrors(out.problems)));
       }
     });
 
     // A link that picked up a trailing slash (some mail and chat apps do that) still works.
-    instance.get<WithToken>('/checkout/:token/', async (req, reply) => reply.code(308).header('Location', `/checkout/${encodeURIComponent(req.params.token)}`).send());
+    instance.get<WithToken>('/checkout/:token/', async (req, reply) =>
+      reply
+        .code(308)
+        .header('Location', `/checkout/${encodeURIComponent(req.params.token)}`)
+        .send(),
+    );
 
     instance.get<WithToken>('/checkout/:token/status', async (req, reply) => {
       const out = await checkout.view(req.params.token);
       reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-      if (out.kind === 'not_found') return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ status: null }));
-      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ status: out.view.intent.status }));
+      if (out.kind === 'not_found')
+        return reply
+          .code(404)
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ status: null }));
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ status: out.view.intent.status }));
     });
 
     instance.get<WithToken>('/checkout/:token/authorize', async (req, reply) => {
@@ -141,7 +170,11 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkou
         if (out.kind === 'not_found') return notFound(reply);
         return reply.code(303).header('Location', out.view.checkoutUrl).send();
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'invalid_state') return reply.code(303).header('Location', `/checkout/${encodeURIComponent(req.params.token)}`).send();
+        if (err instanceof ApiError && err.code === 'invalid_state')
+          return reply
+            .code(303)
+            .header('Location', `/checkout/${encodeURIComponent(req.params.token)}`)
+            .send();
         throw err;
       }
     });

@@ -115,7 +115,10 @@ export class CheckoutService {
       const sent = stringOf(form[field]);
       if (!problems[field] && (sent === undefined || sent.trim() === '')) problems[field] = { kind: 'missing' };
     }
-    const values: PayerData = { ...view.prefill, ...Object.fromEntries(wanted.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])) };
+    const values: PayerData = {
+      ...view.prefill,
+      ...Object.fromEntries(wanted.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])),
+    };
     if (!selection || Object.keys(problems).length > 0) return { kind: 'details', view, choice, values, problems };
 
     try {
@@ -128,7 +131,13 @@ export class CheckoutService {
       if (!(err instanceof ApiError)) throw err;
       if (err.code === 'validation_error' && err.param && FIELD_OF_PATH.has(err.param)) {
         const field = FIELD_OF_PATH.get(err.param) as PayerField;
-        return { kind: 'details', view, choice, values, problems: field === 'bank' ? { form: err.message } : { [field]: { kind: 'invalid', message: err.message } } };
+        return {
+          kind: 'details',
+          view,
+          choice,
+          values,
+          problems: field === 'bank' ? { form: err.message } : { [field]: { kind: 'invalid', message: err.message } },
+        };
       }
       if (err.code === 'payment_method_unavailable') return { kind: 'choose', view, status: 422, unavailable: true };
       if (err.code === 'invalid_state') return { kind: 'redirect', location: view.checkoutUrl };
@@ -151,7 +160,10 @@ export class CheckoutService {
       const actor = { ...scopeOf(p), requestId: null };
       if (await lifecycle.expireIfOverdue(em, actor, p, now)) return { outcome: 'done', value: { kind: 'ok', view: await this.viewOf(em, p) } };
       if (p.status !== 'requires_action' || p.paymentMethod !== null) {
-        throw new ApiError('invalid_state', p.status === 'requires_action' ? 'A payment method was already chosen for this payment.' : `This payment is ${p.status}.`);
+        throw new ApiError(
+          'invalid_state',
+          p.status === 'requires_action' ? 'A payment method was already chosen for this payment.' : `This payment is ${p.status}.`,
+        );
       }
       const stored = lifecycle.payerOf(p);
       const customer: CustomerData = { ...stored.customer };
@@ -163,13 +175,26 @@ export class CheckoutService {
       if (selection.bank) options.bank = selection.bank;
       if (selection.payer.name_th) options.name_th = selection.payer.name_th;
 
-      const choice = await this.deps.methods.route(em, actor, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: 'hosted' }, {
-        method: selection.method, bank: selection.bank, payer: payerOf(customer, options),
-      });
-      await lifecycle.store.patch(em, actor, p, {
-        ...lifecycle.beginStart(choice),
-        payerEncrypted: lifecycle.encryptPayer({ customer, payment_method_options: options }),
-      }, now);
+      const choice = await this.deps.methods.route(
+        em,
+        actor,
+        { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: 'hosted' },
+        {
+          method: selection.method,
+          bank: selection.bank,
+          payer: payerOf(customer, options),
+        },
+      );
+      await lifecycle.store.patch(
+        em,
+        actor,
+        p,
+        {
+          ...lifecycle.beginStart(choice),
+          payerEncrypted: lifecycle.encryptPayer({ customer, payment_method_options: options }),
+        },
+        now,
+      );
       const merchantName = await lifecycle.merchantName(em, p.merchantId);
       return external<CheckoutOutcome, StartResult>(
         () => lifecycle.callStart(p, merchantName, now),
@@ -209,9 +234,17 @@ export class CheckoutService {
   private async viewOf(em: EntityManager, p: PaymentIntent): Promise<CheckoutView> {
     const { lifecycle } = this.deps;
     const stored = lifecycle.payerOf(p);
-    const choices = p.status === 'requires_action' && p.paymentMethod === null
-      ? (await this.deps.methods.eligible(em, scopeOf(p), { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: 'hosted' })).map(choiceToWire)
-      : [];
+    const choices =
+      p.status === 'requires_action' && p.paymentMethod === null
+        ? (
+            await this.deps.methods.eligible(em, scopeOf(p), {
+              amount: p.amount,
+              currency: p.currency,
+              country: p.country,
+              checkoutMode: 'hosted',
+            })
+          ).map(choiceToWire)
+        : [];
     return {
       intent: lifecycle.store.toWire(p),
       merchantName: await lifecycle.merchantName(em, p.merchantId),

@@ -26,7 +26,11 @@ export function scopeOf(p: PaymentIntent): Scope {
 
 export function plannedOutcome(p: PaymentIntent): SettleOutcome {
   return p.plannedFailureCode
-    ? { status: 'failed', failureCode: p.plannedFailureCode, failureMessage: p.plannedFailureMessage ?? `Payment failed: ${p.plannedFailureCode}.` }
+    ? {
+        status: 'failed',
+        failureCode: p.plannedFailureCode,
+        failureMessage: p.plannedFailureMessage ?? `Payment failed: ${p.plannedFailureCode}.`,
+      }
     : { status: 'succeeded' };
 }
 

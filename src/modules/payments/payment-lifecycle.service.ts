@@ -32,9 +32,26 @@ import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCES
 /** A provider start older than this without an answer is taken to have crashed, and is resumed. */
 export const PROVIDER_CALL_LEASE_MS = 30_000;
 
-export type PaymentChanges = Partial<Pick<PaymentIntent,
-  'paymentMethod' | 'bank' | 'provider' | 'paymentReference' | 'nextAction' | 'processingReason' | 'receipt' | 'failureCode' | 'failureMessage'
-  | 'plannedFailureCode' | 'plannedFailureMessage' | 'expiresAt' | 'settleAt' | 'payerEncrypted' | 'providerCall'>>;
+export type PaymentChanges = Partial<
+  Pick<
+    PaymentIntent,
+    | 'paymentMethod'
+    | 'bank'
+    | 'provider'
+    | 'paymentReference'
+    | 'nextAction'
+    | 'processingReason'
+    | 'receipt'
+    | 'failureCode'
+    | 'failureMessage'
+    | 'plannedFailureCode'
+    | 'plannedFailureMessage'
+    | 'expiresAt'
+    | 'settleAt'
+    | 'payerEncrypted'
+    | 'providerCall'
+  >
+>;
 
 export interface PaymentLifecycleDeps {
   db: Db;
@@ -75,9 +92,17 @@ export class PaymentLifecycle {
     const { connector, offer } = offerOf(p);
     const stored = this.payerOf(p);
     const attempt = {
-      intentId: p.id, environment: p.environment, amount: p.amount, currency: p.currency, country: p.country,
-      method: p.paymentMethod as PaymentMethodName, bank: p.bank, payer: payerOf(stored.customer, stored.payment_method_options),
-      merchantName, checkoutUrl, now,
+      intentId: p.id,
+      environment: p.environment,
+      amount: p.amount,
+      currency: p.currency,
+      country: p.country,
+      method: p.paymentMethod as PaymentMethodName,
+      bank: p.bank,
+      payer: payerOf(stored.customer, stored.payment_method_options),
+      merchantName,
+      checkoutUrl,
+      now,
     };
     return this.deps.db.outside(async () => {
       if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(p.id);
@@ -91,10 +116,16 @@ export class PaymentLifecycle {
    * payer chose), then moves on at once for a method that does not wait for the payer.
    */
   async finishStart(
-    em: Tx, actor: Actor, id: string, start: StartResult, event: 'created' | 'requires_action', now = new Date(), known?: PaymentIntent,
+    em: Tx,
+    actor: Actor,
+    id: string,
+    start: StartResult,
+    event: 'created' | 'requires_action',
+    now = new Date(),
+    known?: PaymentIntent,
   ): Promise<PaymentIntentWire> {
     let p: PaymentIntent;
-    if (known && await this.answerUnchanged(em, actor, known, start, now)) {
+    if (known && (await this.answerUnchanged(em, actor, known, start, now))) {
       p = known;
     } else {
       p = await this.store.lock(em, actor, id);
@@ -140,9 +171,14 @@ export class PaymentLifecycle {
   private async answerUnchanged(em: EntityManager, scope: Scope, known: PaymentIntent, start: StartResult, now: Date): Promise<boolean> {
     if (known.providerCall !== 'start' || known.status !== 'requires_action') return false;
     const changes = { ...this.answerOf(known, start, now), updatedAt: now };
-    const affected = await updateWhere(em, PaymentIntent, 'answer-unchanged', changes,
+    const affected = await updateWhere(
+      em,
+      PaymentIntent,
+      'answer-unchanged',
+      changes,
       "id = ? AND merchant_id = ? AND environment = ? AND status = 'requires_action' AND provider_call = 'start' AND updated_at = ?",
-      [known.id, scope.merchantId, scope.environment, known.updatedAt.getTime()]);
+      [known.id, scope.merchantId, scope.environment, known.updatedAt.getTime()],
+    );
     if (affected !== 1) return false;
     Object.assign(known, changes);
     return true;
@@ -150,9 +186,14 @@ export class PaymentLifecycle {
 
   /** Scheduler: finishes every provider start whose process died between the phases. */
   async resumeStarts(now = new Date()): Promise<number> {
-    const stale = await this.deps.db.read((em) => em.createQueryBuilder(PaymentIntent, 'r')
-      .where('r.provider_call = :call AND r.updated_at <= :before', { call: 'start', before: now.getTime() - PROVIDER_CALL_LEASE_MS })
-      .orderBy('r.updated_at', 'ASC').limit(50).getMany());
+    const stale = await this.deps.db.read((em) =>
+      em
+        .createQueryBuilder(PaymentIntent, 'r')
+        .where('r.provider_call = :call AND r.updated_at <= :before', { call: 'start', before: now.getTime() - PROVIDER_CALL_LEASE_MS })
+        .orderBy('r.updated_at', 'ASC')
+        .limit(50)
+        .getMany(),
+    );
     let resumed = 0;
     for (const p of stale) {
       const actor = { ...scopeOf(p), requestId: null };
@@ -222,11 +263,25 @@ export class PaymentLifecycle {
 
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
   async pickForTest(em: Tx, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
-    const [choice] = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
+    const [choice] = await this.deps.methods.eligible(em, scope, {
+      amount: p.amount,
+      currency: p.currency,
+      country: p.country,
+      checkoutMode: p.checkoutMode,
+    });
     if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
-    await this.store.patch(em, scope, p, {
-      paymentMethod: choice.method, bank: choice.bank, provider: choice.connector.code, paymentReference: `PI${p.id.slice(-16).toUpperCase()}`,
-    }, now);
+    await this.store.patch(
+      em,
+      scope,
+      p,
+      {
+        paymentMethod: choice.method,
+        bank: choice.bank,
+        provider: choice.connector.code,
+        paymentReference: `PI${p.id.slice(-16).toUpperCase()}`,
+      },
+      now,
+    );
   }
 
   // ---- refunds ----
@@ -242,10 +297,15 @@ export class PaymentLifecycle {
   async addRefunded(em: EntityManager, scope: Scope, p: PaymentIntent, delta: bigint, now: Date): Promise<void> {
     const next = p.amountRefunded + delta;
     if (next < 0n || next > p.amount) throw new Error(`payment ${p.id}: amount_refunded would become ${next} of ${p.amount}`);
-    const result = await em.createQueryBuilder().update(PaymentIntent)
+    const result = await em
+      .createQueryBuilder()
+      .update(PaymentIntent)
       .set({ amountRefunded: next, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND amount_refunded = :before', {
-        id: p.id, merchantId: scope.merchantId, environment: scope.environment, before: p.amountRefunded.toString(),
+        id: p.id,
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        before: p.amountRefunded.toString(),
       })
       .execute();
     if (result.affected !== 1) throw new ApiError('invalid_state', 'This payment intent changed concurrently; retry the refund.');

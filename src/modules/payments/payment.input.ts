@@ -14,7 +14,16 @@ import type { CheckoutMode } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
 import type { CustomerData } from './payment.entity';
 import {
-  AccountName, AccountNumber, ACCOUNT_NUMBER_SEPARATORS, Bank, CreatePaymentIntentBody, CustomerName, CustomerPhone, NameTh, PaymentMethodName, PHONE_SEPARATORS,
+  AccountName,
+  AccountNumber,
+  ACCOUNT_NUMBER_SEPARATORS,
+  Bank,
+  CreatePaymentIntentBody,
+  CustomerName,
+  CustomerPhone,
+  NameTh,
+  PaymentMethodName,
+  PHONE_SEPARATORS,
 } from './payment.schemas';
 
 export interface PaymentMethodOptions {
@@ -91,19 +100,21 @@ export function parseCreatePayment(body: CreatePaymentIntentBody): CreatePayment
 
 /** The eleven fingerprinted fields of payments-api.md rule 10, normalised and with defaults filled. */
 export function paymentFingerprint(input: CreatePaymentInput): string {
-  return sha256Hex(canonicalJson({
-    amount: input.amount.toString(10),
-    currency: input.currency,
-    country: input.country,
-    customer: input.customer,
-    checkout_mode: input.checkout_mode,
-    payment_method: input.payment_method,
-    payment_method_options: input.payment_method_options,
-    return_url: input.return_url,
-    device_fingerprint: input.device_fingerprint,
-    metadata: input.metadata,
-    external_reference: input.external_reference,
-  }));
+  return sha256Hex(
+    canonicalJson({
+      amount: input.amount.toString(10),
+      currency: input.currency,
+      country: input.country,
+      customer: input.customer,
+      checkout_mode: input.checkout_mode,
+      payment_method: input.payment_method,
+      payment_method_options: input.payment_method_options,
+      return_url: input.return_url,
+      device_fingerprint: input.device_fingerprint,
+      metadata: input.metadata,
+      external_reference: input.external_reference,
+    }),
+  );
 }
 
 /** The payer data of a create request, under the discovery names. */

@@ -28,14 +28,23 @@ export const paymentsModule = defineModule({
   uses: { balances: balancesModule, events: eventsModule, methods: methodsModule },
   provide({ db, cipher, config, publicUrl }, { balances, events, methods }) {
     const paymentLifecycle = new PaymentLifecycle({
-      db, lifecycle: { ledger: balances.ledger, events: events.events }, methods: methods.methodRouting, cipher,
-      settleMs: config.simulatedSettleMs, baseUrl: () => publicUrl.get(),
+      db,
+      lifecycle: { ledger: balances.ledger, events: events.events },
+      methods: methods.methodRouting,
+      cipher,
+      settleMs: config.simulatedSettleMs,
+      baseUrl: () => publicUrl.get(),
     });
     const payments = new PaymentService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     return {
-      paymentLifecycle, payments, checkout,
-      ops: liveGated(paymentOperations(payments, () => publicUrl.get()), config.simulatedProvidersInLive),
+      paymentLifecycle,
+      payments,
+      checkout,
+      ops: liveGated(
+        paymentOperations(payments, () => publicUrl.get()),
+        config.simulatedProvidersInLive,
+      ),
     };
   },
   jobs: ({ paymentLifecycle }) => [

@@ -13,18 +13,22 @@ type ById = { id: string };
 export function paymentOperations(payments: PaymentService, baseUrl: () => string) {
   return {
     create: defineOperation({
-      name: 'payment.create', label: 'POST /v1/payment_intents',
+      name: 'payment.create',
+      label: 'POST /v1/payment_intents',
       ...withBody(CreatePaymentIntentBody, (body) => parseCreatePayment(body)),
       execute: (em, ctx, input) => payments.create(em, ctx, input, baseUrl()),
     }),
     cancel: defineOperation({
-      name: 'payment.cancel', label: 'POST /v1/payment_intents/:id/cancel',
+      name: 'payment.cancel',
+      label: 'POST /v1/payment_intents/:id/cancel',
       ...withBody(CancelBody, (body, { id }: ById) => ({ id, ...cancelReason(body) })),
       execute: (em, ctx, { id, reason }) => payments.cancel(em, ctx, id, reason),
     }),
     ...settleTestOperations('payment', 'payment_intents', DEFAULT_TEST_FAILURE, 'Payment', (em, ctx, id, outcome) => payments.testSettle(em, ctx, id, outcome)),
     testExpire: defineOperation({
-      name: 'payment.test.expire', label: 'POST /v1/test_helpers/payment_intents/:id/expire', testOnly: true,
+      name: 'payment.test.expire',
+      label: 'POST /v1/test_helpers/payment_intents/:id/expire',
+      testOnly: true,
       ...withBody(EmptyBody, (_body, { id }: ById) => ({ id })),
       execute: (em, ctx, { id }) => payments.testExpire(em, ctx, id),
     }),

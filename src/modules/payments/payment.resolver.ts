@@ -21,7 +21,11 @@ export function createBody(input: CreatePaymentIntentInput): Record<string, unkn
 export class PaymentResolver {
   constructor(private readonly services: { payments: PaymentService; ops: ReturnType<typeof paymentOperations> }) {}
 
-  @Query(() => PaymentIntentType, { nullable: true, description: 'A payment intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  @Query(() => PaymentIntentType, {
+    nullable: true,
+    description:
+      'A payment intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
   paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
     return foundOrNotFound(loaders.paymentIntent.load(id), 'payment intent');
   }
@@ -33,17 +37,24 @@ export class PaymentResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => PaymentIntentFilter, { nullable: true }) filter?: PaymentIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.payments.list(ctx, this.services.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.payments.list(ctx, this.services.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 
   @Mutation(() => PaymentIntentType, {
-    description: 'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
+    description:
+      'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
   async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, createBody(input), {});
   }
 
-  @Mutation(() => PaymentIntentType, { description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
+  @Mutation(() => PaymentIntentType, {
+    description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
+  })
   async cancelPaymentIntent(
     @Arg('id', () => ID) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,

@@ -12,7 +12,6 @@ export function registerPaymentRoutes(
   { payments, ops }: { payments: PaymentService; ops: ReturnType<typeof paymentOperations> },
   { pipeline }: RouteKit,
 ): void {
-
   operationRoute(fastify, pipeline, 'post', '/v1/payment_intents', ops.create, { doc: doc.create });
   listRoute(fastify, '/v1/payment_intents', doc.list, PAYMENT_LIST, async (ctx, query) => payments.list(ctx, payments.parseList(ctx, query)));
   readRoute(fastify, '/v1/payment_intents/:id', doc.get, (ctx, _query, { id }) => payments.get(ctx, id));

@@ -9,7 +9,20 @@
  * read off their schemas.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, OneOf, TEXT } from '../../domain/fields';
+import {
+  Amount,
+  AmountText,
+  Country,
+  Currency,
+  EnvironmentName,
+  IgnoredEnvironment,
+  Instant,
+  MerchantReference,
+  Nullable,
+  Obj,
+  OneOf,
+  TEXT,
+} from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { CHECKOUT_MODES, PAYMENT_METHODS } from '../methods/catalogue';
 import { NextActionSchema } from '../methods/next-action';
@@ -30,7 +43,13 @@ export const THAI_NAME = '^[\\u0E00-\\u0E7F][\\u0E00-\\u0E7F .]*$';
 const FREE_TEXT = 'Surrounding spaces are trimmed and runs of spaces collapsed to one; the limit counts the characters as sent.';
 
 /** A name (payer, account holder): not blank. */
-const PersonName = Type.String({ maxLength: 256, pattern: '\\S', ...TEXT, 'x-expected': 'a name that is not blank', description: FREE_TEXT });
+const PersonName = Type.String({
+  maxLength: 256,
+  pattern: '\\S',
+  ...TEXT,
+  'x-expected': 'a name that is not blank',
+  description: FREE_TEXT,
+});
 
 export const CustomerName = PersonName;
 
@@ -48,7 +67,12 @@ export const CustomerPhone = Type.String({
   description: `E.164 (${E164}) once spaces, hyphens, dots and brackets are removed, e.g. "+66 81-234-5678"; stored without them.`,
 });
 
-export const CustomerReference = Type.String({ maxLength: 256, pattern: '\\S', 'x-expected': 'a reference that is not blank', description: "The merchant's id for the payer; trimmed." });
+export const CustomerReference = Type.String({
+  maxLength: 256,
+  pattern: '\\S',
+  'x-expected': 'a reference that is not blank',
+  description: "The merchant's id for the payer; trimmed.",
+});
 
 export const AccountName = PersonName;
 
@@ -77,8 +101,9 @@ export const PaymentMethodName = Type.String({
   maxLength: 64,
   pattern: '^\\s*[A-Za-z][A-Za-z0-9_]{0,39}\\s*$',
   'x-expected': 'a method name such as promptpay',
-  description: `A method name (1 to 40 letters, digits or "_"; trimmed and lower-cased). This service's methods: ${PAYMENT_METHODS.join(', ')}; `
-    + 'another well-formed name is 422 payment_method_unavailable. Omit it (or send null) to let the service pick; must be omitted in hosted checkout.',
+  description:
+    `A method name (1 to 40 letters, digits or "_"; trimmed and lower-cased). This service's methods: ${PAYMENT_METHODS.join(', ')}; ` +
+    'another well-formed name is 422 payment_method_unavailable. Omit it (or send null) to let the service pick; must be omitted in hosted checkout.',
 });
 
 const hostedPattern = '[Hh][Oo][Ss][Tt][Ee][Dd]';
@@ -98,14 +123,19 @@ export const ReturnUrl = Type.String({
   maxLength: 2048,
   pattern: `^[Hh][Tt][Tt][Pp][Ss]?://${host}${port}(?:[/?#]\\S*)?$`,
   'x-expected': 'an absolute http or https URL without credentials, such as https://shop.example/return',
-  description: 'An absolute http or https URL: a host name (ASCII letters, digits and hyphens, the last label starting with a letter, no xn-- labels) or an IPv4 address, '
-    + 'an optional port, then an optional path, query or fragment without whitespace. No user name or password. Stored as sent.',
+  description:
+    'An absolute http or https URL: a host name (ASCII letters, digits and hyphens, the last label starting with a letter, no xn-- labels) or an IPv4 address, ' +
+    'an optional port, then an optional path, query or fragment without whitespace. No user name or password. Stored as sent.',
 });
 
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
 export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength, ...TEXT }), {
   maxProperties: METADATA_LIMITS.keys,
-  propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength, 'x-expected': `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters` },
+  propertyNames: {
+    minLength: 1,
+    maxLength: METADATA_LIMITS.keyLength,
+    'x-expected': `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters`,
+  },
   description: `String keys (1 to ${METADATA_LIMITS.keyLength} characters, kept as sent) to string values (at most ${METADATA_LIMITS.valueLength} characters); at most ${METADATA_LIMITS.keys} keys. Empty means none.`,
 });
 
@@ -113,104 +143,134 @@ export const DeviceFingerprint = Type.String({ minLength: 1, maxLength: 512, ...
 export const ExternalReference = Type.String({ minLength: 1, maxLength: 256, ...TEXT, description: 'Stored and fingerprinted as sent.' });
 
 /** "An object none of whose fields (all listed) has a value": `not` of it is "at least one field set". */
-const allNull = (names: readonly string[]): TSchema => ({
-  type: 'object', additionalProperties: false, properties: Object.fromEntries(names.map((n) => [n, { type: 'null' }])),
-} as unknown as TSchema);
+const allNull = (names: readonly string[]): TSchema =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'null' }])),
+  }) as unknown as TSchema;
 
 const CUSTOMER_FIELDS = ['name', 'email', 'phone', 'reference'] as const;
-export const Customer = Obj({
-  name: Type.Optional(Nullable(CustomerName)),
-  email: Type.Optional(Nullable(CustomerEmail)),
-  phone: Type.Optional(Nullable(CustomerPhone)),
-  reference: Type.Optional(Nullable(CustomerReference)),
-}, {
-  not: allNull(CUSTOMER_FIELDS),
-  'x-messages': { not: 'customer must contain at least one of name, email, phone, reference.' },
-  description: 'Payer identity and contact details: at least one field with a value.',
-});
+export const Customer = Obj(
+  {
+    name: Type.Optional(Nullable(CustomerName)),
+    email: Type.Optional(Nullable(CustomerEmail)),
+    phone: Type.Optional(Nullable(CustomerPhone)),
+    reference: Type.Optional(Nullable(CustomerReference)),
+  },
+  {
+    not: allNull(CUSTOMER_FIELDS),
+    'x-messages': { not: 'customer must contain at least one of name, email, phone, reference.' },
+    description: 'Payer identity and contact details: at least one field with a value.',
+  },
+);
 
 const OPTION_FIELDS = ['account_name', 'account_number', 'bank', 'name_th'] as const;
-const DISCOVERY_PAYER_HINT = 'payment_method_options.payer is the discovery object, which must not be sent back. Map each options.payer field to its create-request path: '
-  + 'customer_name -> customer.name, customer_phone -> customer.phone, account_name -> payment_method_options.account_name, '
-  + 'account_number -> payment_method_options.account_number, bank -> payment_method_options.bank, name_th -> payment_method_options.name_th.';
-export const PaymentMethodOptions = Obj({
-  account_name: Type.Optional(Nullable(AccountName)),
-  account_number: Type.Optional(Nullable(AccountNumber)),
-  bank: Type.Optional(Nullable(Bank)),
-  name_th: Type.Optional(Nullable(NameTh)),
-}, {
-  'x-unknown': { payer: DISCOVERY_PAYER_HINT },
-  description: 'Route inputs for the selected method (discovery options.payer fields under their create-request paths). Which of them a method needs depends on the method, '
-    + 'bank and amount (discovery lists them); a missing one is 400 naming its path. Must be omitted (or empty) in hosted checkout.',
-});
+const DISCOVERY_PAYER_HINT =
+  'payment_method_options.payer is the discovery object, which must not be sent back. Map each options.payer field to its create-request path: ' +
+  'customer_name -> customer.name, customer_phone -> customer.phone, account_name -> payment_method_options.account_name, ' +
+  'account_number -> payment_method_options.account_number, bank -> payment_method_options.bank, name_th -> payment_method_options.name_th.';
+export const PaymentMethodOptions = Obj(
+  {
+    account_name: Type.Optional(Nullable(AccountName)),
+    account_number: Type.Optional(Nullable(AccountNumber)),
+    bank: Type.Optional(Nullable(Bank)),
+    name_th: Type.Optional(Nullable(NameTh)),
+  },
+  {
+    'x-unknown': { payer: DISCOVERY_PAYER_HINT },
+    description:
+      'Route inputs for the selected method (discovery options.payer fields under their create-request paths). Which of them a method needs depends on the method, ' +
+      'bank and amount (discovery lists them); a missing one is 400 naming its path. Must be omitted (or empty) in hosted checkout.',
+  },
+);
 
 /** checkout_mode hosted: the payer chooses on the hosted page, so the request names no method and no options. */
 const hostedRule = {
   if: { properties: { checkout_mode: { type: 'string', pattern: `^\\s*${hostedPattern}\\s*$` } }, required: ['checkout_mode'] },
   then: {
     properties: {
-      payment_method: { type: 'null', 'x-messages': { type: 'Omit payment_method with checkout_mode hosted: the payer chooses the method on the hosted page.' } },
+      payment_method: {
+        type: 'null',
+        'x-messages': { type: 'Omit payment_method with checkout_mode hosted: the payer chooses the method on the hosted page.' },
+      },
       payment_method_options: {
         not: { type: 'object', not: allNull(OPTION_FIELDS) },
-        'x-messages': { not: 'Omit payment_method_options with checkout_mode hosted: the hosted page collects what the chosen method needs.' },
+        'x-messages': {
+          not: 'Omit payment_method_options with checkout_mode hosted: the hosted page collects what the chosen method needs.',
+        },
       },
     },
   },
 };
 
-export const CreatePaymentIntentBody = Obj({
-  amount: Amount,
-  currency: Currency,
-  country: Country,
-  merchant_reference: MerchantReference,
-  customer: Customer,
-  checkout_mode: Type.Optional(Nullable(CheckoutModeField)),
-  payment_method: Type.Optional(Nullable(PaymentMethodName)),
-  payment_method_options: Type.Optional(Nullable(PaymentMethodOptions)),
-  return_url: Type.Optional(Nullable(ReturnUrl)),
-  metadata: Type.Optional(Nullable(Metadata)),
-  device_fingerprint: Type.Optional(Nullable(DeviceFingerprint)),
-  external_reference: Type.Optional(Nullable(ExternalReference)),
-  environment: IgnoredEnvironment,
-}, {
-  title: 'CreatePaymentIntent',
-  ...hostedRule,
-  'x-unknown': { options: "options is the discovery record's field and must not be sent back; put payer data under customer and payment_method_options." },
-});
+export const CreatePaymentIntentBody = Obj(
+  {
+    amount: Amount,
+    currency: Currency,
+    country: Country,
+    merchant_reference: MerchantReference,
+    customer: Customer,
+    checkout_mode: Type.Optional(Nullable(CheckoutModeField)),
+    payment_method: Type.Optional(Nullable(PaymentMethodName)),
+    payment_method_options: Type.Optional(Nullable(PaymentMethodOptions)),
+    return_url: Type.Optional(Nullable(ReturnUrl)),
+    metadata: Type.Optional(Nullable(Metadata)),
+    device_fingerprint: Type.Optional(Nullable(DeviceFingerprint)),
+    external_reference: Type.Optional(Nullable(ExternalReference)),
+    environment: IgnoredEnvironment,
+  },
+  {
+    title: 'CreatePaymentIntent',
+    ...hostedRule,
+    'x-unknown': {
+      options: "options is the discovery record's field and must not be sent back; put payer data under customer and payment_method_options.",
+    },
+  },
+);
 export type CreatePaymentIntentBody = Static<typeof CreatePaymentIntentBody>;
 
-export const PaymentReceiptSchema = Type.Object({
-  receipt_number: Type.String(),
-  amount: AmountText,
-  currency: Type.String(),
-  payment_method: Type.String(),
-  bank: Nullable(Type.String()),
-  reference: Type.String({ description: 'The payer-facing payment reference.' }),
-  paid_at: Instant,
-}, { $id: 'PaymentReceipt', additionalProperties: false, description: 'Present once the payment succeeded.' });
+export const PaymentReceiptSchema = Type.Object(
+  {
+    receipt_number: Type.String(),
+    amount: AmountText,
+    currency: Type.String(),
+    payment_method: Type.String(),
+    bank: Nullable(Type.String()),
+    reference: Type.String({ description: 'The payer-facing payment reference.' }),
+    paid_at: Instant,
+  },
+  { $id: 'PaymentReceipt', additionalProperties: false, description: 'Present once the payment succeeded.' },
+);
 export type PaymentReceiptWire = Static<typeof PaymentReceiptSchema>;
 
-export const PaymentIntentSchema = Type.Object({
-  object: Type.Literal('payment_intent'),
-  id: Type.String(),
-  amount: AmountText,
-  currency: Type.String(),
-  country: Type.String(),
-  environment: EnvironmentName,
-  checkout_mode: Literals(CHECKOUT_MODES),
-  status: Literals(PAYMENT_STATUSES),
-  merchant_reference: Type.String(),
-  payment_method: Nullable(Type.String({ description: 'Null in hosted checkout until the payer picks a method.' })),
-  next_action: Nullable(RefTo(NextActionSchema, { description: 'Only in requires_action: what the payer does next.' })),
-  failure_code: Nullable(Type.String()),
-  failure_message: Nullable(Type.String()),
-  // OneOf, not Literals: typed string, as the connectors' catalogue names the reason.
-  processing_reason: Nullable(OneOf(['provider_confirmation', 'risk_review'])),
-  receipt: Nullable(RefTo(PaymentReceiptSchema)),
-  amount_refunded: { ...AmountText, description: 'The sum of the refunds of this payment intent that have not failed (pending or succeeded); "0" when none.' },
-  created_at: Instant,
-  updated_at: Instant,
-}, { $id: 'PaymentIntent', additionalProperties: false });
+export const PaymentIntentSchema = Type.Object(
+  {
+    object: Type.Literal('payment_intent'),
+    id: Type.String(),
+    amount: AmountText,
+    currency: Type.String(),
+    country: Type.String(),
+    environment: EnvironmentName,
+    checkout_mode: Literals(CHECKOUT_MODES),
+    status: Literals(PAYMENT_STATUSES),
+    merchant_reference: Type.String(),
+    payment_method: Nullable(Type.String({ description: 'Null in hosted checkout until the payer picks a method.' })),
+    next_action: Nullable(RefTo(NextActionSchema, { description: 'Only in requires_action: what the payer does next.' })),
+    failure_code: Nullable(Type.String()),
+    failure_message: Nullable(Type.String()),
+    // OneOf, not Literals: typed string, as the connectors' catalogue names the reason.
+    processing_reason: Nullable(OneOf(['provider_confirmation', 'risk_review'])),
+    receipt: Nullable(RefTo(PaymentReceiptSchema)),
+    amount_refunded: {
+      ...AmountText,
+      description: 'The sum of the refunds of this payment intent that have not failed (pending or succeeded); "0" when none.',
+    },
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { $id: 'PaymentIntent', additionalProperties: false },
+);
 export type PaymentIntentWire = Static<typeof PaymentIntentSchema>;
 
 const record = (description: string) => answer(description, 'PaymentIntent');
@@ -225,37 +285,53 @@ export const PAYMENT_ROUTES = {
       200: record('merchant_reference repeated with the same fingerprint: the original payment intent, as it is now.'),
       ...writeFailures,
       400: failure(
-        'validation_error (`param` names the field) or invalid_json. Besides the body schema, three rules depend on the payment method and on the other fields, '
-        + 'so a body the schema accepts can still get validation_error: '
-        + '(1) `payment_method_options.bank` is required when the named payment_method has a bank choice (bank_transfer, online_banking, direct_debit) and it is eligible; '
-        + '(2) `payment_method_options.bank` must be omitted when the named payment_method has no bank choice (promptpay) and it is eligible; '
-        + '(3) a payer field the chosen (method, bank) requires for this amount, currency and country is missing: `param` is its create-request path '
-        + '(customer.name, customer.phone, payment_method_options.account_name, payment_method_options.account_number, payment_method_options.name_th), '
-        + 'the same requirement that GET /v1/payment_method_options reports under options.payer. With payment_method omitted, the service names the first missing field '
-        + 'of the first eligible method (matching payment_method_options.bank if given) when no eligible method has all it needs.',
+        'validation_error (`param` names the field) or invalid_json. Besides the body schema, three rules depend on the payment method and on the other fields, ' +
+          'so a body the schema accepts can still get validation_error: ' +
+          '(1) `payment_method_options.bank` is required when the named payment_method has a bank choice (bank_transfer, online_banking, direct_debit) and it is eligible; ' +
+          '(2) `payment_method_options.bank` must be omitted when the named payment_method has no bank choice (promptpay) and it is eligible; ' +
+          '(3) a payer field the chosen (method, bank) requires for this amount, currency and country is missing: `param` is its create-request path ' +
+          '(customer.name, customer.phone, payment_method_options.account_name, payment_method_options.account_number, payment_method_options.name_th), ' +
+          'the same requirement that GET /v1/payment_method_options reports under options.payer. With payment_method omitted, the service names the first missing field ' +
+          'of the first eligible method (matching payment_method_options.bank if given) when no eligible method has all it needs.',
       ),
-      409: failure('idempotency_conflict: the Idempotency-Key was used with another body, or merchant_reference was used with a different fingerprint; idempotency_key_in_use while the first call with the key is running.'),
-      422: failure('payment_method_unavailable: the named payment_method (or bank) is not eligible for this amount (each method has a minimum and maximum), currency, country and checkout mode, or is disabled for the merchant; or nothing is eligible.'),
+      409: failure(
+        'idempotency_conflict: the Idempotency-Key was used with another body, or merchant_reference was used with a different fingerprint; idempotency_key_in_use while the first call with the key is running.',
+      ),
+      422: failure(
+        'payment_method_unavailable: the named payment_method (or bank) is not eligible for this amount (each method has a minimum and maximum), currency, country and checkout mode, or is disabled for the merchant; or nothing is eligible.',
+      ),
     },
   },
-  list: { operationId: 'listPaymentIntents', summary: 'List payment intents, newest first.', responses: { 200: pageOf('PaymentIntent'), ...readFailures } },
-  get: { operationId: 'getPaymentIntent', summary: 'Retrieve a payment intent.', responses: { 200: record('The payment intent.'), ...readFailures } },
+  list: {
+    operationId: 'listPaymentIntents',
+    summary: 'List payment intents, newest first.',
+    responses: { 200: pageOf('PaymentIntent'), ...readFailures },
+  },
+  get: {
+    operationId: 'getPaymentIntent',
+    summary: 'Retrieve a payment intent.',
+    responses: { 200: record('The payment intent.'), ...readFailures },
+  },
   cancel: {
-    operationId: 'cancelPaymentIntent', summary: 'Cancel a payment intent in requires_action. The body may be absent.',
+    operationId: 'cancelPaymentIntent',
+    summary: 'Cancel a payment intent in requires_action. The body may be absent.',
     responses: { 200: record('Cancelled.'), ...writeFailures, 422: failure('invalid_state: not in requires_action.') },
   },
   testSucceed: {
-    operationId: 'testSucceedPaymentIntent', ...testHelper,
+    operationId: 'testSucceedPaymentIntent',
+    ...testHelper,
     summary: 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).',
     responses: { 200: record('Succeeded.'), ...writeFailures, 422: failure('invalid_state: not in requires_action or processing.') },
   },
   testFail: {
-    operationId: 'testFailPaymentIntent', ...testHelper,
+    operationId: 'testFailPaymentIntent',
+    ...testHelper,
     summary: 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.',
     responses: { 200: record('Failed.'), ...writeFailures, 422: failure('invalid_state: not in requires_action or processing.') },
   },
   testExpire: {
-    operationId: 'testExpirePaymentIntent', ...testHelper,
+    operationId: 'testExpirePaymentIntent',
+    ...testHelper,
     summary: 'Test keys only: expire a payment intent in requires_action now.',
     responses: { 200: record('Expired.'), ...writeFailures, 422: failure('invalid_state: not in requires_action.') },
   },

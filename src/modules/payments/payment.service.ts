@@ -117,18 +117,28 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
 
   /** The row changes of a new intent's checkout: the hosted page, or the routed method (its provider started between two phases). */
   private async route(
-    em: Tx, ctx: Actor, input: CreatePaymentInput, criteria: Parameters<MethodRouting['route']>[2], checkoutUrl: string, now: Date,
+    em: Tx,
+    ctx: Actor,
+    input: CreatePaymentInput,
+    criteria: Parameters<MethodRouting['route']>[2],
+    checkoutUrl: string,
+    now: Date,
   ): Promise<PaymentChanges> {
     if (input.checkout_mode === 'hosted') {
       const choices = await this.deps.methods.eligible(em, ctx, criteria);
       if (choices.length === 0) {
-        throw new ApiError('payment_method_unavailable', `No payment method is available for ${input.amount} ${input.currency} in ${input.country} in hosted checkout, so there is nothing to offer the payer.`);
+        throw new ApiError(
+          'payment_method_unavailable',
+          `No payment method is available for ${input.amount} ${input.currency} in ${input.country} in hosted checkout, so there is nothing to offer the payer.`,
+        );
       }
       const expiresAt = new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS);
       return { nextAction: { type: 'redirect_to_url', url: checkoutUrl, expires_at: expiresAt.toISOString() }, expiresAt };
     }
     const choice = await this.deps.methods.route(em, ctx, criteria, {
-      method: input.payment_method ?? undefined, bank: input.payment_method_options.bank, payer: payerOf(input.customer, input.payment_method_options),
+      method: input.payment_method ?? undefined,
+      bank: input.payment_method_options.bank,
+      payer: payerOf(input.customer, input.payment_method_options),
     });
     // Until the provider answers, the intent waits no longer than a hosted page would.
     return { ...this.deps.lifecycle.beginStart(choice), expiresAt: new Date(now.getTime() + HOSTED_CHECKOUT_TTL_MS) };
@@ -136,7 +146,9 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
 
   async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PaymentIntentWire>> {
     const value = await this.deps.lifecycle.engine.applyTo(em, ctx, id, 'cancel', {
-      settleAt: null, failureCode: 'cancelled', failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
+      settleAt: null,
+      failureCode: 'cancelled',
+      failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
     });
     return { outcome: 'done', value };
   }

@@ -50,7 +50,11 @@ export class PaymentIntentType extends IntentFields {
   @Field(() => NextActionType, { name: 'nextAction', nullable: true })
   next_action: NextActionType | null;
 
-  @Field(() => String, { name: 'processingReason', nullable: true, description: 'Why the payment is processing (provider_confirmation, risk_review); null in every other state.' })
+  @Field(() => String, {
+    name: 'processingReason',
+    nullable: true,
+    description: 'Why the payment is processing (provider_confirmation, risk_review); null in every other state.',
+  })
   processing_reason: string | null;
 
   @Field(() => PaymentReceiptType, { nullable: true, simple: true })

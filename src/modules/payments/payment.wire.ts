@@ -54,4 +54,3 @@ export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
     updated_at: isoInstant(p.updatedAt),
   };
 }
-

@@ -23,7 +23,11 @@ export const payoutsModule = defineModule({
   uses: { balances: balancesModule, events: eventsModule },
   provide({ db, cipher, config }, { balances, events }) {
     const payouts = new PayoutService({
-      db, cipher, lifecycle: { ledger: balances.ledger, events: events.events }, connector: simulatedPayoutConnector(), settleMs: config.simulatedSettleMs,
+      db,
+      cipher,
+      lifecycle: { ledger: balances.ledger, events: events.events },
+      connector: simulatedPayoutConnector(),
+      settleMs: config.simulatedSettleMs,
     });
     return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive) };
   },

@@ -12,17 +12,20 @@ const PAYOUT_TEST_FAILURE = { failure_code: DEFAULT_TEST_FAILURE.failureCode, fa
 export function payoutOperations(payouts: PayoutService) {
   return {
     create: defineOperation({
-      name: 'payout.create', label: 'POST /v1/payout_intents',
+      name: 'payout.create',
+      label: 'POST /v1/payout_intents',
       ...withBody(CreatePayoutIntentBody, (body) => parseCreatePayout(body)),
       execute: (em, ctx, input) => payouts.create(em, ctx, input),
     }),
     approve: defineOperation({
-      name: 'payout.approve', label: 'POST /v1/payout_intents/:id/approve',
+      name: 'payout.approve',
+      label: 'POST /v1/payout_intents/:id/approve',
       ...withBody(EmptyBody, (_body, { id }: ById) => ({ id })),
       execute: (em, ctx, { id }) => payouts.approve(em, ctx, id),
     }),
     cancel: defineOperation({
-      name: 'payout.cancel', label: 'POST /v1/payout_intents/:id/cancel',
+      name: 'payout.cancel',
+      label: 'POST /v1/payout_intents/:id/cancel',
       ...withBody(CancelBody, (body, { id }: ById) => ({ id, ...cancelReason(body) })),
       execute: (em, ctx, { id, reason }) => payouts.cancel(em, ctx, id, reason),
     }),

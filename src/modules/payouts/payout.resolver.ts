@@ -12,7 +12,11 @@ import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, Pa
 export class PayoutResolver {
   constructor(private readonly services: { payouts: PayoutService; ops: ReturnType<typeof payoutOperations> }) {}
 
-  @Query(() => PayoutIntentType, { nullable: true, description: 'A payout intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  @Query(() => PayoutIntentType, {
+    nullable: true,
+    description:
+      'A payout intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
   payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire> {
     return foundOrNotFound(loaders.payoutIntent.load(id), 'payout intent');
   }
@@ -24,10 +28,16 @@ export class PayoutResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => PayoutIntentFilter, { nullable: true }) filter?: PayoutIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.payouts.list(ctx, this.services.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.payouts.list(ctx, this.services.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 
-  @Mutation(() => PayoutIntentType, { description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.' })
+  @Mutation(() => PayoutIntentType, {
+    description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.',
+  })
   async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
@@ -37,7 +47,9 @@ export class PayoutResolver {
     return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
-  @Mutation(() => PayoutIntentType, { description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.' })
+  @Mutation(() => PayoutIntentType, {
+    description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
+  })
   async cancelPayoutIntent(
     @Arg('id', () => ID) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | undefined,

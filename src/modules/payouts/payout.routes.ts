@@ -7,9 +7,10 @@ import { PAYOUT_ROUTES as doc } from './payout.schemas';
 import { PAYOUT_LIST, type PayoutService } from './payout.service';
 
 export function registerPayoutRoutes(
-  fastify: FastifyInstance, { payouts, ops }: { payouts: PayoutService; ops: ReturnType<typeof payoutOperations> }, { pipeline }: RouteKit,
+  fastify: FastifyInstance,
+  { payouts, ops }: { payouts: PayoutService; ops: ReturnType<typeof payoutOperations> },
+  { pipeline }: RouteKit,
 ): void {
-
   operationRoute(fastify, pipeline, 'post', '/v1/payout_intents', ops.create, { doc: doc.create });
   listRoute(fastify, '/v1/payout_intents', doc.list, PAYOUT_LIST, async (ctx, query) => payouts.list(ctx, payouts.parseList(ctx, query)));
   readRoute(fastify, '/v1/payout_intents/:id', doc.get, (ctx, _query, { id }) => payouts.get(ctx, id));

@@ -4,80 +4,128 @@
  * document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, TEXT } from '../../domain/fields';
+import {
+  Amount,
+  AmountText,
+  Country,
+  Currency,
+  EnvironmentName,
+  IgnoredEnvironment,
+  Instant,
+  MerchantReference,
+  Nullable,
+  Obj,
+  TEXT,
+} from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { Literals } from '../shared/wire-schema';
 import { PAYOUT_STATUSES } from './payout.states';
 
-export const CreatePayoutIntentBody = Obj({
-  amount: Amount,
-  currency: Currency,
-  country: Country,
-  merchant_reference: MerchantReference,
-  recipient: Obj({
-    type: Type.Literal('bank_account'),
-    bank_code: Type.String({ maxLength: 64, pattern: '^\\s*[A-Za-z0-9._-]+\\s*$', 'x-expected': 'letters, digits, ".", "_" or "-"', description: 'Trimmed and upper-cased.' }),
-    account_number: Type.String({
-      maxLength: 64, pattern: '^[\\s-]*(?:[A-Za-z0-9][\\s-]*){4,34}$',
-      'x-expected': '4 to 34 letters or digits (spaces and hyphens are ignored)',
-      description: '4 to 34 letters or digits once spaces and hyphens are removed; stored encrypted, only the last four are ever returned.',
+export const CreatePayoutIntentBody = Obj(
+  {
+    amount: Amount,
+    currency: Currency,
+    country: Country,
+    merchant_reference: MerchantReference,
+    recipient: Obj({
+      type: Type.Literal('bank_account'),
+      bank_code: Type.String({
+        maxLength: 64,
+        pattern: '^\\s*[A-Za-z0-9._-]+\\s*$',
+        'x-expected': 'letters, digits, ".", "_" or "-"',
+        description: 'Trimmed and upper-cased.',
+      }),
+      account_number: Type.String({
+        maxLength: 64,
+        pattern: '^[\\s-]*(?:[A-Za-z0-9][\\s-]*){4,34}$',
+        'x-expected': '4 to 34 letters or digits (spaces and hyphens are ignored)',
+        description: '4 to 34 letters or digits once spaces and hyphens are removed; stored encrypted, only the last four are ever returned.',
+      }),
+      holder_name: Type.String({
+        maxLength: 256,
+        pattern: '\\S',
+        ...TEXT,
+        'x-expected': 'a name that is not blank',
+        description: 'Trimmed.',
+      }),
     }),
-    holder_name: Type.String({ maxLength: 256, pattern: '\\S', ...TEXT, 'x-expected': 'a name that is not blank', description: 'Trimmed.' }),
-  }),
-  environment: IgnoredEnvironment,
-}, { title: 'CreatePayoutIntent' });
+    environment: IgnoredEnvironment,
+  },
+  { title: 'CreatePayoutIntent' },
+);
 export type CreatePayoutIntentBody = Static<typeof CreatePayoutIntentBody>;
 
-export const PayoutIntentSchema = Type.Object({
-  object: Type.Literal('payout_intent'),
-  id: Type.String(),
-  amount: AmountText,
-  currency: Type.String(),
-  country: Type.String(),
-  environment: EnvironmentName,
-  status: Literals(PAYOUT_STATUSES),
-  merchant_reference: Type.String(),
-  recipient: Type.Object({
-    type: Type.Literal('bank_account'),
-    account_last4: Type.String({ description: 'The full account number is never returned.' }),
-    bank_code: Type.String(),
-    holder_name: Type.String(),
-  }, { additionalProperties: false }),
-  failure_code: Nullable(Type.String()),
-  failure_message: Nullable(Type.String()),
-  created_at: Instant,
-  updated_at: Instant,
-}, { $id: 'PayoutIntent', additionalProperties: false });
+export const PayoutIntentSchema = Type.Object(
+  {
+    object: Type.Literal('payout_intent'),
+    id: Type.String(),
+    amount: AmountText,
+    currency: Type.String(),
+    country: Type.String(),
+    environment: EnvironmentName,
+    status: Literals(PAYOUT_STATUSES),
+    merchant_reference: Type.String(),
+    recipient: Type.Object(
+      {
+        type: Type.Literal('bank_account'),
+        account_last4: Type.String({ description: 'The full account number is never returned.' }),
+        bank_code: Type.String(),
+        holder_name: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    failure_code: Nullable(Type.String()),
+    failure_message: Nullable(Type.String()),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { $id: 'PayoutIntent', additionalProperties: false },
+);
 export type PayoutIntentWire = Static<typeof PayoutIntentSchema>;
 
 const record = (description: string) => answer(description, 'PayoutIntent');
 
 export const PAYOUT_ROUTES = {
   create: {
-    operationId: 'createPayoutIntent', summary: 'Create a payout intent (it waits at the approval gate).',
+    operationId: 'createPayoutIntent',
+    summary: 'Create a payout intent (it waits at the approval gate).',
     description: 'Reserves the amount from the available balance of the currency.',
     responses: {
-      201: record('Created.'), 200: record('merchant_reference repeated: the original payout intent.'),
-      ...writeFailures, 422: failure('insufficient_balance: the available balance of the currency is lower than the amount.'),
+      201: record('Created.'),
+      200: record('merchant_reference repeated: the original payout intent.'),
+      ...writeFailures,
+      422: failure('insufficient_balance: the available balance of the currency is lower than the amount.'),
     },
   },
-  list: { operationId: 'listPayoutIntents', summary: 'List payout intents, newest first.', responses: { 200: pageOf('PayoutIntent'), ...readFailures } },
-  get: { operationId: 'getPayoutIntent', summary: 'Retrieve a payout intent.', responses: { 200: record('The payout intent.'), ...readFailures } },
+  list: {
+    operationId: 'listPayoutIntents',
+    summary: 'List payout intents, newest first.',
+    responses: { 200: pageOf('PayoutIntent'), ...readFailures },
+  },
+  get: {
+    operationId: 'getPayoutIntent',
+    summary: 'Retrieve a payout intent.',
+    responses: { 200: record('The payout intent.'), ...readFailures },
+  },
   approve: {
-    operationId: 'approvePayoutIntent', summary: 'Approve: requires_approval -> processing. The body may be absent.',
+    operationId: 'approvePayoutIntent',
+    summary: 'Approve: requires_approval -> processing. The body may be absent.',
     responses: { 202: record('Approved.'), ...writeFailures, 422: failure('invalid_state') },
   },
   cancel: {
-    operationId: 'cancelPayoutIntent', summary: 'Cancel a payout intent at the approval gate. The body may be absent.',
+    operationId: 'cancelPayoutIntent',
+    summary: 'Cancel a payout intent at the approval gate. The body may be absent.',
     responses: { 202: record('Cancelled.'), ...writeFailures, 422: failure('approval_required: the message names the current status.') },
   },
   testSucceed: {
-    operationId: 'testSucceedPayoutIntent', summary: 'Test keys only: settle a processing payout as succeeded.',
+    operationId: 'testSucceedPayoutIntent',
+    summary: 'Test keys only: settle a processing payout as succeeded.',
     description: 'A live key gets 404 not_found, as for an unknown route.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state') },
   },
   testFail: {
-    operationId: 'testFailPayoutIntent', summary: 'Test keys only: settle a processing payout as failed.',
+    operationId: 'testFailPayoutIntent',
+    summary: 'Test keys only: settle a processing payout as failed.',
     description: 'A live key gets 404 not_found, as for an unknown route.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state') },
   },

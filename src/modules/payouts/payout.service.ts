@@ -62,8 +62,16 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
 export function parseCreatePayout(body: CreatePayoutIntentBody): CreatePayoutInput {
   const r = body.recipient;
   return {
-    amount: amountOf(body.amount), currency: upper(body.currency), country: upper(body.country), merchant_reference: body.merchant_reference,
-    recipient: { type: 'bank_account', bank_code: upper(r.bank_code), account_number: r.account_number.replace(/[\s-]/g, '').toUpperCase(), holder_name: r.holder_name.trim() },
+    amount: amountOf(body.amount),
+    currency: upper(body.currency),
+    country: upper(body.country),
+    merchant_reference: body.merchant_reference,
+    recipient: {
+      type: 'bank_account',
+      bank_code: upper(r.bank_code),
+      account_number: r.account_number.replace(/[\s-]/g, '').toUpperCase(),
+      holder_name: r.holder_name.trim(),
+    },
   };
 }
 
@@ -136,7 +144,10 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   }
 
   async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {
-    const value = await this.lifecycle.applyTo(em, ctx, id, 'cancel', { failureCode: 'cancelled', failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE });
+    const value = await this.lifecycle.applyTo(em, ctx, id, 'cancel', {
+      failureCode: 'cancelled',
+      failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
+    });
     return { outcome: 'accepted', value };
   }
 
@@ -152,20 +163,30 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
    * nothing. Returns how many it settled.
    */
   async settleDue(now = new Date()): Promise<number> {
-    return this.store.processDue<SettleOutcome>('settle_at', 'processing', now,
+    return this.store.processDue<SettleOutcome>(
+      'settle_at',
+      'processing',
+      now,
       async (em, p, scope, outcome) => {
         await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
         return true;
       },
-      (p, scope) => this.deps.connector.settle({
-        payoutId: p.id, accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted), environment: scope.environment,
-      }),
+      (p, scope) =>
+        this.deps.connector.settle({
+          payoutId: p.id,
+          accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted),
+          environment: scope.environment,
+        }),
     );
   }
 
   private applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
     return outcome.status === 'succeeded'
       ? this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
-      : this.lifecycle.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
+      : this.lifecycle.apply(em, actor, p, 'fail', {
+          settleAt: null,
+          failureCode: outcome.failureCode,
+          failureMessage: outcome.failureMessage,
+        });
   }
 }

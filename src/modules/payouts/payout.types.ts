@@ -14,7 +14,10 @@ export class PayoutRecipientType {
   @Field(() => RecipientTypeEnum, { simple: true })
   type: RecipientTypeEnum;
 
-  @Field(() => String, { name: 'accountLast4', description: 'Last four characters of the account number; the full number is never returned.' })
+  @Field(() => String, {
+    name: 'accountLast4',
+    description: 'Last four characters of the account number; the full number is never returned.',
+  })
   account_last4: string;
 
   @Field(() => String, { name: 'bankCode' })

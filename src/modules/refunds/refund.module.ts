@@ -24,8 +24,11 @@ export const refundsModule = defineModule({
   uses: { balances: balancesModule, events: eventsModule, payments: paymentsModule },
   provide({ db, config }, { balances, events, payments }) {
     const refunds = new RefundService({
-      db, lifecycle: { ledger: balances.ledger, events: events.events }, payments: payments.paymentLifecycle,
-      connector: simulatedRefundConnector(), settleMs: config.simulatedSettleMs,
+      db,
+      lifecycle: { ledger: balances.ledger, events: events.events },
+      payments: payments.paymentLifecycle,
+      connector: simulatedRefundConnector(),
+      settleMs: config.simulatedSettleMs,
     });
     return { refunds, ops: liveGated(refundOperations(refunds), config.simulatedProvidersInLive) };
   },

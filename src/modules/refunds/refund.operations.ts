@@ -10,7 +10,8 @@ const REFUND_TEST_FAILURE = { failure_code: DEFAULT_TEST_FAILURE.failureCode, fa
 export function refundOperations(refunds: RefundService) {
   return {
     create: defineOperation({
-      name: 'refund.create', label: 'POST /v1/refunds',
+      name: 'refund.create',
+      label: 'POST /v1/refunds',
       ...withBody(CreateRefundBody, (body) => parseCreateRefund(body)),
       execute: (em, ctx, input) => refunds.create(em, ctx, input),
     }),

@@ -14,7 +14,10 @@ import { CreateRefundInput, RefundConnection, RefundFilter, RefundType } from '.
 export class RefundResolver {
   constructor(private readonly services: { refunds: RefundService; ops: ReturnType<typeof refundOperations> }) {}
 
-  @Query(() => RefundType, { nullable: true, description: 'A refund of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  @Query(() => RefundType, {
+    nullable: true,
+    description: 'A refund of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
   refund(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<RefundWire> {
     return foundOrNotFound(loaders.refund.load(id), 'refund');
   }
@@ -26,11 +29,16 @@ export class RefundResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => RefundFilter, { nullable: true }) filter?: RefundFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 
   @Mutation(() => RefundType, {
-    description: 'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
+    description:
+      'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
   })
   async createRefund(@Arg('input', () => CreateRefundInput) input: CreateRefundInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
@@ -54,6 +62,8 @@ export class PaymentIntentRefundsResolver {
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))));
+    return withListArgs(async () =>
+      toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))),
+    );
   }
 }

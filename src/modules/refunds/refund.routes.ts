@@ -7,9 +7,10 @@ import { listRoute, operationRoute, readRoute } from '../../http/dispatch';
 import { REFUND_LIST, REFUND_ROUTES as doc } from './refund.schemas';
 
 export function registerRefundRoutes(
-  fastify: FastifyInstance, { refunds, ops }: { refunds: RefundService; ops: ReturnType<typeof refundOperations> }, { pipeline }: RouteKit,
+  fastify: FastifyInstance,
+  { refunds, ops }: { refunds: RefundService; ops: ReturnType<typeof refundOperations> },
+  { pipeline }: RouteKit,
 ): void {
-
   operationRoute(fastify, pipeline, 'post', '/v1/refunds', ops.create, { doc: doc.create });
   listRoute(fastify, '/v1/refunds', doc.list, REFUND_LIST, async (ctx, query) => refunds.list(ctx, refunds.parseList(ctx, query)));
   readRoute(fastify, '/v1/refunds/:id', doc.get, (ctx, _query, { id }) => refunds.get(ctx, id));

@@ -121,8 +121,10 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
     }
     const amount = input.amount ?? refundable;
     if (amount > refundable) {
-      throw new ApiError('refund_exceeds_payment',
-        `A refund of ${formatAmount(amount)} ${p.currency} exceeds what is still refundable on this payment intent: ${formatAmount(refundable)} of ${formatAmount(p.amount)}.`);
+      throw new ApiError(
+        'refund_exceeds_payment',
+        `A refund of ${formatAmount(amount)} ${p.currency} exceeds what is still refundable on this payment intent: ${formatAmount(refundable)} of ${formatAmount(p.amount)}.`,
+      );
     }
     const now = new Date();
     const r = Object.assign(new Refund(), {
@@ -170,7 +172,10 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
    * nothing. Returns how many it settled.
    */
   async settleDue(now = new Date()): Promise<number> {
-    return this.store.processDue<SettleOutcome>('settle_at', 'pending', now,
+    return this.store.processDue<SettleOutcome>(
+      'settle_at',
+      'pending',
+      now,
       async (em, r, scope, outcome) => {
         await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome);
         return true;
@@ -198,7 +203,13 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
 
   private async callProvider(r: Refund, scope: Scope): Promise<SettleOutcome> {
     if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(r.id);
-    return this.deps.connector.settle({ refundId: r.id, paymentIntentId: r.paymentIntentId, amount: r.amount, currency: r.currency, environment: scope.environment });
+    return this.deps.connector.settle({
+      refundId: r.id,
+      paymentIntentId: r.paymentIntentId,
+      amount: r.amount,
+      currency: r.currency,
+      environment: scope.environment,
+    });
   }
 
   private async applyOutcome(em: Tx, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
@@ -207,7 +218,14 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
     // Failed: the payment row is locked before the balance row (the order create takes them).
     const { payments } = this.deps;
     const p = await payments.store.lock(em, actor, r.paymentIntentId);
-    const value = await this.lifecycle.apply(em, actor, r, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
+    const value = await this.lifecycle.apply(
+      em,
+      actor,
+      r,
+      'fail',
+      { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage },
+      now,
+    );
     await payments.addRefunded(em, actor, p, -r.amount, now);
     return value;
   }

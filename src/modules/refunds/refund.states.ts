@@ -11,9 +11,15 @@ const settleRefusal = { code: 'invalid_state', message: 'This refund is {status}
  * to available. The conditional update of the engine makes the give-back happen once, whoever
  * (provider or test helper) fails the refund first.
  */
-export const refundStates = new StateMachine('refund', REFUND_STATUSES, {
-  to: 'pending', ledger: { entryType: 'refund_reserved', move: 'reserve' },
-}, {
-  succeed: { from: ['pending'], to: 'succeeded', ledger: { entryType: 'refund_paid', move: 'payOut' }, refusal: settleRefusal },
-  fail: { from: ['pending'], to: 'failed', ledger: { entryType: 'refund_released', move: 'release' }, refusal: settleRefusal },
-});
+export const refundStates = new StateMachine(
+  'refund',
+  REFUND_STATUSES,
+  {
+    to: 'pending',
+    ledger: { entryType: 'refund_reserved', move: 'reserve' },
+  },
+  {
+    succeed: { from: ['pending'], to: 'succeeded', ledger: { entryType: 'refund_paid', move: 'payOut' }, refusal: settleRefusal },
+    fail: { from: ['pending'], to: 'failed', ledger: { entryType: 'refund_released', move: 'release' }, refusal: settleRefusal },
+  },
+);

@@ -15,7 +15,10 @@ export class RefundType {
   @Field(() => ID, { simple: true })
   id: string;
 
-  @Field(() => ID, { name: 'paymentIntentId', description: 'The refunded payment intent (REST `payment_intent`); `paymentIntent` resolves it.' })
+  @Field(() => ID, {
+    name: 'paymentIntentId',
+    description: 'The refunded payment intent (REST `payment_intent`); `paymentIntent` resolves it.',
+  })
   payment_intent: string;
 
   @Field(() => String, { description: 'Minor units, as a decimal string.', simple: true })
@@ -62,7 +65,7 @@ export class CreateRefundInput {
   @Field(() => String, { nullable: true, description: 'At most 512 characters; blank means none.' })
   reason?: string;
 
-  @Field(() => String, { nullable: true, description: 'Unique among the merchant\'s refunds: a repeat returns the original refund.' })
+  @Field(() => String, { nullable: true, description: "Unique among the merchant's refunds: a repeat returns the original refund." })
   merchantReference?: string;
 }
 

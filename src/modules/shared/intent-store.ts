@@ -51,15 +51,17 @@ export class IntentStore<E extends IntentRow, W> {
   private forWire(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
     if (this.wireColumns === undefined) {
       const omit = new Set<string>(this.options.wireOmits ?? []);
-      this.wireColumns = omit.size === 0 ? null
-        : qb.expressionMap.mainAlias!.metadata.columns.filter((c) => !omit.has(c.propertyName)).map((c) => `r.${c.propertyPath}`);
+      this.wireColumns =
+        omit.size === 0 ? null : qb.expressionMap.mainAlias!.metadata.columns.filter((c) => !omit.has(c.propertyName)).map((c) => `r.${c.propertyPath}`);
     }
     return this.wireColumns ? qb.select(this.wireColumns) : qb;
   }
 
   scoped(em: EntityManager, scope: Scope): SelectQueryBuilder<E> {
-    return em.createQueryBuilder(this.entity, 'r')
-      .where('r.merchant_id = :merchantId AND r.environment = :environment', { merchantId: scope.merchantId, environment: scope.environment });
+    return em.createQueryBuilder(this.entity, 'r').where('r.merchant_id = :merchantId AND r.environment = :environment', {
+      merchantId: scope.merchantId,
+      environment: scope.environment,
+    });
   }
 
   async findLocked(em: EntityManager, scope: Scope, id: string): Promise<E | null> {
@@ -79,18 +81,28 @@ export class IntentStore<E extends IntentRow, W> {
    * met the reference on the unique index: the transaction's snapshot may predate that row).
    */
   async findByReference(em: EntityManager, scope: Scope, reference: string, locking = false): Promise<E | null> {
-    const [row] = await compiledSelect(em, `${this.idKind}.byReference`, { merchantId: scope.merchantId, environment: scope.environment, reference },
-      () => this.scoped(em, scope).andWhere('r.merchant_reference = :reference', { reference }), { shareLock: locking });
+    const [row] = await compiledSelect(
+      em,
+      `${this.idKind}.byReference`,
+      { merchantId: scope.merchantId, environment: scope.environment, reference },
+      () => this.scoped(em, scope).andWhere('r.merchant_reference = :reference', { reference }),
+      { shareLock: locking },
+    );
     return row ?? null;
   }
 
   /** Applies `changes` only if the record is still in `from`; throws invalid_state otherwise. */
   async transition(em: EntityManager, scope: Scope, row: E, to: string, changes: Partial<E>, now: Date): Promise<void> {
     const from = row.status;
-    const result = await em.createQueryBuilder().update(this.entity)
+    const result = await em
+      .createQueryBuilder()
+      .update(this.entity)
       .set({ ...changes, status: to, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :from', {
-        id: row.id, merchantId: scope.merchantId, environment: scope.environment, from,
+        id: row.id,
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        from,
       })
       .execute();
     if (result.affected !== 1) {
@@ -101,10 +113,15 @@ export class IntentStore<E extends IntentRow, W> {
 
   /** Changes fields other than the state of a row locked in `em`'s transaction (the state stays as it is). */
   async patch(em: EntityManager, scope: Scope, row: E, changes: Partial<E>, now: Date): Promise<void> {
-    const result = await em.createQueryBuilder().update(this.entity)
+    const result = await em
+      .createQueryBuilder()
+      .update(this.entity)
       .set({ ...changes, updatedAt: now })
       .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND status = :status', {
-        id: row.id, merchantId: scope.merchantId, environment: scope.environment, status: row.status,
+        id: row.id,
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        status: row.status,
       })
       .execute();
     if (result.affected !== 1) throw new ApiError('invalid_state', `This ${this.noun} changed concurrently; reload it.`);
@@ -113,8 +130,11 @@ export class IntentStore<E extends IntentRow, W> {
 
   async get(scope: Scope, id: string): Promise<W> {
     if (!isId(this.idKind, id)) throw ApiError.notFound(this.noun);
-    const [row] = await this.db.read((em) => compiledSelect(em, `${this.idKind}.get`, { merchantId: scope.merchantId, environment: scope.environment, id },
-      () => this.forWire(this.scoped(em, scope)).andWhere('r.id = :id', { id })));
+    const [row] = await this.db.read((em) =>
+      compiledSelect(em, `${this.idKind}.get`, { merchantId: scope.merchantId, environment: scope.environment, id }, () =>
+        this.forWire(this.scoped(em, scope)).andWhere('r.id = :id', { id }),
+      ),
+    );
     if (!row) throw ApiError.notFound(this.noun);
     return this.toWire(row);
   }
@@ -123,8 +143,11 @@ export class IntentStore<E extends IntentRow, W> {
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, W>> {
     const wellFormed = ids.filter((id) => isId(this.idKind, id));
     if (wellFormed.length === 0) return new Map();
-    const rows = await this.db.read((em) => compiledSelect(em, `${this.idKind}.getMany`, { merchantId: scope.merchantId, environment: scope.environment, ids: wellFormed },
-      () => this.forWire(this.scoped(em, scope)).andWhere('r.id IN (:...ids)', { ids: wellFormed })));
+    const rows = await this.db.read((em) =>
+      compiledSelect(em, `${this.idKind}.getMany`, { merchantId: scope.merchantId, environment: scope.environment, ids: wellFormed }, () =>
+        this.forWire(this.scoped(em, scope)).andWhere('r.id IN (:...ids)', { ids: wellFormed }),
+      ),
+    );
     return new Map(rows.map((r) => [r.id, this.toWire(r)]));
   }
 
@@ -134,11 +157,13 @@ export class IntentStore<E extends IntentRow, W> {
 
   async list(scope: Scope, params: ListParams): Promise<Page<W>> {
     // The SQL is built once per shape (filters present, page size); see compiledSelect.
-    const rows = await this.db.read((em) => compiledSelect(em, `${this.idKind}.list:${params.limit}`, listValues(scope, params), () => {
-      const qb = this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
-      // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000).
-      return prepareListRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
-    }));
+    const rows = await this.db.read((em) =>
+      compiledSelect(em, `${this.idKind}.list:${params.limit}`, listValues(scope, params), () => {
+        const qb = this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
+        // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000).
+        return prepareListRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
+      }),
+    );
     return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
   }
 
@@ -148,7 +173,8 @@ export class IntentStore<E extends IntentRow, W> {
    */
   async due(column: string, status: string, now: Date, limit = 50): Promise<{ id: string; scope: Scope }[]> {
     const rows = await this.db.read((em) =>
-      em.createQueryBuilder(this.entity, 'r')
+      em
+        .createQueryBuilder(this.entity, 'r')
         .select(['r.id', 'r.merchantId', 'r.environment'])
         .where(`r.status = :status AND r.${column} IS NOT NULL AND r.${column} <= :now`, { status, now: now.getTime() })
         .orderBy(`r.${column}`, 'ASC')
@@ -168,7 +194,9 @@ export class IntentStore<E extends IntentRow, W> {
    * a slow provider holds no lock, and a row that moved on meanwhile is left alone.
    */
   async processDue<X = undefined>(
-    column: string, status: string, now: Date,
+    column: string,
+    status: string,
+    now: Date,
     step: (tx: Tx, row: E, scope: Scope, answer: X) => Promise<boolean>,
     call?: (row: E, scope: Scope) => Promise<X>,
   ): Promise<number> {

@@ -7,7 +7,9 @@ import { parseCreateTopup, TOPUP_TEST_FAILURE, TopupService } from './topup.serv
 export function topupOperations(topups: TopupService) {
   return {
     create: defineOperation({
-      name: 'topup.create', label: 'POST /v1/topup_intents', idempotencyKey: 'required',
+      name: 'topup.create',
+      label: 'POST /v1/topup_intents',
+      idempotencyKey: 'required',
       ...withBody(CreateTopupIntentBody, (body) => parseCreateTopup(body)),
       execute: (em, ctx, input) => topups.create(em, ctx, input),
     }),

@@ -12,7 +12,11 @@ import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, Topup
 export class TopupResolver {
   constructor(private readonly services: { topups: TopupService; ops: ReturnType<typeof topupOperations> }) {}
 
-  @Query(() => TopupIntentType, { nullable: true, description: 'A topup intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.' })
+  @Query(() => TopupIntentType, {
+    nullable: true,
+    description:
+      'A topup intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
   topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire> {
     return foundOrNotFound(loaders.topupIntent.load(id), 'topup intent');
   }
@@ -24,10 +28,16 @@ export class TopupResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('filter', () => TopupIntentFilter, { nullable: true }) filter?: TopupIntentFilter,
   ) {
-    return withListArgs(async () => toConnection(await this.services.topups.list(ctx, this.services.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))));
+    return withListArgs(async () =>
+      toConnection(
+        await this.services.topups.list(ctx, this.services.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+      ),
+    );
   }
 
-  @Mutation(() => TopupIntentType, { description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.' })
+  @Mutation(() => TopupIntentType, {
+    description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.',
+  })
   async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }

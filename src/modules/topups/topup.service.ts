@@ -34,7 +34,12 @@ export interface CreateTopupInput {
 export const TOPUP_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The simulated collection account the merchant transfers to; the reference matches the transfer. */
-const COLLECTION_ACCOUNT = { bank: 'KBANK', bank_name: 'Kasikornbank', account_number: '0011223344', account_name: 'Payments Gateway Client Funds' };
+const COLLECTION_ACCOUNT = {
+  bank: 'KBANK',
+  bank_name: 'Kasikornbank',
+  account_number: '0011223344',
+  account_name: 'Payments Gateway Client Funds',
+};
 
 export const TOPUP_LIST: ListSpec = { resource: 'topup_intent', statuses: TOPUP_STATUSES };
 
@@ -60,7 +65,12 @@ export const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_m
 
 /** Normalises a create body the schema accepted. */
 export function parseCreateTopup(body: CreateTopupIntentBody): CreateTopupInput {
-  return { amount: amountOf(body.amount), currency: upper(body.currency), country: upper(body.country), merchant_reference: body.merchant_reference };
+  return {
+    amount: amountOf(body.amount),
+    currency: upper(body.currency),
+    country: upper(body.country),
+    merchant_reference: body.merchant_reference,
+  };
 }
 
 export interface TopupServiceDeps {
@@ -79,7 +89,12 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
 
   /** Transfer instructions valid for 24 h; a repeated merchant_reference is refused. */
   async create(em: Tx, ctx: Actor, input: CreateTopupInput): Promise<Done<TopupIntentWire>> {
-    const duplicate = () => new ApiError('duplicate_merchant_reference', `A topup intent with merchant_reference "${input.merchant_reference}" already exists.`, 'merchant_reference');
+    const duplicate = () =>
+      new ApiError(
+        'duplicate_merchant_reference',
+        `A topup intent with merchant_reference "${input.merchant_reference}" already exists.`,
+        'merchant_reference',
+      );
     if (await this.store.findByReference(em, ctx, input.merchant_reference)) throw duplicate();
     const now = new Date();
     const id = newId('topupIntent', now.getTime());
@@ -119,9 +134,10 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
 
   /** Test helper: the transfer arrived (succeeded, crediting available) or was rejected. */
   async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<TopupIntentWire>> {
-    const value = outcome.status === 'succeeded'
-      ? await this.lifecycle.applyTo(em, ctx, id, 'succeed')
-      : await this.lifecycle.applyTo(em, ctx, id, 'fail', { failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
+    const value =
+      outcome.status === 'succeeded'
+        ? await this.lifecycle.applyTo(em, ctx, id, 'succeed')
+        : await this.lifecycle.applyTo(em, ctx, id, 'fail', { failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
     return { outcome: 'done', value };
   }
 
@@ -129,9 +145,17 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
   async expireDue(now = new Date()): Promise<number> {
     return this.store.processDue('expires_at', 'requires_action', now, async (em, t, scope) => {
       if (t.expiresAt.getTime() > now.getTime()) return false;
-      await this.lifecycle.apply(em, { ...scope, requestId: null }, t, 'expire', {
-        failureCode: 'expired', failureMessage: 'The transfer was not received before the instructions expired.',
-      }, now);
+      await this.lifecycle.apply(
+        em,
+        { ...scope, requestId: null },
+        t,
+        'expire',
+        {
+          failureCode: 'expired',
+          failureMessage: 'The transfer was not received before the instructions expired.',
+        },
+        now,
+      );
       return true;
     });
   }

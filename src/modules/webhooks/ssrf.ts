@@ -31,7 +31,10 @@ export function blockedReason(address: string, allowLoopback: boolean): string |
 }
 
 export class SsrfError extends Error {
-  constructor(message: string, readonly reason?: string) {
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
     super(message);
   }
 }

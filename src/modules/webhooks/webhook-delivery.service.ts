@@ -59,16 +59,40 @@ export class WebhookDeliveryService {
    */
   async planFanOut(em: EntityManager, event: EventRecord): Promise<Statement[]> {
     // Built once (compiledSelect): this read runs with every event.
-    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId: event.merchantId, environment: event.environment, status: 'enabled' },
-      () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'));
+    const endpoints = await compiledSelect(
+      em,
+      'webhookEndpoint.enabled',
+      { merchantId: event.merchantId, environment: event.environment, status: 'enabled' },
+      () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'),
+    );
     const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(event.type, e.enabledEvents));
     if (matching.length === 0) return [];
-    return [insertOf(em, WebhookDelivery, matching.map((e) => Object.assign(new WebhookDelivery(), {
-      id: newId('webhookDelivery', event.createdAt.getTime()), merchantId: event.merchantId, environment: event.environment,
-      endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: '',
-      nextAttemptAt: event.createdAt, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null,
-      createdAt: event.createdAt, updatedAt: event.createdAt,
-    })))];
+    return [
+      insertOf(
+        em,
+        WebhookDelivery,
+        matching.map((e) =>
+          Object.assign(new WebhookDelivery(), {
+            id: newId('webhookDelivery', event.createdAt.getTime()),
+            merchantId: event.merchantId,
+            environment: event.environment,
+            endpointId: e.id,
+            eventId: event.id,
+            eventType: event.type,
+            status: 'pending' as const,
+            attemptCount: 0,
+            resendKey: '',
+            nextAttemptAt: event.createdAt,
+            leaseUntil: null,
+            lastStatusCode: null,
+            lastError: null,
+            deliveredAt: null,
+            createdAt: event.createdAt,
+            updatedAt: event.createdAt,
+          }),
+        ),
+      ),
+    ];
   }
 
   // ---- claim ----
@@ -78,12 +102,18 @@ export class WebhookDeliveryService {
     const room = MAX_CONCURRENT - this.inflight.size;
     if (room <= 0) return 0;
     const due = await this.deps.db.read((em) =>
-      em.createQueryBuilder(WebhookDelivery, 'd')
+      em
+        .createQueryBuilder(WebhookDelivery, 'd')
         .select(['d.id', 'd.attemptCount'])
-        .where('(d.status = :pending AND d.next_attempt_at <= :now) OR (d.status = :sending AND d.lease_until <= :now)', { pending: 'pending', sending: 'sending', now })
+        .where('(d.status = :pending AND d.next_attempt_at <= :now) OR (d.status = :sending AND d.lease_until <= :now)', {
+          pending: 'pending',
+          sending: 'sending',
+          now,
+        })
         .orderBy('d.next_attempt_at', 'ASC')
         .limit(room)
-        .getMany());
+        .getMany(),
+    );
     let claimed = 0;
     for (const d of due) {
       const attempt = d.attemptCount + 1;
@@ -113,12 +143,19 @@ export class WebhookDeliveryService {
   private async claim(id: string, attemptCount: number, now: number): Promise<boolean> {
     const lease = now + this.deps.sender.timeoutMs + (this.deps.leaseMarginMs ?? 30_000);
     const result = await this.deps.db.tx((em) =>
-      em.createQueryBuilder().update(WebhookDelivery)
+      em
+        .createQueryBuilder()
+        .update(WebhookDelivery)
         .set({ status: 'sending', attemptCount: attemptCount + 1, leaseUntil: new Date(lease), updatedAt: new Date(now) })
         .where('id = :id AND attempt_count = :n AND ((status = :pending AND next_attempt_at <= :now) OR (status = :sending AND lease_until <= :now))', {
-          id, n: attemptCount, pending: 'pending', sending: 'sending', now,
+          id,
+          n: attemptCount,
+          pending: 'pending',
+          sending: 'sending',
+          now,
         })
-        .execute());
+        .execute(),
+    );
     return result.affected === 1;
   }
 
@@ -139,9 +176,14 @@ export class WebhookDeliveryService {
     // A resend (one attempt the merchant asked for) also goes to a disabled endpoint; nothing goes to a deleted one.
     const sendable = endpoint && (endpoint.status === 'enabled' || (endpoint.status === 'disabled' && d.resendKey !== ''));
     if (!endpoint || !sendable || !event) {
-      await this.deps.db.tx((em) => em.createQueryBuilder().update(WebhookDelivery)
-        .set({ status: 'cancelled', leaseUntil: null, lastError: `endpoint ${endpoint?.status ?? 'missing'}`, updatedAt: new Date() })
-        .where('id = :id AND status = :sending AND attempt_count = :n', { id: d.id, sending: 'sending', n: attemptNumber }).execute());
+      await this.deps.db.tx((em) =>
+        em
+          .createQueryBuilder()
+          .update(WebhookDelivery)
+          .set({ status: 'cancelled', leaseUntil: null, lastError: `endpoint ${endpoint?.status ?? 'missing'}`, updatedAt: new Date() })
+          .where('id = :id AND status = :sending AND attempt_count = :n', { id: d.id, sending: 'sending', n: attemptNumber })
+          .execute(),
+      );
       return;
     }
     const payload = JSON.stringify(EventService.toWire(event));
@@ -178,28 +220,46 @@ export class WebhookDeliveryService {
         ? { status: 'failed', nextAttemptAt: null }
         : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay) };
     await this.deps.db.tx(async (em) => {
-      const updated = await em.createQueryBuilder().update(WebhookDelivery)
+      const updated = await em
+        .createQueryBuilder()
+        .update(WebhookDelivery)
         .set({ ...next, leaseUntil: null, lastStatusCode: r.statusCode, lastError: r.error, updatedAt: now })
         .where('id = :id AND status = :sending AND attempt_count = :n', { id: d.id, sending: 'sending', n })
         .execute();
       // Lost the lease (this attempt outlived it and another process took over): still record what happened.
-      await em.insert(WebhookAttempt, Object.assign(new WebhookAttempt(), {
-        id: newId('webhookAttempt', now.getTime()), merchantId: d.merchantId, environment: d.environment, deliveryId: d.id,
-        endpointId: d.endpointId, eventId: d.eventId, attemptNumber: n, statusCode: r.statusCode,
-        error: r.error ?? (updated.affected === 1 ? null : 'lease expired before the outcome was recorded'),
-        durationMs: r.durationMs, createdAt: now,
-      }));
+      await em.insert(
+        WebhookAttempt,
+        Object.assign(new WebhookAttempt(), {
+          id: newId('webhookAttempt', now.getTime()),
+          merchantId: d.merchantId,
+          environment: d.environment,
+          deliveryId: d.id,
+          endpointId: d.endpointId,
+          eventId: d.eventId,
+          attemptNumber: n,
+          statusCode: r.statusCode,
+          error: r.error ?? (updated.affected === 1 ? null : 'lease expired before the outcome was recorded'),
+          durationMs: r.durationMs,
+          createdAt: now,
+        }),
+      );
       if (gone && updated.affected === 1) await this.disableGone(em, endpoint.id, now);
     });
   }
 
   /** A 410 Gone: the endpoint is disabled and its other pending deliveries are cancelled. */
   private async disableGone(em: EntityManager, endpointId: string, now: Date): Promise<void> {
-    await em.createQueryBuilder().update(WebhookEndpoint)
+    await em
+      .createQueryBuilder()
+      .update(WebhookEndpoint)
       .set({ status: 'disabled', disabledReason: 'The receiver answered 410 Gone.', updatedAt: now })
-      .where('id = :id AND status = :enabled', { id: endpointId, enabled: 'enabled' }).execute();
-    await em.createQueryBuilder().update(WebhookDelivery)
+      .where('id = :id AND status = :enabled', { id: endpointId, enabled: 'enabled' })
+      .execute();
+    await em
+      .createQueryBuilder()
+      .update(WebhookDelivery)
       .set({ status: 'cancelled', lastError: 'endpoint disabled (410 Gone)', updatedAt: now })
-      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' }).execute();
+      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' })
+      .execute();
   }
 }

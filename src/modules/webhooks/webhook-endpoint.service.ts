@@ -22,8 +22,16 @@ import { EventRecord } from '../events/event.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
 import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS, SECRET_OVERLAP_MS } from './webhook.schemas';
 import {
-  attemptCursorResource, attemptToWire, CreateEndpointInput, deliveryToWire, endpointToWire, UpdateEndpointInput,
-  WebhookAttemptWire, WebhookDeliveryWire, WebhookEndpointDeleted, WebhookEndpointWire,
+  attemptCursorResource,
+  attemptToWire,
+  CreateEndpointInput,
+  deliveryToWire,
+  endpointToWire,
+  UpdateEndpointInput,
+  WebhookAttemptWire,
+  WebhookDeliveryWire,
+  WebhookEndpointDeleted,
+  WebhookEndpointWire,
 } from './webhook.wire';
 
 /** `whsec_` + base64 of 24 random bytes. */
@@ -47,10 +55,13 @@ export class WebhookEndpointService {
    * Idempotency-Key like any other 400.
    */
   create(ctx: RequestContext, input: CreateEndpointInput): Step<WebhookEndpointWire> {
-    return external(() => this.precheckHost(input.url), async (em, refusal) => {
-      if (refusal) throw refusal;
-      return this.insert(em, ctx, input);
-    });
+    return external(
+      () => this.precheckHost(input.url),
+      async (em, refusal) => {
+        if (refusal) throw refusal;
+        return this.insert(em, ctx, input);
+      },
+    );
   }
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
@@ -59,10 +70,18 @@ export class WebhookEndpointService {
     const now = new Date();
     const secret = newSecret();
     const e = Object.assign(new WebhookEndpoint(), {
-      id: newId('webhookEndpoint', now.getTime()), merchantId: ctx.merchantId, environment: ctx.environment,
-      url: input.url, enabledEvents: input.enabled_events, secretEncrypted: this.deps.cipher.encrypt(secret),
-      previousSecretEncrypted: null, previousSecretExpiresAt: null,
-      status: 'enabled' as const, disabledReason: null, createdAt: now, updatedAt: now,
+      id: newId('webhookEndpoint', now.getTime()),
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      url: input.url,
+      enabledEvents: input.enabled_events,
+      secretEncrypted: this.deps.cipher.encrypt(secret),
+      previousSecretEncrypted: null,
+      previousSecretExpiresAt: null,
+      status: 'enabled' as const,
+      disabledReason: null,
+      createdAt: now,
+      updatedAt: now,
     });
     await em.insert(WebhookEndpoint, e);
     return { outcome: 'created', value: { ...endpointToWire(e), secret } };
@@ -73,10 +92,15 @@ export class WebhookEndpointService {
    * locking read counts the latest committed rows, whatever snapshot the transaction holds.
    */
   private async checkRoomForOneMore(em: EntityManager, scope: Scope): Promise<void> {
-    const count = await this.deps.db.forUpdate(
-      em.createQueryBuilder(WebhookEndpoint, 'w')
-        .where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', { merchantId: scope.merchantId, environment: scope.environment, enabled: 'enabled' }),
-    ).getCount();
+    const count = await this.deps.db
+      .forUpdate(
+        em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', {
+          merchantId: scope.merchantId,
+          environment: scope.environment,
+          enabled: 'enabled',
+        }),
+      )
+      .getCount();
     if (count >= MAX_ENDPOINTS) {
       throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete or disable one first.`);
     }
@@ -88,10 +112,13 @@ export class WebhookEndpointService {
    * and deletes do, so a re-enable counts the cap one at a time with them.
    */
   update(ctx: RequestContext, id: string, input: UpdateEndpointInput): Step<WebhookEndpointWire> {
-    return external(async () => (input.url === undefined ? null : this.precheckHost(input.url)), async (em, refusal) => {
-      if (refusal) throw refusal;
-      return this.applyUpdate(em, ctx, id, input);
-    });
+    return external(
+      async () => (input.url === undefined ? null : this.precheckHost(input.url)),
+      async (em, refusal) => {
+        if (refusal) throw refusal;
+        return this.applyUpdate(em, ctx, id, input);
+      },
+    );
   }
 
   private async applyUpdate(em: EntityManager, ctx: RequestContext, id: string, input: UpdateEndpointInput): Promise<Done<WebhookEndpointWire>> {
@@ -124,8 +151,10 @@ export class WebhookEndpointService {
     const now = new Date();
     const secret = newSecret();
     const change: Partial<WebhookEndpoint> = {
-      secretEncrypted: this.deps.cipher.encrypt(secret), previousSecretEncrypted: e.secretEncrypted,
-      previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS), updatedAt: now,
+      secretEncrypted: this.deps.cipher.encrypt(secret),
+      previousSecretEncrypted: e.secretEncrypted,
+      previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+      updatedAt: now,
     };
     await em.update(WebhookEndpoint, { id: e.id }, change);
     return { outcome: 'done', value: { ...endpointToWire(Object.assign(e, change)), secret } };
@@ -144,18 +173,34 @@ export class WebhookEndpointService {
     const now = new Date();
     const deliveryId = newId('webhookDelivery', now.getTime());
     const d = Object.assign(new WebhookDelivery(), {
-      id: deliveryId, merchantId: ctx.merchantId, environment: ctx.environment,
-      endpointId: e.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attemptCount: 0, resendKey: deliveryId,
-      nextAttemptAt: now, leaseUntil: null, lastStatusCode: null, lastError: null, deliveredAt: null, createdAt: now, updatedAt: now,
+      id: deliveryId,
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      endpointId: e.id,
+      eventId: event.id,
+      eventType: event.type,
+      status: 'pending' as const,
+      attemptCount: 0,
+      resendKey: deliveryId,
+      nextAttemptAt: now,
+      leaseUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      deliveredAt: null,
+      createdAt: now,
+      updatedAt: now,
     });
     await em.insert(WebhookDelivery, d);
     return { outcome: 'accepted', value: deliveryToWire(d) };
   }
 
   private async cancelPending(em: EntityManager, endpointId: string, now: Date, reason: string): Promise<void> {
-    await em.createQueryBuilder().update(WebhookDelivery)
+    await em
+      .createQueryBuilder()
+      .update(WebhookDelivery)
       .set({ status: 'cancelled', updatedAt: now, lastError: reason })
-      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' }).execute();
+      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' })
+      .execute();
   }
 
   async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
@@ -180,7 +225,9 @@ export class WebhookEndpointService {
    * as for a first balance row: parallel inserts into one gap would deadlock).
    */
   private async lockScope(em: EntityManager, scope: Scope): Promise<void> {
-    const bumped = await em.createQueryBuilder().update(WebhookEndpointLock)
+    const bumped = await em
+      .createQueryBuilder()
+      .update(WebhookEndpointLock)
       .set({ version: () => 'version + 1' })
       .where('merchant_id = :merchantId AND environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
       .execute();
@@ -213,7 +260,14 @@ export class WebhookEndpointService {
 
   async list(scope: Scope, params: ListParams): Promise<Page<WebhookEndpointWire>> {
     const rows = await this.deps.db.read((em) =>
-      listRows(em, applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }), 'w', params, listIndexesOf('webhook_endpoints', false)));
+      listRows(
+        em,
+        applyList(em.createQueryBuilder(WebhookEndpoint, 'w'), 'w', scope, params).andWhere('w.status <> :deleted', { deleted: 'deleted' }),
+        'w',
+        params,
+        listIndexesOf('webhook_endpoints', false),
+      ),
+    );
     return toPage(rows, params, ENDPOINT_LIST.resource, scope, endpointToWire);
   }
 
@@ -232,16 +286,28 @@ export class WebhookEndpointService {
   async listAttempts(scope: Scope, endpointId: string, params: ListParams): Promise<Page<WebhookAttemptWire>> {
     await this.get(scope, endpointId);
     const rows = await this.deps.db.read((em) =>
-      listRows(em, applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }), 'a', params,
+      listRows(
+        em,
+        applyList(em.createQueryBuilder(WebhookAttempt, 'a'), 'a', scope, params).andWhere('a.endpoint_id = :endpointId', { endpointId }),
+        'a',
+        params,
         // (merchant_id, environment, endpoint_id, created_at, id)
-        { list: 'ix_webhook_attempts_endpoint' }));
+        { list: 'ix_webhook_attempts_endpoint' },
+      ),
+    );
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
   }
 
   private async findEndpoint(em: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint | null> {
     if (!isId('webhookEndpoint', id)) return null;
-    const qb = em.createQueryBuilder(WebhookEndpoint, 'w')
-      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', { id, merchantId: scope.merchantId, environment: scope.environment, deleted: 'deleted' });
+    const qb = em
+      .createQueryBuilder(WebhookEndpoint, 'w')
+      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', {
+        id,
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        deleted: 'deleted',
+      });
     return (lock ? this.deps.db.forUpdate(qb) : qb).getOne();
   }
 

@@ -49,7 +49,11 @@ export class WebhookSender {
   /** One POST, pinned to an address that passed the SSRF rules; redirects are not followed. */
   send(target: string, payload: string, signed: Record<string, string>): Promise<SendResult> {
     const started = Date.now();
-    const done = (statusCode: number | null, error: string | null): SendResult => ({ statusCode, error: error?.slice(0, 512) ?? null, durationMs: Date.now() - started });
+    const done = (statusCode: number | null, error: string | null): SendResult => ({
+      statusCode,
+      error: error?.slice(0, 512) ?? null,
+      durationMs: Date.now() - started,
+    });
     const url = new URL(target);
     const { allowLoopback, timeoutMs } = this.options;
     const lookup = pinnedLookup(allowLoopback);
@@ -74,34 +78,41 @@ export class WebhookSender {
       }, timeoutMs);
       const hostIsIp = /^[\d.]+$|^\[/.test(url.hostname);
       const preflight = hostIsIp ? resolvePublic(url.hostname, allowLoopback).then(() => undefined) : Promise.resolve();
-      preflight.then(() => {
-        if (settled) return;
-        req = (url.protocol === 'https:' ? https : http).request(url, {
-          method: 'POST',
-          lookup,
-          timeout: timeoutMs,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'payments-gateway-webhooks/1.0',
-            'content-length': Buffer.byteLength(payload),
-            ...signed,
-          },
-        }, (res) => {
-          let received = 0;
-          res.on('data', (chunk: Buffer) => {
-            received += chunk.length;
-            if (received > RESPONSE_BODY_LIMIT) res.destroy();
-          });
-          status = res.statusCode ?? null;
-          const finish = () => settle(done(status, redirectNote()));
-          res.on('end', finish);
-          res.on('close', finish);
-          res.on('error', finish);
-        });
-        req.on('timeout', () => req?.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-        req.on('error', (err) => settle(done(status, status !== null ? redirectNote() : err.message)));
-        req.end(payload);
-      }, (err: Error) => settle(done(null, err.message)));
+      preflight.then(
+        () => {
+          if (settled) return;
+          req = (url.protocol === 'https:' ? https : http).request(
+            url,
+            {
+              method: 'POST',
+              lookup,
+              timeout: timeoutMs,
+              headers: {
+                'content-type': 'application/json',
+                'user-agent': 'payments-gateway-webhooks/1.0',
+                'content-length': Buffer.byteLength(payload),
+                ...signed,
+              },
+            },
+            (res) => {
+              let received = 0;
+              res.on('data', (chunk: Buffer) => {
+                received += chunk.length;
+                if (received > RESPONSE_BODY_LIMIT) res.destroy();
+              });
+              status = res.statusCode ?? null;
+              const finish = () => settle(done(status, redirectNote()));
+              res.on('end', finish);
+              res.on('close', finish);
+              res.on('error', finish);
+            },
+          );
+          req.on('timeout', () => req?.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+          req.on('error', (err) => settle(done(status, status !== null ? redirectNote() : err.message)));
+          req.end(payload);
+        },
+        (err: Error) => settle(done(null, err.message)),
+      );
     });
   }
 }

@@ -16,7 +16,8 @@ export class WebhookEndpoint {
   @Column({ name: 'secret_encrypted', type: 'text' }) secretEncrypted: string;
   /** The secret the last rotation replaced (sealed); deliveries carry its signature too until previousSecretExpiresAt. */
   @Column({ name: 'previous_secret_encrypted', type: 'text', nullable: true }) previousSecretEncrypted: string | null;
-  @Column({ name: 'previous_secret_expires_at', type: 'bigint', nullable: true, transformer: timeTransformer }) previousSecretExpiresAt: Date | null;
+  @Column({ name: 'previous_secret_expires_at', type: 'bigint', nullable: true, transformer: timeTransformer })
+  previousSecretExpiresAt: Date | null;
   @Column({ type: 'varchar', length: 16 }) status: EndpointStatus;
   @Column({ name: 'disabled_reason', type: 'varchar', length: 256, nullable: true }) disabledReason: string | null;
   @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer }) createdAt: Date;

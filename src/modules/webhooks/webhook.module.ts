@@ -9,7 +9,11 @@ import { webhookOperations } from './webhook.operations';
 import { WebhookResolver } from './webhook.resolver';
 import { registerWebhookRoutes } from './webhook.routes';
 import {
-  DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema,
+  DeletedWebhookEndpointSchema,
+  WebhookAttemptSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
 } from './webhook.schemas';
 
 export const webhooksModule = defineModule({
@@ -18,9 +22,12 @@ export const webhooksModule = defineModule({
   provide({ db, cipher, config, log }, { events }) {
     const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
     const webhookDelivery = new WebhookDeliveryService({
-      db, cipher, log: log.child({ component: 'webhooks' }),
+      db,
+      cipher,
+      log: log.child({ component: 'webhooks' }),
       sender: new WebhookSender({ allowLoopback: config.webhookAllowLoopback, timeoutMs: config.webhookTimeoutMs }),
-      retryScheduleMs: config.webhookRetryScheduleMs, leaseMarginMs: config.webhookLeaseMarginMs,
+      retryScheduleMs: config.webhookRetryScheduleMs,
+      leaseMarginMs: config.webhookLeaseMarginMs,
     });
     // Every event writes its webhook deliveries inside the event's own transaction.
     events.events.afterRecord.push((em, event) => webhookDelivery.planFanOut(em, event));
@@ -33,5 +40,8 @@ export const webhooksModule = defineModule({
   resolvers: [WebhookResolver],
   routes: registerWebhookRoutes,
   models: [WebhookEndpointSchema, WebhookEndpointWithSecretSchema, DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookDeliverySchema],
-  sealed: [{ entity: WebhookEndpoint, property: 'secretEncrypted' }, { entity: WebhookEndpoint, property: 'previousSecretEncrypted' }],
+  sealed: [
+    { entity: WebhookEndpoint, property: 'secretEncrypted' },
+    { entity: WebhookEndpoint, property: 'previousSecretEncrypted' },
+  ],
 });

@@ -7,8 +7,13 @@ import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import {
-  CreateWebhookEndpointInput, DeletedWebhookEndpointType, UpdateWebhookEndpointInput, WebhookAttemptConnection, WebhookDeliveryType,
-  WebhookEndpointConnection, WebhookEndpointType,
+  CreateWebhookEndpointInput,
+  DeletedWebhookEndpointType,
+  UpdateWebhookEndpointInput,
+  WebhookAttemptConnection,
+  WebhookDeliveryType,
+  WebhookEndpointConnection,
+  WebhookEndpointType,
 } from './webhook.types';
 
 @Resolver(() => WebhookEndpointType)
@@ -21,7 +26,9 @@ export class WebhookResolver {
     @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, listQuery(first, after)))));
+    return withListArgs(async () =>
+      toConnection(await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, listQuery(first, after)))),
+    );
   }
 
   @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
@@ -32,15 +39,26 @@ export class WebhookResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
   ) {
     return withListArgs(async () =>
-      toConnection(await this.services.webhookEndpoints.listAttempts(ctx, endpointId, this.services.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after)))));
+      toConnection(
+        await this.services.webhookEndpoints.listAttempts(
+          ctx,
+          endpointId,
+          this.services.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after)),
+        ),
+      ),
+    );
   }
 
-  @Mutation(() => WebhookEndpointType, { description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.' })
+  @Mutation(() => WebhookEndpointType, {
+    description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.',
+  })
   async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
-  @Mutation(() => WebhookEndpointType, { description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.' })
+  @Mutation(() => WebhookEndpointType, {
+    description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.',
+  })
   async updateWebhookEndpoint(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateWebhookEndpointInput) input: UpdateWebhookEndpointInput,
@@ -51,7 +69,9 @@ export class WebhookResolver {
     return mutate(gql, this.services.ops.update, snakeKeys(given), { id });
   }
 
-  @Mutation(() => WebhookEndpointType, { description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.' })
+  @Mutation(() => WebhookEndpointType, {
+    description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.',
+  })
   async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.rotateSecret, {}, { id }, '');
   }

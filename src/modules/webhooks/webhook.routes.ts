@@ -11,7 +11,6 @@ export function registerWebhookRoutes(
   { webhookEndpoints: endpoints, ops }: { webhookEndpoints: WebhookEndpointService; ops: ReturnType<typeof webhookOperations> },
   { pipeline }: RouteKit,
 ): void {
-
   operationRoute(fastify, pipeline, 'post', '/v1/webhook_endpoints', ops.create, { doc: doc.create });
   listRoute(fastify, '/v1/webhook_endpoints', doc.list, ENDPOINT_LIST, async (ctx, query) => endpoints.list(ctx, endpoints.parseList(ctx, query)));
   readRoute(fastify, '/v1/webhook_endpoints/:id', doc.get, (ctx, _query, { id }) => endpoints.get(ctx, id));
@@ -20,6 +19,7 @@ export function registerWebhookRoutes(
   operationRoute(fastify, pipeline, 'post', '/v1/webhook_endpoints/:id/rotate_secret', ops.rotateSecret, { doc: doc.rotateSecret });
   // The resend is the webhooks module's (it makes a delivery), under the event's path.
   operationRoute(fastify, pipeline, 'post', '/v1/events/:id/resend', ops.resend, { doc: doc.resend });
-  listRoute(fastify, '/v1/webhook_endpoints/:id/attempts', doc.attempts, ATTEMPT_LIST,
-    async (ctx, query, { id }) => endpoints.listAttempts(ctx, id, endpoints.parseAttemptList(ctx, id, query)));
+  listRoute(fastify, '/v1/webhook_endpoints/:id/attempts', doc.attempts, ATTEMPT_LIST, async (ctx, query, { id }) =>
+    endpoints.listAttempts(ctx, id, endpoints.parseAttemptList(ctx, id, query)),
+  );
 }

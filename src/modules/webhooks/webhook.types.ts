@@ -9,10 +9,20 @@ export class WebhookEndpointType {
   @Field(() => ID, { simple: true }) id: string;
   @Field(() => String, { simple: true }) url: string;
   @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
-  @Field(() => [String], { name: 'enabledEvents', description: 'Types, `resource.*` wildcards, or ["*"] for all.' }) enabled_events: string[];
-  @Field(() => String, { description: 'enabled or disabled (after the receiver answered 410 Gone, or by updateWebhookEndpoint).', simple: true }) status: string;
+  @Field(() => [String], { name: 'enabledEvents', description: 'Types, `resource.*` wildcards, or ["*"] for all.' })
+  enabled_events: string[];
+  @Field(() => String, {
+    description: 'enabled or disabled (after the receiver answered 410 Gone, or by updateWebhookEndpoint).',
+    simple: true,
+  })
+  status: string;
   @Field(() => String, { name: 'disabledReason', nullable: true }) disabled_reason: string | null;
-  @Field(() => String, { nullable: true, description: 'whsec_...: only in the createWebhookEndpoint and rotateWebhookEndpointSecret responses; null elsewhere.', simple: true }) secret?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'whsec_...: only in the createWebhookEndpoint and rotateWebhookEndpointSecret responses; null elsewhere.',
+    simple: true,
+  })
+  secret?: string;
   @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
   @Field(() => DateTimeScalar, { name: 'updatedAt' }) updated_at: string;
 }
@@ -49,7 +59,11 @@ export class CreateWebhookEndpointInput {
 export class UpdateWebhookEndpointInput {
   @Field(() => String, { nullable: true }) url?: string;
   @Field(() => [String], { nullable: true, description: 'Omitted = unchanged.' }) enabledEvents?: string[];
-  @Field(() => String, { nullable: true, description: '"enabled" (resumes a disabled endpoint, within the cap) or "disabled" (pauses it).' }) status?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: '"enabled" (resumes a disabled endpoint, within the cap) or "disabled" (pauses it).',
+  })
+  status?: string;
 }
 
 @ObjectType('WebhookDelivery', { description: 'A delivery queued by resendEvent: one attempt, listed by webhookAttempts once made.' })

@@ -5,31 +5,56 @@
 import { splitEventTypes } from '../events/event.schemas';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 import {
-  ATTEMPT_LIST, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody,
-  type WebhookAttemptWire, type WebhookDeliveryWire, type WebhookEndpointDeleted, type WebhookEndpointWire,
+  ATTEMPT_LIST,
+  type CreateWebhookEndpointBody,
+  type UpdateWebhookEndpointBody,
+  type WebhookAttemptWire,
+  type WebhookDeliveryWire,
+  type WebhookEndpointDeleted,
+  type WebhookEndpointWire,
 } from './webhook.schemas';
 import { isoInstant } from '../../domain/instant';
 
 export type { WebhookAttemptWire, WebhookDeliveryWire, WebhookEndpointDeleted, WebhookEndpointWire };
 
 export function deliveryToWire(d: WebhookDelivery): WebhookDeliveryWire {
-  return { object: 'webhook_delivery', id: d.id, webhook_endpoint: d.endpointId, event: d.eventId, status: 'pending', created_at: isoInstant(d.createdAt) };
+  return {
+    object: 'webhook_delivery',
+    id: d.id,
+    webhook_endpoint: d.endpointId,
+    event: d.eventId,
+    status: 'pending',
+    created_at: isoInstant(d.createdAt),
+  };
 }
 
 export const attemptCursorResource = (endpointId: string) => `${ATTEMPT_LIST.resource}:${endpointId}`;
 
 export function endpointToWire(e: WebhookEndpoint): WebhookEndpointWire {
   return {
-    object: 'webhook_endpoint', id: e.id, url: e.url, environment: e.environment, enabled_events: e.enabledEvents,
-    status: e.status === 'disabled' ? 'disabled' : 'enabled', disabled_reason: e.disabledReason,
-    created_at: isoInstant(e.createdAt), updated_at: isoInstant(e.updatedAt),
+    object: 'webhook_endpoint',
+    id: e.id,
+    url: e.url,
+    environment: e.environment,
+    enabled_events: e.enabledEvents,
+    status: e.status === 'disabled' ? 'disabled' : 'enabled',
+    disabled_reason: e.disabledReason,
+    created_at: isoInstant(e.createdAt),
+    updated_at: isoInstant(e.updatedAt),
   };
 }
 
 export function attemptToWire(a: WebhookAttempt): WebhookAttemptWire {
   return {
-    object: 'webhook_attempt', id: a.id, webhook_endpoint: a.endpointId, event: a.eventId, attempt_number: a.attemptNumber,
-    status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, created_at: isoInstant(a.createdAt),
+    object: 'webhook_attempt',
+    id: a.id,
+    webhook_endpoint: a.endpointId,
+    event: a.eventId,
+    attempt_number: a.attemptNumber,
+    status_code: a.statusCode,
+    error: a.error,
+    duration_ms: a.durationMs,
+    created_at: isoInstant(a.createdAt),
   };
 }
 

@@ -53,7 +53,10 @@ function claimStatement(row: IdempotencyKey, waitSeconds: number): Statement {
 }
 
 export class InlineClaim implements KeyClaim {
-  constructor(private readonly keys: IdempotencyService, private readonly separate: SeparateClaim) {}
+  constructor(
+    private readonly keys: IdempotencyService,
+    private readonly separate: SeparateClaim,
+  ) {}
 
   async run<T>(request: KeyedRequest, phases: (key: KeyInPhases) => Promise<Done<T>>): Promise<Claimed<T>> {
     const row = this.keys.newRow(request.ctx, request.key, request.fingerprint);

@@ -60,4 +60,3 @@ export class SeparateClaim implements KeyClaim {
     else await this.keys.releases.release(row);
   }
 }
-

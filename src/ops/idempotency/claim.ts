@@ -44,7 +44,11 @@ export interface KeyClaim {
 }
 
 /** The phases without a key (a call without an Idempotency-Key). */
-export const NO_KEY: KeyInPhases = { enter: () => Promise.resolve(undefined), complete: () => Promise.resolve(undefined), afterFirst: () => undefined };
+export const NO_KEY: KeyInPhases = {
+  enter: () => Promise.resolve(undefined),
+  complete: () => Promise.resolve(undefined),
+  afterFirst: () => undefined,
+};
 
 /** A refusal (4xx): stored as the key's answer and replayed. */
 export function isRefusal(err: unknown): err is ApiError {

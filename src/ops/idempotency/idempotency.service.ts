@@ -116,9 +116,16 @@ export class IdempotencyService {
    */
   async insertRefusal(row: IdempotencyKey, err: ApiError): Promise<boolean> {
     try {
-      await this.db.tx((tx) => tx.insert(IdempotencyKey, Object.assign(new IdempotencyKey(), row, {
-        state: 'done' as const, responseStatus: err.status, responseBody: this.cipher.encrypt(JSON.stringify(err.toBody())),
-      })));
+      await this.db.tx((tx) =>
+        tx.insert(
+          IdempotencyKey,
+          Object.assign(new IdempotencyKey(), row, {
+            state: 'done' as const,
+            responseStatus: err.status,
+            responseBody: this.cipher.encrypt(JSON.stringify(err.toBody())),
+          }),
+        ),
+      );
       return true;
     } catch (failure) {
       if (this.db.isUniqueViolation(failure)) return false;
@@ -135,11 +142,22 @@ export class IdempotencyService {
     let purged = 0;
     for (;;) {
       const rows = await this.db.read((em) =>
-        em.createQueryBuilder(IdempotencyKey, 'k').select('k.id', 'id').where('k.expires_at <= :now', { now }).orderBy('k.expires_at', 'ASC').limit(500).getRawMany<{ id: string }>(),
+        em
+          .createQueryBuilder(IdempotencyKey, 'k')
+          .select('k.id', 'id')
+          .where('k.expires_at <= :now', { now })
+          .orderBy('k.expires_at', 'ASC')
+          .limit(500)
+          .getRawMany<{ id: string }>(),
       );
       if (rows.length === 0) return purged;
       const result = await this.db.tx((em) =>
-        em.createQueryBuilder().delete().from(IdempotencyKey).where('id IN (:...ids) AND expires_at <= :now', { ids: rows.map((r) => r.id), now }).execute(),
+        em
+          .createQueryBuilder()
+          .delete()
+          .from(IdempotencyKey)
+          .where('id IN (:...ids) AND expires_at <= :now', { ids: rows.map((r) => r.id), now })
+          .execute(),
       );
       purged += result.affected ?? 0;
       if (rows.length < 500) return purged;
@@ -176,8 +194,7 @@ export class IdempotencyService {
       }
       if (existing.expiresAt.getTime() <= now.getTime()) {
         await this.db.tx((em) =>
-          em.createQueryBuilder().delete().from(IdempotencyKey)
-            .where('id = :id AND expires_at <= :now', { id: existing.id, now: now.getTime() }).execute(),
+          em.createQueryBuilder().delete().from(IdempotencyKey).where('id = :id AND expires_at <= :now', { id: existing.id, now: now.getTime() }).execute(),
         );
         continue;
       }
@@ -192,15 +209,23 @@ export class IdempotencyService {
       }
       // The holder's lease ran out (it crashed): take the key over. Its change never committed,
       // because a committed change marks the row done in the same transaction.
-      const takenOver = await this.db.tx((em) =>
-        em.createQueryBuilder().update(IdempotencyKey)
-          .set({ lockedAt: now, requestId: ctx.requestId })
-          .where('id = :id AND state = :state AND locked_at = :old', { id: existing.id, state: 'in_flight', old: existing.lockedAt.getTime() })
-          .execute(),
-      ).catch((err: unknown) => {
-        if (mayHaveReachedDatabase(err)) this.releases.keep(existing.id, now.getTime());
-        throw err;
-      });
+      const takenOver = await this.db
+        .tx((em) =>
+          em
+            .createQueryBuilder()
+            .update(IdempotencyKey)
+            .set({ lockedAt: now, requestId: ctx.requestId })
+            .where('id = :id AND state = :state AND locked_at = :old', {
+              id: existing.id,
+              state: 'in_flight',
+              old: existing.lockedAt.getTime(),
+            })
+            .execute(),
+        )
+        .catch((err: unknown) => {
+          if (mayHaveReachedDatabase(err)) this.releases.keep(existing.id, now.getTime());
+          throw err;
+        });
       if (takenOver.affected === 1) return { row: Object.assign(existing, { lockedAt: now, requestId: ctx.requestId }) };
     }
     throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
@@ -214,13 +239,21 @@ export class IdempotencyService {
     if (this.db.kind === 'mysql') {
       // Plain SQL on the hot path (no query building), queued for the end of the unit with its
       // last statements (src/db/tx.ts), guarded: a lease lost to a retry stops the query before its COMMIT.
-      tx.atEnd(exactlyOneRow(tx, {
-        sql: "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
-        params: [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
-      }, () => Promise.reject(new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.'))));
+      tx.atEnd(
+        exactlyOneRow(
+          tx,
+          {
+            sql: "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE id = ? AND state = 'in_flight' AND locked_at = ?",
+            params: [status, this.cipher.encrypt(body), row.id, row.lockedAt.getTime()],
+          },
+          () => Promise.reject(new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.')),
+        ),
+      );
       return;
     }
-    const result = await tx.createQueryBuilder().update(IdempotencyKey)
+    const result = await tx
+      .createQueryBuilder()
+      .update(IdempotencyKey)
       .set({ state: 'done', responseStatus: status, responseBody: this.cipher.encrypt(body) })
       .where('id = :id AND state = :state AND locked_at = :lease', { id: row.id, state: 'in_flight', lease: row.lockedAt.getTime() })
       .execute();

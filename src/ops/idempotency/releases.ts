@@ -70,8 +70,12 @@ export class KeyReleases {
   /** Deletes row `id` if it is in flight under `lease` (and forgets a kept release of it). */
   async now(id: string, lease: number): Promise<void> {
     await this.db.tx((tx) =>
-      tx.createQueryBuilder().delete().from(IdempotencyKey)
-        .where('id = :id AND locked_at = :lease AND state = :state', { id, lease, state: 'in_flight' }).execute(),
+      tx
+        .createQueryBuilder()
+        .delete()
+        .from(IdempotencyKey)
+        .where('id = :id AND locked_at = :lease AND state = :state', { id, lease, state: 'in_flight' })
+        .execute(),
     );
     if (this.pending.get(id) === lease) this.pending.delete(id);
   }
