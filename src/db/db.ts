@@ -35,7 +35,7 @@ import { DataSource, EntityManager, MigrationExecutor, QueryRunner, SelectQueryB
 import { DEFAULT_DB_SETTINGS, type DbSettings } from '../config';
 import type { GuardForm } from './batch';
 import { destroyConnection, within, type PoolConnection } from './deadline';
-import { backoffMs, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
+import { backoffMs, ConflictRetriesExhausted, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
 import { OutageProbe, type DbLog } from './outage';
 import { CountingLogger } from './query-counter';
 import { Tx, type TxOptions } from './tx';
@@ -151,7 +151,8 @@ export class Db {
           await this.units.run(deadline, (runner) => err.prepare(runner.manager));
           continue;
         }
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;
+        if (!isRetryable(err)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw new ConflictRetriesExhausted(attempt);
         await sleep(backoffMs(attempt));
         attempt++;
       }

@@ -49,6 +49,23 @@ const UNAVAILABLE_MESSAGES = /^(Pool is closed\.|Can't add new command when conn
  * deadline struck during its COMMIT; an Idempotency-Key makes that case safe to retry (the
  * key's answer commits with the change). `reason` is for logs only: never SQL or data.
  */
+/**
+ * A unit of work that still lost to concurrent writers (deadlock, lock wait time-out, or a
+ * Galera certification conflict) after its retries: nothing of it committed. The answer is
+ * 503 service_unavailable with Retry-After, never a 500, and the request's Idempotency-Key is
+ * released, so the same request may be sent again as it is.
+ */
+export class ConflictRetriesExhausted extends ApiError {
+  readonly headers = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) };
+
+  constructor(attempts: number) {
+    super(
+      'service_unavailable',
+      `The change lost to concurrent changes of the same records ${attempts} times and was not made; retry the request after the Retry-After delay.`,
+    );
+  }
+}
+
 export class DatabaseUnavailableError extends ApiError {
   /** Sent with the answer (src/http/plumbing.ts `headersOf`). */
   readonly headers = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) };

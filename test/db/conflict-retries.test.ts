@@ -1,0 +1,56 @@
+/**
+ * A write that keeps losing to concurrent writers (deadlock, lock wait time-out, a Galera
+ * certification conflict: all ER_LOCK_DEADLOCK or ER_LOCK_WAIT_TIMEOUT) past its retries is 503
+ * service_unavailable with Retry-After, never a 500; nothing of it committed, and its
+ * Idempotency-Key is released, so the same request sent again reaches one outcome.
+ * The conflict is injected at the end of the unit (the pipeline's beforeCommit hook), where a
+ * certification conflict strikes. MySQL/MariaDB only: SQLite runs one unit at a time.
+ */
+import pino from 'pino';
+import { randomUUID } from 'node:crypto';
+import { ConflictRetriesExhausted } from '../../src/db/errors';
+import type { RequestContext } from '../../src/domain/scope';
+import { IdempotencyService } from '../../src/ops/idempotency/idempotency.service';
+import { OperationPipeline } from '../../src/ops/pipeline';
+import { startServer, TestServer } from '../helpers/server';
+import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
+import { payoutBody } from '../helpers/client';
+
+let srv: TestServer;
+beforeAll(async () => {
+  if (usingMysql()) srv = await startServer({ scheduler: false });
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+testIf(usingMysql(), NEEDS_MYSQL)('a conflict that outlasts the retries: 503 with Retry-After, nothing written, the key retried to one payout', async () => {
+  const keys = new IdempotencyService(srv.app.db, 60_000, srv.app.cipher, srv.app.idempotency.claimsInline);
+  const pipeline = new OperationPipeline(srv.app.db, keys, srv.app.audit);
+  const client = await srv.merchant();
+  const ctx: RequestContext = { ...client.key!, requestId: `req_${randomUUID()}`, log: pino({ level: 'silent' }) };
+  const before = (await client.get('/v1/balances')).body;
+  let attempts = 0;
+  keys.hooks.beforeCommit = () => {
+    attempts++;
+    return Promise.reject(
+      Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' }),
+    );
+  };
+  const key = randomUUID();
+  const body = payoutBody({ merchant_reference: `conflict-${key}` });
+  const failed = await pipeline.run(srv.app.ops.payouts.create, ctx, body, {}, key).catch((e: unknown) => e);
+  expect(failed).toBeInstanceOf(ConflictRetriesExhausted);
+  expect(failed).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '2' } });
+  expect(attempts).toBe(10);
+  expect((await client.get(`/v1/payout_intents?merchant_reference=conflict-${key}`)).body.data).toEqual([]);
+  expect((await client.get('/v1/balances')).body).toEqual(before);
+
+  keys.hooks.beforeCommit = undefined;
+  await keys.flushReleases?.();
+  const retried = await pipeline.run(srv.app.ops.payouts.create, ctx, body, {}, key);
+  expect(retried).toMatchObject({ replayed: false, outcome: 'created' });
+  const again = await pipeline.run(srv.app.ops.payouts.create, ctx, body, {}, key);
+  expect(again.replayed).toBe(true);
+  expect((await client.get(`/v1/payout_intents?merchant_reference=conflict-${key}`)).body.data).toHaveLength(1);
+});
