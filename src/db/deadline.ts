@@ -33,13 +33,28 @@ export interface PoolConnection {
   stream?: { destroy(err?: Error): void };
 }
 
+/** The driver connection each unit's query runner was given (what TypeORM's public `connect()` answers with). */
+const connections = new WeakMap<QueryRunner, PoolConnection>();
+
+/** Connects `runner` through TypeORM's public `connect()` and keeps the driver connection it answers with. */
+export async function connectRunner(runner: QueryRunner): Promise<PoolConnection> {
+  const conn = (await runner.connect()) as PoolConnection;
+  connections.set(runner, conn);
+  return conn;
+}
+
+/** The driver connection `runner` was given by `connectRunner`, if any. */
+export function connectionOf(runner: QueryRunner | undefined): unknown {
+  return runner ? connections.get(runner) : undefined;
+}
+
 /**
  * Closes the runner's connection at once and for good: out of the pool (whose waiters get
  * a new connection), socket destroyed (the server rolls back the open transaction when it
  * sees it), and the statement in flight fails with `err` instead of waiting forever.
  */
 export function destroyConnection(runner: QueryRunner, err: Error): void {
-  const conn = (runner as unknown as { databaseConnection?: PoolConnection }).databaseConnection;
+  const conn = connections.get(runner);
   if (!conn) return;
   try {
     conn.destroy();

@@ -17,6 +17,7 @@
 import { EntityManager, type DataSource, type QueryRunner } from 'typeorm';
 import type { UnitOfWork } from '../domain/operation';
 import type { Batch, EndWork, GuardForm, Statement } from './batch';
+import { connectionOf } from './deadline';
 import { multiStatementSafe } from './mysql-session';
 import { logRidingQuery } from './query-counter';
 
@@ -127,7 +128,7 @@ export class Tx extends EntityManager implements UnitOfWork {
 
   /** MySQL/MariaDB, and this connection's server may run several statements in one query (not a Galera node). */
   private together(): boolean {
-    return this.mysql && multiStatementSafe((this.runner as { databaseConnection?: unknown }).databaseConnection);
+    return this.mysql && multiStatementSafe(connectionOf(this.runner));
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import type { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { DbSettings } from '../config';
-import { destroyConnection, within } from './deadline';
+import { connectRunner, destroyConnection, within } from './deadline';
 import { DatabaseUnavailableError, isDatabaseUnavailable, reasonOf } from './errors';
 import type { OutageProbe } from './outage';
 
@@ -70,7 +70,7 @@ export class Units {
     };
     const slow = (what: string) => ({ afterMs: s.probeAfterMs, then: () => this.probe.suspect(`slow: ${what}`) });
     const untrack = this.probe.track(abort);
-    const acquiring = runner.connect();
+    const acquiring = connectRunner(runner);
     const work = (async () => {
       await within(
         acquiring,
