@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { startServer, TestDatabase, TestServer } from '../helpers/server';
 import { connectMysql } from '../helpers/mysql';
-import { mysqlServer, testIf, usingMysql } from '../helpers/skip';
+import { mysqlServer, testIf, usingMysql, NEEDS_MYSQL8 } from '../helpers/skip';
 import { exactlyOneRow, GUARD_PROCEDURE, GuardForm, guardProcedureWorks } from '../../src/db/batch';
 import type { Tx } from '../../src/db/tx';
 
@@ -173,7 +173,7 @@ describe('which guard a server gets', () => {
     expect(formAtStart).toBe({ MariaDB: 'if', MySQL: 'call', SQLite: false }[mysqlServer() ?? 'SQLite']);
   });
 
-  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')(
+  testIf(mysqlServer() === 'MySQL', NEEDS_MYSQL8)(
     'MySQL 8: the migration made the procedure; without it (no CREATE ROUTINE) the start-up probe says so',
     async () => {
       const [routine] = await srv.app.db.ds.query(
@@ -197,7 +197,7 @@ describe('which guard a server gets', () => {
     },
   );
 
-  testIf(mysqlServer() === 'MySQL', 'MySQL 8 only')(
+  testIf(mysqlServer() === 'MySQL', NEEDS_MYSQL8)(
     'MySQL 8, a user without CREATE ROUTINE: the migrations apply without the procedure, the start warns once, and writes check their row counts',
     async () => {
       const root = new URL(srv.database.env.DATABASE_URL);

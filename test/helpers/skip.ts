@@ -23,6 +23,8 @@ export function describeIf(run: boolean, reason: string): (title: string, fn: ()
 /** True when DATABASE_URL points at MySQL/MariaDB (the suites then run there, a database per file). */
 export const usingMysql = (): boolean => /^mysql:\/\//.test(process.env.DATABASE_URL ?? '');
 export const NEEDS_MYSQL = 'needs MariaDB/MySQL: run with DATABASE_URL=mysql://root@127.0.0.1:3306/test';
+/** Nothing fetches a MySQL 8 server: give one (CI runs the suite on it when MYSQL8_URL is set). */
+export const NEEDS_MYSQL8 = 'MySQL 8 only: run the suite with DATABASE_URL set to a MySQL 8 server (.ci/run does when MYSQL8_URL names one)';
 
 /** Which server DATABASE_URL points at (probed once by global-setup), or null on SQLite. */
 export const mysqlServer = (): 'MariaDB' | 'MySQL' | null => (!usingMysql() ? null : process.env.TEST_MYSQL_SERVER === 'MySQL' ? 'MySQL' : 'MariaDB');
