@@ -17,7 +17,7 @@ import * as SQL from './sql';
 
 const env = process.env;
 
-export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: LoadGen, m: Merchant): Promise<Record<string, unknown>> {
+export async function subscriptionFanout(pool: Pool, gwUrl: string, metricsUrl: string, loadgen: LoadGen, m: Merchant): Promise<Record<string, unknown>> {
   log(`subscription fan-out: opening ${SUBSCRIBERS} graphql-ws subscribers`);
   const wsUrl = `${gwUrl.replace(/^http/, 'ws')}/graphql`;
   const { opened } = await loadgen.run<{ opened: number }>({
@@ -57,7 +57,7 @@ export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: Loa
     commits.clear();
     // Not settledCounters: with subscribers open the pollers (events, revocations) never let
     // the counter stand still, and it would wait out its 60 s deadline before and after.
-    const statementsBefore = (await gatewayCounters(gwUrl)).statements;
+    const statementsBefore = (await gatewayCounters(metricsUrl)).statements;
     const total = Math.round(EVENT_RATE * EVENT_SECONDS);
     const start = Date.now();
     log(`  writing ${total} events at ${EVENT_RATE}/s`);
@@ -67,7 +67,7 @@ export async function subscriptionFanout(pool: Pool, gwUrl: string, loadgen: Loa
       await write();
     }
     await sleep(2000); // the last deliveries
-    const statements = (await gatewayCounters(gwUrl)).statements - statementsBefore;
+    const statements = (await gatewayCounters(metricsUrl)).statements - statementsBefore;
     const ids = [...commits.keys()];
     const { times, failures } = await loadgen.run<{ times: (string | null)[][]; failures: number }>({ kind: 'receipts', ids });
     const latencies: number[] = [];

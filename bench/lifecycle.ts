@@ -96,7 +96,7 @@ export function openPool(db: Db): mysql.Pool {
 }
 
 /** The gateway's settings: production-like, but quiet (no scheduler ticks or webhook sends in the statement counts). */
-function gatewayEnv(db: Db, port = 0): NodeJS.ProcessEnv {
+function gatewayEnv(db: Db, port = 0, metricsPort = 0): NodeJS.ProcessEnv {
   return {
     ...env,
     DATABASE_URL: db.url.toString(),
@@ -111,6 +111,9 @@ function gatewayEnv(db: Db, port = 0): NodeJS.ProcessEnv {
     WEBHOOK_DELIVERY: '0',
     REDIS_URL: env.BENCH_REDIS_URL ?? '',
     NODE_ENV: 'production',
+    // Production needs the base of its links; metrics are served on their own listener.
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
   };
 }
 
@@ -134,12 +137,14 @@ export const warningsSince = (before: Map<string, number>) =>
 export interface Started {
   url: string;
   proc: ChildProcess;
+  /** The gateway's metrics listener (METRICS_PORT). */
+  metricsUrl?: string;
 }
 
 export async function startGateway(db: Db, nodeArgs: string[] = []): Promise<Started> {
-  const port = await freePort();
+  const [port, metricsPort] = [await freePort(), await freePort()];
   const proc = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'src/main.js')], {
-    env: gatewayEnv(db, port),
+    env: gatewayEnv(db, port, metricsPort),
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -166,7 +171,7 @@ export async function startGateway(db: Db, nodeArgs: string[] = []): Promise<Sta
     if (exited) throw new Error(`the gateway exited before listening:\n${out}`);
     if (Date.now() > deadline) throw new Error(`the gateway did not answer /healthz in 120 s:\n${out}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, proc };
+      if ((await fetch(`${url}/healthz`)).ok) return { url, proc, metricsUrl: `http://127.0.0.1:${metricsPort}` };
     } catch {
       // not listening yet
     }

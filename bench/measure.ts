@@ -33,7 +33,7 @@ export interface Target {
   counters: (url: string) => Promise<Counters>;
 }
 
-export const gatewayTarget = (gw: Started): Target => ({ side: 'gateway', ...gw, counters: gatewayCounters });
+export const gatewayTarget = (gw: Started): Target => ({ side: 'gateway', ...gw, counters: () => gatewayCounters(gw.metricsUrl!) });
 export const floorTarget = (side: Exclude<SideName, 'gateway'>, floor: Started): Target => ({ side, ...floor, counters: floorCounters });
 
 /** One side's figures for a scenario: req/s (mean of the rounds), p50/p99 (median of the rounds), statements and round trips per request sent. */
@@ -153,7 +153,7 @@ export interface Counters {
   requests: number;
 }
 
-/** The gateway's own counts: SQL statements sent (database_statements_total) and requests answered (http_requests_total, /metrics itself excluded). */
+/** The gateway's own counts from its metrics listener (`metricsUrl`): SQL statements sent (database_statements_total) and requests answered (http_requests_total). */
 export async function gatewayCounters(url: string): Promise<Counters> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const m = /^database_statements_total(?:\{[^}]*\})? (\S+)$/m.exec(text);

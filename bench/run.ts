@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const results = await measureScenarios(loadgen, targets, selected);
     if (PROFILE) await profileScenarios(db, loadgen, methods, selected, results);
     const subscribe = ONLY.length === 0 || ONLY.includes('subscribe');
-    const fanout = subscribe ? await subscriptionFanout(pool, gw.url, loadgen, merchants[merchants.length - 1]) : undefined;
+    const fanout = subscribe ? await subscriptionFanout(pool, gw.url, gw.metricsUrl!, loadgen, merchants[merchants.length - 1]) : undefined;
     await report({ startedAt, loadAtStart, pool, bigPayouts, targets, loadGeneratorPid: loadgen.proc.pid, results, fanout });
   } finally {
     await pool.end().catch(() => undefined);
