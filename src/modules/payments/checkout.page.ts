@@ -19,7 +19,7 @@ import {
   NameTh,
   PHONE_SEPARATORS,
   THAI_NAME,
-} from './payment.schemas';
+} from './payment-request.schemas';
 import type { CheckoutView } from './checkout.service';
 
 export function esc(value: string | number | bigint | boolean | null | undefined): string {
@@ -64,7 +64,7 @@ export const FORM_FIELDS: Readonly<
 type FormField = keyof typeof FORM_FIELDS;
 
 /**
- * The server's rule for each form field (the create request's schemas, payment.schemas.ts),
+ * The server's rule for each form field (the create request's schemas, payment-request.schemas.ts),
  * restated for the browser check: characters stripped before matching, the pattern, the
  * maximum length. The server re-checks everything; the browser check only saves a round trip.
  */
