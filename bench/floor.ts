@@ -17,7 +17,7 @@
  * Statements without parameters (START TRANSACTION, COMMIT, ROLLBACK) go as text in both.
  *
  * It reuses pure functions of the gateway for the bytes it must produce (not for any request
- * handling): FieldCipher (AES-256-GCM sealing of the recipient account and the stored
+ * handling): the signed list cursor (made and verified), FieldCipher (AES-256-GCM sealing of the recipient account and the stored
  * idempotent answer), promptPayPayload, qrModules and svgDataUrlFromModules (the PromptPay QR
  * a payment carries: its modules are stored, its image is answered).
  */
@@ -26,6 +26,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { monotonicFactory } from 'ulid';
 import { FieldCipher } from '../src/domain/crypto';
+import type { Environment } from '../src/domain/scope';
+import { decodeCursor as decodeListCursor, encodeCursor, useCursorKeys } from '../src/domain/list-cursor';
 import { promptPayPayload } from '../src/modules/methods/emvco';
 import { qrModules, svgDataUrlFromModules } from '../src/modules/methods/qr';
 import * as SQL from './sql';
@@ -48,6 +50,7 @@ const pool = mysql.createPool({
   decimalNumbers: false,
 });
 const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);
+useCursorKeys(cipher.derivedKeys('list cursor'));
 /** The key's INSERT as the gateway sends it: with MariaDB's zero lock wait, or plain on MySQL 8 (no SET STATEMENT; set once the server has answered VERSION()). */
 let insertIdempotency = SQL.INSERT_IDEMPOTENCY;
 
@@ -77,7 +80,7 @@ async function exec(conn: Q, sql: string, params: unknown[]): Promise<{ affected
 interface Key {
   id: string;
   merchantId: string;
-  environment: string;
+  environment: Environment;
 }
 
 const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -146,20 +149,19 @@ function gqlPayout(r: any): string {
   });
 }
 
+/** The gateway's signed cursor (src/domain/list-cursor.ts), made and checked as the gateway does: a correct server verifies it. */
 function cursorOf(key: Key, t: string | number, id: string): string {
-  const tag = sha256hex(`${key.merchantId}/${key.environment}`).slice(0, 16);
-  return Buffer.from(JSON.stringify([1, 'payout_intent', tag, Number(t), id])).toString('base64url');
+  return encodeCursor('payout_intent', key, { t: Number(t), id });
 }
 
-function decodeCursor(c: string): { t: number; id: string } {
-  const [, , , t, id] = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
-  return { t, id };
+function decodeCursor(key: Key, c: string): { t: number; id: string } {
+  return decodeListCursor('payout_intent', key, c);
 }
 
 async function listPage(key: Key, cursor: string | undefined | null): Promise<{ rows: any[]; more: boolean }> {
   let rows: any[];
   if (cursor) {
-    const { t, id } = decodeCursor(cursor);
+    const { t, id } = decodeCursor(key, cursor);
     rows = await q(pool, SQL.PAYOUT_LIST_AFTER, [key.merchantId, key.environment, t, t, id]);
   } else {
     rows = await q(pool, SQL.PAYOUT_LIST_FIRST, [key.merchantId, key.environment]);

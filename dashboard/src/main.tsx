@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiFailure, createApi, type Api } from './api';
 import { startLive, type LinkState, type LiveEvent } from './live';
 import { objectIdOf } from './format';
-import { ViewerDocument } from './operations';
+import { ViewerDocument } from './operations/viewer';
 import type { ViewerQuery } from './gql/graphql';
 import { clearSession, loadSession, saveSession, type Session } from './session';
 import { AppContext, type Ctx, type Listener } from './ui';

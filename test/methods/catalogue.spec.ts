@@ -1,5 +1,6 @@
-/** Data integrity of the method catalogue (src/modules/methods/catalogue.ts). */
-import { BANKS, CHECKOUT_MODES, METHODS, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS, PROVIDERS, localCodes } from '../../src/modules/methods/catalogue';
+/** Data integrity of the method catalogue (src/modules/methods/catalogue.ts, providers.ts). */
+import { BANKS, CHECKOUT_MODES, METHODS, PAYER_FIELDS, PAYER_FIELD_PATHS, PAYMENT_METHODS } from '../../src/modules/methods/catalogue';
+import { PROVIDERS, localCodes } from '../../src/modules/methods/providers';
 
 const offers = PROVIDERS.flatMap((p) => p.offers.map((o) => ({ provider: p, offer: o })));
 

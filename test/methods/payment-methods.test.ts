@@ -1,11 +1,11 @@
 /**
  * Method discovery (GET /v1/payment_method_options) and merchant method settings, on a
  * real server and database. Expectations follow the catalogue in
- * src/modules/methods/catalogue.ts (documented in docs/payments.md).
+ * src/modules/methods/providers.ts (documented in docs/payments.md).
  */
 import { startServer, TestServer } from '../helpers/server';
 import { Client, ref } from '../helpers/client';
-import { localCodes } from '../../src/modules/methods/catalogue';
+import { localCodes } from '../../src/modules/methods/providers';
 
 let srv: TestServer;
 let c: Client;

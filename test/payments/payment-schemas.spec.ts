@@ -1,7 +1,7 @@
 /** The payment create body's schema, checked as the pipeline checks a body, and the normalisation after it. */
 import { check } from '../../src/domain/schema';
 import { parseCheckoutForm, parseCreatePayment } from '../../src/modules/payments/payment.input';
-import { CreatePaymentIntentBody } from '../../src/modules/payments/payment.schemas';
+import { CreatePaymentIntentBody } from '../../src/modules/payments/payment-request.schemas';
 import { expectValidation } from '../helpers/unit';
 
 const base = { amount: '50000', currency: 'THB', country: 'TH', merchant_reference: 'r-1', customer: { name: 'A' } };

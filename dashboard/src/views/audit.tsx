@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { AuditQuery } from '../gql/graphql';
 import { when } from '../format';
-import { AuditDocument } from '../operations';
+import { AuditDocument } from '../operations/audit';
 import { ListState, Pager, useApp, usePaged } from '../ui';
 
 type AuditRow = AuditQuery['auditLog']['nodes'][number];

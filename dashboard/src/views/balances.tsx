@@ -1,6 +1,6 @@
 /** Balances per currency, and the recent events that moved money; both follow the live stream. */
 import { money, objectIdOf, when } from '../format';
-import { BalancesDocument } from '../operations';
+import { BalancesDocument } from '../operations/balances';
 import { Fields, useApp, useLive, useRecord } from '../ui';
 
 const MOVEMENT_TYPES = ['topup_intent.succeeded', 'payment_intent.succeeded', 'payout_intent.*', 'refund.*'];

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { EventsQuery } from '../gql/graphql';
 import { objectIdOf, when } from '../format';
-import { EventsDocument } from '../operations';
+import { EventsDocument } from '../operations/events';
 import { ListState, Pager, useApp, useLive, usePaged } from '../ui';
 
 type EventRow = EventsQuery['events']['nodes'][number];

@@ -1,7 +1,7 @@
 /** Payment intents: the list, and a payment's details with its refunds, cancel and the test helpers. */
 import type { PaymentIntentStatus, PaymentsQuery } from '../gql/graphql';
 import { label, money, when } from '../format';
-import { CancelPaymentDocument, PaymentDocument, PaymentsDocument } from '../operations';
+import { CancelPaymentDocument, PaymentDocument, PaymentsDocument } from '../operations/payments';
 import { Fields, Panel, Status, useAction, useApp, useLive, useRecord } from '../ui';
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';

@@ -2,7 +2,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { LiveEvent } from '../live';
 import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
-import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations';
+import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations/payouts';
 import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 

@@ -1,7 +1,7 @@
 /** Refunds: the list, and a refund's details with the test helpers. */
 import type { RefundStatus, RefundsQuery } from '../gql/graphql';
 import { money, when } from '../format';
-import { RefundDocument, RefundsDocument } from '../operations';
+import { RefundDocument, RefundsDocument } from '../operations/refunds';
 import { Fields, Panel, Status, useApp, useLive, useRecord } from '../ui';
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';

@@ -1,7 +1,7 @@
 /** Topup intents: the list, and a topup's details with its transfer instructions and the test helpers. */
 import type { TopupIntentStatus, TopupsQuery } from '../gql/graphql';
 import { money, when } from '../format';
-import { TopupDocument, TopupsDocument } from '../operations';
+import { TopupDocument, TopupsDocument } from '../operations/topups';
 import { Fields, Panel, Status, useApp, useLive, useRecord } from '../ui';
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';

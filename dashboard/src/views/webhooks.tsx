@@ -1,6 +1,6 @@
 /** Webhook endpoints, and an endpoint's delivery attempts. */
 import { when } from '../format';
-import { WebhookAttemptsDocument, WebhooksDocument } from '../operations';
+import { WebhookAttemptsDocument, WebhooksDocument } from '../operations/webhooks';
 import { ListState, Pager, Panel, Status, useApp, usePaged, useRecord } from '../ui';
 
 export function Webhooks({ id }: { id?: string }) {

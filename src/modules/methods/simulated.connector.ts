@@ -1,10 +1,11 @@
 /**
  * The simulated providers: one generic connector driven entirely by a catalogue entry
- * (src/modules/methods/catalogue.ts). What a method shows the payer is chosen by table
+ * (src/modules/methods/providers.ts). What a method shows the payer is chosen by table
  * lookup on the method's next_action type, never by provider-specific branches.
  */
 import { createHash } from 'node:crypto';
-import { BANKS, BankRoute, METHODS, Offer, PROVIDERS, ProviderDefinition } from './catalogue';
+import { BANKS, BankRoute, METHODS, Offer, ProviderDefinition } from './catalogue';
+import { PROVIDERS } from './providers';
 import type { PaymentAttempt, PaymentConnector, StartResult } from './connector';
 import { toMajorString } from './currency';
 import { promptPayPayload } from './emvco';

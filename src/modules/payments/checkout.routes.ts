@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/errors';
 import { PAYER_FIELDS } from '../methods/catalogue';
-import { bankPage, choosePage, detailsPage, FIELD_MESSAGES, FieldErrors, messagePage, statusPage } from './checkout.page';
+import { FIELD_MESSAGES } from './checkout.fields';
+import { bankPage, choosePage, detailsPage, FieldErrors, messagePage, statusPage } from './checkout.page';
 import { CheckoutService, CheckoutView, FieldProblems, findChoice } from './checkout.service';
 
 type WithToken = { Params: { token: string }; Querystring: Record<string, string | string[] | undefined> };

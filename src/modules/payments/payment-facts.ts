@@ -1,7 +1,7 @@
 /** What a payment intent row says about itself: its scope, its receipt, its planned test outcome, and its provider offer. */
 import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
-import { PROVIDERS } from '../methods/catalogue';
+import { PROVIDERS } from '../methods/providers';
 import type { PaymentConnector, SettleOutcome } from '../methods/connector';
 import { CONNECTORS } from '../methods/simulated.connector';
 import type { PaymentIntent, ReceiptData } from './payment.entity';

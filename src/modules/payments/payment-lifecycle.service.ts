@@ -15,9 +15,6 @@ import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
-import { updateWhere } from '../../db/compiled-write';
-import { compiledSelect } from '../../db/compiled-select';
-import { Merchant } from '../auth/merchant.entity';
 import { METHODS, PaymentMethodName } from '../methods/catalogue';
 import type { SettleOutcome, StartResult } from '../methods/connector';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
@@ -26,32 +23,12 @@ import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { PaymentIntent } from './payment.entity';
 import { offerOf, plannedOutcome, receiptOf, scopeOf } from './payment-facts';
 import { payerOf } from './payment.input';
+import { addRefunded, merchantName, PaymentChanges, updateIfUnchanged } from './payment-rows';
 import { PaymentStatus, paymentStates } from './payment.states';
 import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
 
 /** A provider start older than this without an answer is taken to have crashed, and is resumed. */
 export const PROVIDER_CALL_LEASE_MS = 30_000;
-
-export type PaymentChanges = Partial<
-  Pick<
-    PaymentIntent,
-    | 'paymentMethod'
-    | 'bank'
-    | 'provider'
-    | 'paymentReference'
-    | 'nextAction'
-    | 'processingReason'
-    | 'receipt'
-    | 'failureCode'
-    | 'failureMessage'
-    | 'plannedFailureCode'
-    | 'plannedFailureMessage'
-    | 'expiresAt'
-    | 'settleAt'
-    | 'payerEncrypted'
-    | 'providerCall'
-  >
->;
 
 export interface PaymentLifecycleDeps {
   db: Db;
@@ -171,17 +148,7 @@ export class PaymentLifecycle {
   private async answerUnchanged(em: EntityManager, scope: Scope, known: PaymentIntent, start: StartResult, now: Date): Promise<boolean> {
     if (known.providerCall !== 'start' || known.status !== 'requires_action') return false;
     const changes = { ...this.answerOf(known, start, now), updatedAt: now };
-    const affected = await updateWhere(
-      em,
-      PaymentIntent,
-      'answer-unchanged',
-      changes,
-      "id = ? AND merchant_id = ? AND environment = ? AND status = 'requires_action' AND provider_call = 'start' AND updated_at = ?",
-      [known.id, scope.merchantId, scope.environment, known.updatedAt.getTime()],
-    );
-    if (affected !== 1) return false;
-    Object.assign(known, changes);
-    return true;
+    return updateIfUnchanged(em, scope, known, changes);
   }
 
   /** Scheduler: finishes every provider start whose process died between the phases. */
@@ -286,30 +253,9 @@ export class PaymentLifecycle {
 
   // ---- refunds ----
 
-  /**
-   * Moves `amount_refunded` of a payment locked in `em`'s transaction by `delta` (a new
-   * refund: +amount; a failed one: -amount). The update is a compare-and-set on the value
-   * read under the lock, so it never builds on a stale sum: on one server the row lock
-   * already orders refunds; on a Galera cluster, whose row locks are node-local, two
-   * nodes' refunds both write this row and the later commit fails certification (a
-   * deadlock error, rerun by `Db.tx` on the new sum).
-   */
-  async addRefunded(em: EntityManager, scope: Scope, p: PaymentIntent, delta: bigint, now: Date): Promise<void> {
-    const next = p.amountRefunded + delta;
-    if (next < 0n || next > p.amount) throw new Error(`payment ${p.id}: amount_refunded would become ${next} of ${p.amount}`);
-    const result = await em
-      .createQueryBuilder()
-      .update(PaymentIntent)
-      .set({ amountRefunded: next, updatedAt: now })
-      .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND amount_refunded = :before', {
-        id: p.id,
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        before: p.amountRefunded.toString(),
-      })
-      .execute();
-    if (result.affected !== 1) throw new ApiError('invalid_state', 'This payment intent changed concurrently; retry the refund.');
-    Object.assign(p, { amountRefunded: next, updatedAt: now });
+  /** Moves `amount_refunded` of a payment locked in `em`'s transaction by `delta` (see addRefunded in payment-rows.ts). */
+  addRefunded(em: EntityManager, scope: Scope, p: PaymentIntent, delta: bigint, now: Date): Promise<void> {
+    return addRefunded(em, scope, p, delta, now);
   }
 
   // ---- helpers shared by the merchant API and the checkout flow ----
@@ -332,9 +278,8 @@ export class PaymentLifecycle {
     return `${this.deps.baseUrl()}/checkout/${p.checkoutToken}`;
   }
 
-  async merchantName(em: EntityManager, merchantId: string): Promise<string> {
-    const [m] = await compiledSelect(em, 'merchant.byId', { id: merchantId }, () => em.createQueryBuilder(Merchant, 'm').where('m.id = :id'));
-    return m?.name ?? 'Merchant';
+  merchantName(em: EntityManager, merchantId: string): Promise<string> {
+    return merchantName(em, merchantId);
   }
 }
 

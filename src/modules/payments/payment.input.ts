@@ -1,6 +1,6 @@
 /**
  * Payment intent create input: normalisation of a body the schema accepted
- * (payment.schemas.ts) and the merchant_reference fingerprint (payments-api.md
+ * (payment-request.schemas.ts) and the merchant_reference fingerprint (payments-api.md
  * idempotency rule 10). Everything is normalised before it is fingerprinted, so equivalent
  * requests (keys reordered, defaults written out, `thb` for `THB`) have the same
  * fingerprint and replay.
@@ -24,7 +24,7 @@ import {
   NameTh,
   PaymentMethodName,
   PHONE_SEPARATORS,
-} from './payment.schemas';
+} from './payment-request.schemas';
 
 export interface PaymentMethodOptions {
   account_name?: string;
@@ -52,7 +52,7 @@ const collapse = (v: string) => v.trim().replace(/\s+/g, ' ');
 const phoneSeparators = new RegExp(PHONE_SEPARATORS, 'g');
 const accountSeparators = new RegExp(ACCOUNT_NUMBER_SEPARATORS, 'g');
 
-/** What each payer field's valid input becomes (the schemas in payment.schemas.ts say what is valid). */
+/** What each payer field's valid input becomes (the schemas in payment-request.schemas.ts say what is valid). */
 export const NORMALISE = {
   name: collapse,
   email: (v: string): string => {

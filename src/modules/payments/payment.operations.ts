@@ -3,7 +3,7 @@ import { defineOperation, withBody } from '../../ops/operation';
 import { cancelReason, CancelBody, EmptyBody } from '../../domain/fields';
 import { settleTestOperations } from '../shared/test-helper.operations';
 import { parseCreatePayment } from './payment.input';
-import { CreatePaymentIntentBody } from './payment.schemas';
+import { CreatePaymentIntentBody } from './payment-request.schemas';
 import type { PaymentService } from './payment.service';
 import { DEFAULT_TEST_FAILURE } from './payment.wire';
 

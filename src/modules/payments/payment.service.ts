@@ -19,7 +19,8 @@ import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
 import { PaymentIntent } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
-import { PaymentChanges, PaymentLifecycle } from './payment-lifecycle.service';
+import { PaymentLifecycle } from './payment-lifecycle.service';
+import type { PaymentChanges } from './payment-rows';
 import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paymentToWire } from './payment.wire';
 
 export interface PaymentServiceDeps {

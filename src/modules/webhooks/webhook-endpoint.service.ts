@@ -3,7 +3,8 @@
  * get, list endpoints, list the delivery attempts to one endpoint, and resend one event to
  * one endpoint. Deleting or disabling an endpoint cancels its pending deliveries.
  *
- * The mutations are operations (webhook.operations.ts) that the pipeline runs.
+ * The mutations are operations (webhook.operations.ts) that the pipeline runs; the row
+ * work they share (lookups, the scope's lock row, the cap) is in webhook-endpoint.store.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -14,13 +15,13 @@ import { decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
-import { PrepareAndRetry, type Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import type { RequestContext } from '../auth/request-context';
 import { Done, external, TxStep as Step } from '../../ops/operation';
-import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { EventRecord } from '../events/event.entity';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
-import { ATTEMPT_LIST, ENDPOINT_LIST, MAX_ENDPOINTS, SECRET_OVERLAP_MS } from './webhook.schemas';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
+import { cancelPending, checkRoomForOneMore, findEndpoint, lockScope, precheckHost } from './webhook-endpoint.store';
+import { ATTEMPT_LIST, ENDPOINT_LIST, SECRET_OVERLAP_MS } from './webhook.schemas';
 import {
   attemptCursorResource,
   attemptToWire,
@@ -56,7 +57,7 @@ export class WebhookEndpointService {
    */
   create(ctx: RequestContext, input: CreateEndpointInput): Step<WebhookEndpointWire> {
     return external(
-      () => this.precheckHost(input.url),
+      () => precheckHost(input.url, this.deps.allowLoopback),
       async (em, refusal) => {
         if (refusal) throw refusal;
         return this.insert(em, ctx, input);
@@ -65,8 +66,8 @@ export class WebhookEndpointService {
   }
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
-    await this.lockScope(em, ctx);
-    await this.checkRoomForOneMore(em, ctx);
+    await lockScope(this.deps.db, em, ctx);
+    await checkRoomForOneMore(this.deps.db, em, ctx);
     const now = new Date();
     const secret = newSecret();
     const e = Object.assign(new WebhookEndpoint(), {
@@ -88,32 +89,13 @@ export class WebhookEndpointService {
   }
 
   /**
-   * The cap, counted under the scope's lock row (the caller took it with lockScope): a
-   * locking read counts the latest committed rows, whatever snapshot the transaction holds.
-   */
-  private async checkRoomForOneMore(em: EntityManager, scope: Scope): Promise<void> {
-    const count = await this.deps.db
-      .forUpdate(
-        em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', {
-          merchantId: scope.merchantId,
-          environment: scope.environment,
-          enabled: 'enabled',
-        }),
-      )
-      .getCount();
-    if (count >= MAX_ENDPOINTS) {
-      throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete or disable one first.`);
-    }
-  }
-
-  /**
    * Any of url, enabled_events, status. A new url's host is checked like the create's
    * (resolved outside the transaction). Every update takes the scope's lock row, as creates
    * and deletes do, so a re-enable counts the cap one at a time with them.
    */
   update(ctx: RequestContext, id: string, input: UpdateEndpointInput): Step<WebhookEndpointWire> {
     return external(
-      async () => (input.url === undefined ? null : this.precheckHost(input.url)),
+      async () => (input.url === undefined ? null : precheckHost(input.url, this.deps.allowLoopback)),
       async (em, refusal) => {
         if (refusal) throw refusal;
         return this.applyUpdate(em, ctx, id, input);
@@ -122,19 +104,19 @@ export class WebhookEndpointService {
   }
 
   private async applyUpdate(em: EntityManager, ctx: RequestContext, id: string, input: UpdateEndpointInput): Promise<Done<WebhookEndpointWire>> {
-    await this.lockScope(em, ctx);
-    const e = await this.findEndpoint(em, ctx, id);
+    await lockScope(this.deps.db, em, ctx);
+    const e = await findEndpoint(this.deps.db, em, ctx, id);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const change: Partial<WebhookEndpoint> = { updatedAt: now };
     if (input.url !== undefined) change.url = input.url;
     if (input.enabled_events !== undefined) change.enabledEvents = input.enabled_events;
     if (input.status === 'enabled' && e.status !== 'enabled') {
-      await this.checkRoomForOneMore(em, ctx);
+      await checkRoomForOneMore(this.deps.db, em, ctx);
       Object.assign(change, { status: 'enabled', disabledReason: null });
     } else if (input.status === 'disabled' && e.status !== 'disabled') {
       Object.assign(change, { status: 'disabled', disabledReason: 'Disabled by an update.' });
-      await this.cancelPending(em, e.id, now, 'endpoint disabled');
+      await cancelPending(em, e.id, now, 'endpoint disabled');
     }
     await em.update(WebhookEndpoint, { id: e.id }, change);
     return { outcome: 'done', value: endpointToWire(Object.assign(e, change)) };
@@ -146,7 +128,7 @@ export class WebhookEndpointService {
    * The endpoint row is taken first, so concurrent rotations replace one another in turn.
    */
   async rotateSecret(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointWire>> {
-    const e = await this.findEndpoint(em, ctx, id, true);
+    const e = await findEndpoint(this.deps.db, em, ctx, id, true);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const secret = newSecret();
@@ -168,7 +150,7 @@ export class WebhookEndpointService {
   async resend(em: EntityManager, ctx: RequestContext, eventId: string, endpointId: string): Promise<Done<WebhookDeliveryWire>> {
     const event = isId('event', eventId) ? await em.findOneBy(EventRecord, { id: eventId, merchantId: ctx.merchantId, environment: ctx.environment }) : null;
     if (!event) throw ApiError.notFound('event');
-    const e = await this.findEndpoint(em, ctx, endpointId);
+    const e = await findEndpoint(this.deps.db, em, ctx, endpointId);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const deliveryId = newId('webhookDelivery', now.getTime());
@@ -194,62 +176,20 @@ export class WebhookEndpointService {
     return { outcome: 'accepted', value: deliveryToWire(d) };
   }
 
-  private async cancelPending(em: EntityManager, endpointId: string, now: Date, reason: string): Promise<void> {
-    await em
-      .createQueryBuilder()
-      .update(WebhookDelivery)
-      .set({ status: 'cancelled', updatedAt: now, lastError: reason })
-      .where('endpoint_id = :id AND status = :pending', { id: endpointId, pending: 'pending' })
-      .execute();
-  }
-
   async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
-    await this.lockScope(em, ctx);
-    const e = await this.findEndpoint(em, ctx, id);
+    await lockScope(this.deps.db, em, ctx);
+    const e = await findEndpoint(this.deps.db, em, ctx, id);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     await em.update(WebhookEndpoint, { id: e.id }, { status: 'deleted', updatedAt: now });
-    await this.cancelPending(em, e.id, now, 'endpoint deleted');
+    await cancelPending(em, e.id, now, 'endpoint deleted');
     return { outcome: 'done', value: { object: 'webhook_endpoint', id: e.id, deleted: true } };
-  }
-
-  /**
-   * Takes the scope's row of webhook_endpoint_locks for the rest of `em`'s transaction by
-   * writing it (see WebhookEndpointLock): creates and deletes of one scope's endpoints then
-   * run one at a time across processes, and on Galera the second of two concurrent ones
-   * fails certification and is retried by Db.tx, to count again. A SELECT ... FOR UPDATE
-   * alone would not do there: Galera does not replicate read locks.
-   *
-   * The first use in a scope makes the row: on SQLite inside `em` (the queue runs it
-   * alone); on MySQL committed on its own before the unit of work reruns (PrepareAndRetry,
-   * as for a first balance row: parallel inserts into one gap would deadlock).
-   */
-  private async lockScope(em: EntityManager, scope: Scope): Promise<void> {
-    const bumped = await em
-      .createQueryBuilder()
-      .update(WebhookEndpointLock)
-      .set({ version: () => 'version + 1' })
-      .where('merchant_id = :merchantId AND environment = :environment', { merchantId: scope.merchantId, environment: scope.environment })
-      .execute();
-    if (bumped.affected) return;
-    const row = { merchantId: scope.merchantId, environment: scope.environment, version: '1' };
-    if (this.deps.db.kind === 'sqlite') {
-      await em.insert(WebhookEndpointLock, row);
-      return;
-    }
-    throw new PrepareAndRetry('the webhook endpoint lock row', async () => {
-      try {
-        await this.deps.db.ds.getRepository(WebhookEndpointLock).insert({ ...row, version: '0' });
-      } catch (err) {
-        if (!this.deps.db.isUniqueViolation(err)) throw err;
-      }
-    });
   }
 
   // ---- reads ----
 
   async get(scope: Scope, id: string): Promise<WebhookEndpointWire> {
-    const e = await this.deps.db.read((em) => this.findEndpoint(em, scope, id));
+    const e = await this.deps.db.read((em) => findEndpoint(this.deps.db, em, scope, id));
     if (!e) throw ApiError.notFound('webhook endpoint');
     return endpointToWire(e);
   }
@@ -296,33 +236,5 @@ export class WebhookEndpointService {
       ),
     );
     return toPage(rows, params, attemptCursorResource(endpointId), scope, attemptToWire);
-  }
-
-  private async findEndpoint(em: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint | null> {
-    if (!isId('webhookEndpoint', id)) return null;
-    const qb = em
-      .createQueryBuilder(WebhookEndpoint, 'w')
-      .where('w.id = :id AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', {
-        id,
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        deleted: 'deleted',
-      });
-    return (lock ? this.deps.db.forUpdate(qb) : qb).getOne();
-  }
-
-  /** The SSRF refusal for a parsed url, or null. */
-  private async precheckHost(target: string): Promise<ApiError | null> {
-    const url = new URL(target);
-    try {
-      await resolvePublic(url.hostname, this.deps.allowLoopback);
-      return null;
-    } catch (err) {
-      // A host without a DNS answer today (not yet set up, or no resolver here) is accepted:
-      // it points nowhere yet, and every delivery resolves and checks the address again.
-      if (err instanceof UnresolvedHostError) return null;
-      if (err instanceof SsrfError) return ApiError.validation('url', `url is not allowed: ${err.message}.`);
-      throw err;
-    }
   }
 }

@@ -1,0 +1,23 @@
+/** The audit log. GraphQL Code Generator types each document. */
+import { graphql } from '../gql';
+
+export const AuditDocument = graphql(`
+  query Audit($after: String, $filter: AuditLogFilter) {
+    auditLog(first: 15, after: $after, filter: $filter) {
+      nodes {
+        id
+        operation
+        resourceType
+        resourceId
+        reason
+        statusCode
+        requestId
+        createdAt
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);

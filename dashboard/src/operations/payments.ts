@@ -1,0 +1,77 @@
+/** Payment intents: the list, one intent, and its cancel mutation. GraphQL Code Generator types each document. */
+import { graphql } from '../gql';
+
+export const PaymentsDocument = graphql(`
+  query Payments($after: String, $filter: PaymentIntentFilter) {
+    paymentIntents(first: 10, after: $after, filter: $filter) {
+      nodes {
+        id
+        status
+        amount
+        amountRefunded
+        currency
+        merchantReference
+        paymentMethod
+        createdAt
+        failureMessage
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+export const PaymentDocument = graphql(`
+  query Payment($id: ID!) {
+    paymentIntent(id: $id) {
+      id
+      status
+      amount
+      amountRefunded
+      currency
+      country
+      merchantReference
+      paymentMethod
+      checkoutMode
+      processingReason
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
+      nextAction {
+        type
+        url
+        expiresAt
+      }
+      receipt {
+        receiptNumber
+        reference
+        paidAt
+        paymentMethod
+        bank
+      }
+      refunds(first: 10) {
+        nodes {
+          id
+          status
+          amount
+          currency
+          reason
+          createdAt
+        }
+      }
+    }
+  }
+`);
+
+export const CancelPaymentDocument = graphql(`
+  mutation CancelPayment($id: ID!, $reason: String) {
+    cancelPaymentIntent(id: $id, reason: $reason) {
+      id
+      status
+      failureMessage
+    }
+  }
+`);

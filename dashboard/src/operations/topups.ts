@@ -1,0 +1,51 @@
+/** Top-ups: the list and one top-up. GraphQL Code Generator types each document. */
+import { graphql } from '../gql';
+
+export const TopupsDocument = graphql(`
+  query Topups($after: String, $filter: TopupIntentFilter) {
+    topupIntents(first: 10, after: $after, filter: $filter) {
+      nodes {
+        id
+        status
+        amount
+        currency
+        merchantReference
+        createdAt
+        failureMessage
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+export const TopupDocument = graphql(`
+  query Topup($id: ID!) {
+    topupIntent(id: $id) {
+      id
+      status
+      amount
+      currency
+      country
+      merchantReference
+      failureCode
+      failureMessage
+      createdAt
+      updatedAt
+      nextAction {
+        type
+        expiresAt
+        displayBankTransferInstructions {
+          bankName
+          accountName
+          accountNumber
+          reference
+          amount
+          currency
+        }
+      }
+    }
+  }
+`);
