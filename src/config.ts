@@ -61,7 +61,7 @@ export interface HttpTimeouts {
   headersMs: number;
   /** The whole request, body included (HTTP_REQUEST_TIMEOUT_MS, default 30 s). */
   requestMs: number;
-  /** A connection with no traffic either way, and a kept-alive one between requests (HTTP_IDLE_TIMEOUT_MS, default 30 s; keep-alive 5 s). */
+  /** A connection with no traffic either way, and a kept-alive one between requests (HTTP_IDLE_TIMEOUT_MS, default 30 s). */
   idleMs: number;
   keepAliveMs: number;
   checkEveryMs: number;
@@ -189,11 +189,13 @@ function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
     headersMs: int('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 100),
     requestMs: int('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 100),
     idleMs: int('HTTP_IDLE_TIMEOUT_MS', env.HTTP_IDLE_TIMEOUT_MS, 30_000, 100),
-    keepAliveMs: 5_000,
+    keepAliveMs: 0,
     checkEveryMs: 0,
   };
   if (t.headersMs > t.requestMs) throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${t.headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${t.requestMs})`);
-  t.keepAliveMs = Math.min(t.keepAliveMs, t.idleMs);
+  // A kept-alive connection waits for its next request as long as any idle connection: a
+  // shorter keep-alive raced clients that reuse a connection just as the server closes it.
+  t.keepAliveMs = t.idleMs;
   // Node looks for late requests every 30 s by default: often enough to keep every limit within a second of itself.
   t.checkEveryMs = Math.min(1000, t.headersMs);
   return t;
