@@ -5,6 +5,7 @@
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { expectError } from '../helpers/errors';
+import { paymentBody, topupBody } from '../helpers/fixtures';
 import { CURRENCY_MINOR_UNITS, COUNTRIES } from '../../src/domain/iso-codes';
 
 let srv: TestServer;
@@ -17,22 +18,8 @@ afterAll(async () => {
   await srv?.close();
 });
 
-const topup = (overrides: Record<string, unknown>) => ({
-  amount: '1000',
-  currency: 'THB',
-  country: 'TH',
-  merchant_reference: ref('tu'),
-  ...overrides,
-});
-const payment = (overrides: Record<string, unknown>) => ({
-  amount: '1000',
-  currency: 'THB',
-  country: 'TH',
-  merchant_reference: ref('pi'),
-  customer: { email: 'a@example.com' },
-  checkout_mode: 'hosted',
-  ...overrides,
-});
+const topup = topupBody;
+const payment = (overrides: Record<string, unknown>) => paymentBody({ checkout_mode: 'hosted', ...overrides });
 
 test.each([
   ['/v1/topup_intents', topup],

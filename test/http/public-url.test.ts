@@ -6,15 +6,9 @@
 import { startServer, TestServer } from '../helpers/server';
 import { Client, ref } from '../helpers/client';
 import { loadConfig } from '../../src/config';
+import { paymentBody } from '../helpers/fixtures';
 
-const hosted = () => ({
-  amount: '10000',
-  currency: 'THB',
-  country: 'TH',
-  merchant_reference: ref('pi'),
-  customer: { email: 'a@example.com' },
-  checkout_mode: 'hosted',
-});
+const hosted = () => paymentBody({ checkout_mode: 'hosted' });
 const spoofed = { host: 'attacker.example:8443', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'attacker.example' };
 
 describe('without PUBLIC_BASE_URL (development): the address the server listens on', () => {

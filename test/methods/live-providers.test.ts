@@ -7,16 +7,10 @@
 import { startServer, TestServer } from '../helpers/server';
 import { Client, payoutBody, ref } from '../helpers/client';
 import { expectError } from '../helpers/errors';
+import { paymentBody, topupBody } from '../helpers/fixtures';
 
-const payment = () => ({
-  amount: '10000',
-  currency: 'THB',
-  country: 'TH',
-  merchant_reference: ref('pi'),
-  customer: { email: 'a@example.com' },
-  checkout_mode: 'hosted',
-});
-const topup = () => ({ amount: '10000', currency: 'THB', country: 'TH', merchant_reference: ref('tu') });
+const payment = () => paymentBody({ checkout_mode: 'hosted' });
+const topup = () => topupBody();
 
 describe('without SIMULATED_PROVIDERS_IN_LIVE', () => {
   let srv: TestServer;
