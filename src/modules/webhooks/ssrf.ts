@@ -10,7 +10,7 @@
  * passes, and for IPv6 only within global unicast (2000::/3), which also refuses the
  * deprecated IPv4-compatible ::/96. An IPv4-mapped IPv6 address is judged by its IPv4 address.
  * Messages never say what a name resolves to (that would map internal names for anyone who
- * can create an endpoint); the range stays on the error (`reason`) for the server's log.
+ * can create an endpoint); the range stays on the error (`reason`) for code and tests.
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
