@@ -8,7 +8,7 @@
  * cluster a row lock only holds on its own node: a competing writer on another node is
  * refused at commit by certification (or aborted by the applier) with the same
  * ER_LOCK_DEADLOCK, and is retried the same way (docs/decisions/0026-galera-cluster.md).
- * Row locks (`forUpdate`) serialise competing writers. A unit of work that finds a row it
+ * Row locks (src/db/locking-read.ts) serialise competing writers. A unit of work that finds a row it
  * must lock missing throws `PrepareAndRetry`: the unit rolls back, the row is created and
  * committed on its own, and the unit reruns and locks it.
  *
@@ -31,7 +31,7 @@
  * embedded and synchronous it cannot stall by network: no limits apply.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, EntityManager, MigrationExecutor, QueryRunner, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, MigrationExecutor, QueryRunner } from 'typeorm';
 import { DEFAULT_DB_SETTINGS, type DbSettings } from '../config';
 import type { GuardForm } from './batch';
 import { destroyConnection, within, type PoolConnection } from './deadline';
@@ -189,11 +189,6 @@ export class Db {
     const known = new Set(await this.probe.readiness());
     const pending = this.ds.migrations.map((m) => m.name ?? m.constructor.name).filter((name) => !known.has(name));
     return pending.length > 0 ? 'migrations pending' : 'ready';
-  }
-
-  /** `SELECT ... FOR UPDATE` where the engine has row locks; SQLite's queue already serialises. */
-  forUpdate<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
-    return this.kind === 'mysql' ? qb.setLock('pessimistic_write') : qb;
   }
 
   isUniqueViolation(err: unknown): boolean {

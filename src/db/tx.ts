@@ -1,7 +1,17 @@
 /**
- * `Tx`: one unit of work on one connection, in one transaction. The transaction is TypeORM's
- * (`startTransaction`, `commitTransaction`, `rollbackTransaction` on the unit's query runner),
- * so TypeORM's row locks (`setLock('pessimistic_write')`) work in it as they are documented to.
+ * `Tx`: one unit of work on one connection, in one transaction.
+ *
+ * Who sends the transaction's statements:
+ *  - SQLite: TypeORM (`startTransaction`, `commitTransaction`, `rollbackTransaction` on the
+ *    unit's query runner).
+ *  - MySQL/MariaDB: the Tx itself, as plain SQL through the runner's public `query`: START
+ *    TRANSACTION, COMMIT and ROLLBACK are statements like any other, so they can share a
+ *    round trip with the unit's first statement (`TxOptions.opening`) and with its last
+ *    writes (the COMMIT goes in the same multi-statement query as the end-of-unit batches).
+ *    TypeORM does not know a transaction is open, so its `setLock` is not used; locking reads
+ *    are owned too (`lockedOne`, `lockedCount` in src/db/locking-read.ts). Nothing in a unit
+ *    may call what would open a TypeORM transaction of its own (`save`, `remove`,
+ *    `transaction`): a START TRANSACTION inside ours would commit it.
  *
  * A Tx is the unit's EntityManager (every TypeORM call made through it runs on its connection),
  * plus what the unit does at its end, asked for by name:
@@ -27,7 +37,15 @@ export type IsolationLevel = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE
 export interface TxOptions {
   /** MySQL only: the isolation level of this transaction (the server default otherwise). */
   isolation?: IsolationLevel;
+  /**
+   * The unit's first statement, sent with the START TRANSACTION in one query where the
+   * connection allows (MySQL/MariaDB); its answer, or its error, is `tx.opened`.
+   */
+  opening?: Statement;
 }
+
+const START: Statement = { sql: 'START TRANSACTION', params: [] };
+const COMMIT: Statement = { sql: 'COMMIT', params: [] };
 
 export class Tx extends EntityManager implements UnitOfWork {
   private readonly runner: QueryRunner;
@@ -35,6 +53,7 @@ export class Tx extends EntityManager implements UnitOfWork {
   private readonly deferred: EndWork[] = [];
   private readonly commitListeners: (() => void)[] = [];
   private state: 'new' | 'open' | 'ending' | 'committed' | 'rolled back' = 'new';
+  private opening: Promise<unknown> = Promise.resolve(undefined);
 
   constructor(
     ds: DataSource,
@@ -68,17 +87,49 @@ export class Tx extends EntityManager implements UnitOfWork {
     this.commitListeners.push(listener);
   }
 
-  /** Opens the transaction (with MySQL's isolation level, if asked). */
+  /** Opens the transaction (with MySQL's isolation level, if asked), with its opening statement. */
   async begin(options: TxOptions = {}): Promise<void> {
     if (this.state !== 'new') throw new Error('a unit of work begins once');
-    await this.runner.startTransaction(this.mysql ? options.isolation : undefined);
+    if (!this.mysql) {
+      await this.runner.startTransaction();
+      this.state = 'open';
+      if (options.opening) this.opening = this.settle(this.sendOne(options.opening));
+      return;
+    }
+    const first = options.isolation ? [{ sql: `SET TRANSACTION ISOLATION LEVEL ${options.isolation}`, params: [] }, START] : [START];
+    if (!options.opening) {
+      await this.send(first);
+      this.state = 'open';
+      return;
+    }
+    const sent = this.send([...first, options.opening]);
+    // Where both went in one query, an error is the opening's when the START was answered.
     this.state = 'open';
+    this.opening = this.settle(sent.then((results) => results[results.length - 1]));
+    await this.opening.catch(() => undefined);
   }
 
-  /** Ends the unit: runs the queued work in order (work may queue more), COMMITs, then tells the `afterCommit` listeners. */
+  /** The answer of the opening statement (TxOptions.opening); it throws that statement's error. */
+  get opened(): Promise<unknown> {
+    return this.opening;
+  }
+
+  /** `p`, marked handled (its error is for whoever asks `opened`, or nobody). */
+  private settle(p: Promise<unknown>): Promise<unknown> {
+    p.catch(() => undefined);
+    return p;
+  }
+
+  /**
+   * Ends the unit: runs the queued work in order (work may queue more), COMMITs, then tells the
+   * `afterCommit` listeners. On MySQL/MariaDB the COMMIT rides with the last batches when every
+   * check of theirs runs on the server (a guard form): nothing is left to read from their answers
+   * that could refuse the unit after its COMMIT.
+   */
   async commit(): Promise<void> {
     if (this.state !== 'open') throw new Error(`commit of a unit of work that is ${this.state}`);
     const queue = this.deferred;
+    let committed = false;
     while (queue.length > 0) {
       const first = queue.shift()!;
       if (typeof first === 'function') {
@@ -87,10 +138,13 @@ export class Tx extends EntityManager implements UnitOfWork {
       }
       const batches = [first];
       while (queue.length > 0 && typeof queue[0] !== 'function') batches.push(queue.shift() as Batch);
-      await this.sendBatches(batches);
+      const last = queue.length === 0 && this.mysql && this.guards !== false && this.together();
+      if (last) this.state = 'ending';
+      await this.sendBatches(batches, last ? COMMIT : undefined);
+      committed = last;
     }
     this.state = 'ending';
-    await this.runner.commitTransaction();
+    if (!committed) await this.sendCommit();
     this.state = 'committed';
     for (const listener of this.commitListeners) {
       try {
@@ -105,14 +159,24 @@ export class Tx extends EntityManager implements UnitOfWork {
   async rollback(): Promise<void> {
     if (this.state === 'new' || this.state === 'committed' || this.state === 'rolled back') return;
     this.state = 'rolled back';
-    if (this.runner.isTransactionActive) await this.runner.rollbackTransaction();
+    if (!this.mysql) {
+      if (this.runner.isTransactionActive) await this.runner.rollbackTransaction();
+      return;
+    }
+    await this.runner.query('ROLLBACK');
   }
 
-  /** Sends the batches' statements in one query; their `after`s' results, in order. */
-  private async sendBatches(batches: Batch[]): Promise<unknown[]> {
+  private async sendCommit(): Promise<void> {
+    if (this.mysql) await this.runner.query(COMMIT.sql);
+    else await this.runner.commitTransaction();
+  }
+
+  /** Sends the batches' statements in one query (then `trailer`, e.g. the COMMIT); their `after`s' results, in order. */
+  private async sendBatches(batches: Batch[], trailer?: Statement): Promise<unknown[]> {
     let results: unknown[];
     try {
-      results = await this.send(batches.flatMap((b) => b.statements));
+      const statements = batches.flatMap((b) => b.statements);
+      results = await this.send(trailer ? [...statements, trailer] : statements);
     } catch (err) {
       for (const b of batches) await b.recover?.(err);
       throw err;

@@ -9,6 +9,7 @@
 import type { Db } from '../db/db';
 import type { Tx } from '../db/tx';
 import { Done, isDone, type Step } from '../domain/operation';
+import type { Statement } from '../db/batch';
 
 /** What the pipeline adds around an operation's phases. */
 export interface PhaseHooks<T> {
@@ -16,16 +17,21 @@ export interface PhaseHooks<T> {
   onDone?: (tx: Tx, done: Done<T>) => Promise<void>;
   /** Runs once the first phase committed without being the last (its writes are durable). */
   afterFirst?: () => void;
+  /** The first phase's first statement, sent with its START TRANSACTION (src/db/tx.ts `opening`). */
+  opening?: Statement;
 }
 
 export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T>>, hooks: PhaseHooks<T> = {}): Promise<Done<T>> {
-  const phase = (fn: (tx: Tx) => Promise<Step<T>>) =>
-    db.tx(async (tx) => {
-      const step = await fn(tx);
-      if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
-      return step;
-    });
-  let step = await phase(first);
+  const phase = (fn: (tx: Tx) => Promise<Step<T>>, opening?: Statement) =>
+    db.tx(
+      async (tx) => {
+        const step = await fn(tx);
+        if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
+        return step;
+      },
+      { opening },
+    );
+  let step = await phase(first, hooks.opening);
   if (!isDone(step)) hooks.afterFirst?.();
   while (!isDone(step)) {
     const external = step;

@@ -103,6 +103,7 @@ export class OperationPipeline {
           await key.complete(tx, status, JSON.stringify(value));
         },
         afterFirst: () => key.afterFirst(),
+        opening: key.opening,
       },
     );
   }

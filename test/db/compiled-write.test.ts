@@ -196,7 +196,7 @@ describe('the create path (writes)', () => {
     return [srv.app.db.queryCount - before, srv.app.db.roundTripCount - tripsBefore];
   }
 
-  test('a payout create is 14 statements in 7 round trips and a PromptPay payment create 16 in 12 on MariaDB, 16 in 9 and 18 in 14 on MySQL 8, 15 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
+  test('a payout create is 14 statements in 5 round trips and a PromptPay payment create 16 in 10 on MariaDB, 16 in 8 and 18 in 13 on MySQL 8, 15 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
     const c = await srv.merchant();
     await c.post('/v1/payout_intents', payout(ref('warm')), { idempotencyKey: ref('k') });
     await c.post('/v1/payment_intents', promptPay(ref('warm')), { idempotencyKey: ref('k') });
@@ -207,22 +207,22 @@ describe('the create path (writes)', () => {
       expect((await c.post('/v1/payment_intents', promptPay(ref('pi')), { idempotencyKey: ref('k') })).status).toBe(201),
     );
     if (mysqlServer() === 'MariaDB') {
-      // MariaDB, the payout: auth | START | key claim | payout | webhook endpoints | ledger,
-      // balance, its guard, counter, event, audit, key done, its guard (src/db/tx.ts: the
-      // unit's end-of-unit work in one query) | COMMIT. The payment: auth | START | key claim |
-      // method settings | payment | merchant | COMMIT | START | payment | webhook endpoints |
-      // counter, event, audit, key done, its guard | COMMIT.
-      expect(payoutStatements).toEqual([14, 7]);
-      expect(paymentStatements).toEqual([16, 12]);
+      // MariaDB, the payout: auth | START, key claim (the transaction's opening) | payout |
+      // webhook endpoints | ledger, balance, its guard, counter, event, audit, key done, its
+      // guard, COMMIT (src/db/tx.ts: the unit's end-of-unit work and its COMMIT in one query).
+      // The payment: auth | START, key claim | method settings | payment | merchant | COMMIT |
+      // START | payment | webhook endpoints | counter, event, audit, key done, its guard, COMMIT.
+      expect(payoutStatements).toEqual([14, 5]);
+      expect(paymentStatements).toEqual([16, 10]);
     } else if (mysqlServer() === 'MySQL') {
       // MySQL 8 (no SET STATEMENT): the key is claimed in its own transaction, and the guard is
       // a CALL of the guard procedure. The payout: auth | START | key claim | COMMIT | START |
       // payout | webhook endpoints | ledger, balance, its guard, counter, event, audit, key done,
-      // its guard | COMMIT. The payment: auth | START | key claim | COMMIT | START | method
+      // its guard, COMMIT. The payment: auth | START | key claim | COMMIT | START | method
       // settings | payment | merchant | COMMIT | START | payment | webhook endpoints | counter,
-      // event, audit, key done, its guard | COMMIT.
-      expect(payoutStatements).toEqual([16, 9]);
-      expect(paymentStatements).toEqual([18, 14]);
+      // event, audit, key done, its guard, COMMIT.
+      expect(payoutStatements).toEqual([16, 8]);
+      expect(paymentStatements).toEqual([18, 13]);
     } else {
       // SQLite: the key's own transaction (BEGIN, INSERT, COMMIT) and the balance's locking path (SELECT, UPDATE).
       expect(payoutStatements[0]).toBe(15);

@@ -486,7 +486,11 @@ describe('processes', () => {
         const [r] = await eventually(async () => receiver.received.length > 0 && receiver.received, 20000);
         const event = new Webhook(ep.body.secret).verify(r.body, r.headers as Record<string, string>) as any;
         expect(event.data.object.id).toBe(po.body.id);
-        const attempts = await merchant.withBase(b.url).get(`/v1/webhook_endpoints/${ep.body.id}/attempts`);
+        // The receiver sees the attempt before process b records its answer: wait for the record.
+        const attempts = await eventually(async () => {
+          const res = await merchant.withBase(b.url).get(`/v1/webhook_endpoints/${ep.body.id}/attempts`);
+          return res.body.data.length > 0 && res;
+        }, 10000);
         expect(attempts.body.data.map((x: any) => [x.attempt_number, x.status_code])).toEqual([[1, 200]]);
       } finally {
         await b.stop();

@@ -18,6 +18,7 @@ import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
 import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
 import { isoInstant } from '../../domain/instant';
 import type { BalanceWire } from './balance.schemas';
+import { lockedOne } from '../../db/locking-read';
 export type { BalanceWire } from './balance.schemas';
 
 export interface LedgerSource {
@@ -247,15 +248,14 @@ export class LedgerService {
 
   /** The (scope, currency) balance row, locked until `em`'s transaction ends; null when there is none yet. */
   private lockBalance(em: EntityManager, scope: Scope, currency: string): Promise<Balance | null> {
-    return this.db
-      .forUpdate(
-        em.createQueryBuilder(Balance, 'b').where('b.merchant_id = :merchantId AND b.environment = :environment AND b.currency = :currency', {
-          merchantId: scope.merchantId,
-          environment: scope.environment,
-          currency,
-        }),
-      )
-      .getOne();
+    return lockedOne(
+      em,
+      em.createQueryBuilder(Balance, 'b').where('b.merchant_id = :merchantId AND b.environment = :environment AND b.currency = :currency', {
+        merchantId: scope.merchantId,
+        environment: scope.environment,
+        currency,
+      }),
+    );
   }
 
   /**

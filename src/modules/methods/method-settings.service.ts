@@ -14,6 +14,7 @@ import { PAYMENT_METHODS, PaymentMethodName } from './catalogue';
 import { PaymentMethodSetting } from './method-setting.entity';
 import type { UpdatePaymentMethodSettingBody } from './method.schemas';
 import { PaymentMethodSettingWire, settingToWire } from './method.wire';
+import { lockedOne } from '../../db/locking-read';
 
 /** The parsed body of POST /v1/payment_method_settings/:payment_method (also the idempotency fingerprint). */
 export interface SettingUpdate {
@@ -56,17 +57,14 @@ export class MethodSettings {
   async update(em: EntityManager, ctx: RequestContext, input: SettingUpdate): Promise<Done<PaymentMethodSettingWire>> {
     const now = new Date();
     const find = () =>
-      this.db
-        .forUpdate(
-          em
-            .createQueryBuilder(PaymentMethodSetting, 's')
-            .where('s.merchant_id = :merchantId AND s.environment = :environment AND s.payment_method = :method', {
-              merchantId: ctx.merchantId,
-              environment: ctx.environment,
-              method: input.payment_method,
-            }),
-        )
-        .getOne();
+      lockedOne(
+        em,
+        em.createQueryBuilder(PaymentMethodSetting, 's').where('s.merchant_id = :merchantId AND s.environment = :environment AND s.payment_method = :method', {
+          merchantId: ctx.merchantId,
+          environment: ctx.environment,
+          method: input.payment_method,
+        }),
+      );
     let row = await find();
     if (!row) {
       try {

@@ -17,6 +17,7 @@ import { CustomerData, PaymentIntent } from './payment.entity';
 import { CheckoutSelection, parseCheckoutForm, PaymentMethodOptions, payerOf } from './payment.input';
 import { PaymentLifecycle, scopeOf } from './payment-lifecycle.service';
 import type { PaymentIntentWire } from './payment.wire';
+import { lockedOne } from '../../db/locking-read';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -228,7 +229,7 @@ export class CheckoutService {
   private async findByToken(em: EntityManager, token: string, locking = false): Promise<PaymentIntent | null> {
     // The one lookup not bounded by (merchant, environment): the token is the credential, and it names one intent.
     const qb = em.createQueryBuilder(PaymentIntent, 'p').where('p.checkout_token = :token', { token });
-    return (locking ? this.deps.db.forUpdate(qb) : qb).getOne();
+    return locking ? lockedOne(em, qb) : qb.getOne();
   }
 
   private async viewOf(em: EntityManager, p: PaymentIntent): Promise<CheckoutView> {

@@ -13,6 +13,7 @@ import { applyList, listIndexesOf, listValues, prepareListRows } from '../../db/
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { compiledSelect } from '../../db/compiled-select';
+import { lockedOne } from '../../db/locking-read';
 
 export interface IntentRow extends ObjectLiteral {
   id: string;
@@ -66,7 +67,7 @@ export class IntentStore<E extends IntentRow, W> {
 
   async findLocked(em: EntityManager, scope: Scope, id: string): Promise<E | null> {
     if (!isId(this.idKind, id)) return null;
-    return this.db.forUpdate(this.scoped(em, scope).andWhere('r.id = :id', { id })).getOne();
+    return lockedOne(em, this.scoped(em, scope).andWhere('r.id = :id', { id }));
   }
 
   /** Loads and row-locks a record for a transition, or 404s. */

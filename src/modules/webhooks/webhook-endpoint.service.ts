@@ -67,7 +67,7 @@ export class WebhookEndpointService {
 
   private async insert(em: EntityManager, ctx: RequestContext, input: CreateEndpointInput): Promise<Done<WebhookEndpointWire>> {
     await lockScope(this.deps.db, em, ctx);
-    await checkRoomForOneMore(this.deps.db, em, ctx);
+    await checkRoomForOneMore(em, ctx);
     const now = new Date();
     const secret = newSecret();
     const e = Object.assign(new WebhookEndpoint(), {
@@ -105,14 +105,14 @@ export class WebhookEndpointService {
 
   private async applyUpdate(em: EntityManager, ctx: RequestContext, id: string, input: UpdateEndpointInput): Promise<Done<WebhookEndpointWire>> {
     await lockScope(this.deps.db, em, ctx);
-    const e = await findEndpoint(this.deps.db, em, ctx, id);
+    const e = await findEndpoint(em, ctx, id);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const change: Partial<WebhookEndpoint> = { updatedAt: now };
     if (input.url !== undefined) change.url = input.url;
     if (input.enabled_events !== undefined) change.enabledEvents = input.enabled_events;
     if (input.status === 'enabled' && e.status !== 'enabled') {
-      await checkRoomForOneMore(this.deps.db, em, ctx);
+      await checkRoomForOneMore(em, ctx);
       Object.assign(change, { status: 'enabled', disabledReason: null });
     } else if (input.status === 'disabled' && e.status !== 'disabled') {
       Object.assign(change, { status: 'disabled', disabledReason: 'Disabled by an update.' });
@@ -128,7 +128,7 @@ export class WebhookEndpointService {
    * The endpoint row is taken first, so concurrent rotations replace one another in turn.
    */
   async rotateSecret(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointWire>> {
-    const e = await findEndpoint(this.deps.db, em, ctx, id, true);
+    const e = await findEndpoint(em, ctx, id, true);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const secret = newSecret();
@@ -150,7 +150,7 @@ export class WebhookEndpointService {
   async resend(em: EntityManager, ctx: RequestContext, eventId: string, endpointId: string): Promise<Done<WebhookDeliveryWire>> {
     const event = isId('event', eventId) ? await em.findOneBy(EventRecord, { id: eventId, merchantId: ctx.merchantId, environment: ctx.environment }) : null;
     if (!event) throw ApiError.notFound('event');
-    const e = await findEndpoint(this.deps.db, em, ctx, endpointId);
+    const e = await findEndpoint(em, ctx, endpointId);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     const deliveryId = newId('webhookDelivery', now.getTime());
@@ -178,7 +178,7 @@ export class WebhookEndpointService {
 
   async remove(em: EntityManager, ctx: RequestContext, id: string): Promise<Done<WebhookEndpointDeleted>> {
     await lockScope(this.deps.db, em, ctx);
-    const e = await findEndpoint(this.deps.db, em, ctx, id);
+    const e = await findEndpoint(em, ctx, id);
     if (!e) throw ApiError.notFound('webhook endpoint');
     const now = new Date();
     await em.update(WebhookEndpoint, { id: e.id }, { status: 'deleted', updatedAt: now });
@@ -189,7 +189,7 @@ export class WebhookEndpointService {
   // ---- reads ----
 
   async get(scope: Scope, id: string): Promise<WebhookEndpointWire> {
-    const e = await this.deps.db.read((em) => findEndpoint(this.deps.db, em, scope, id));
+    const e = await this.deps.db.read((em) => findEndpoint(em, scope, id));
     if (!e) throw ApiError.notFound('webhook endpoint');
     return endpointToWire(e);
   }

@@ -11,9 +11,10 @@ import { PrepareAndRetry, type Db } from '../../db/db';
 import { resolvePublic, SsrfError, UnresolvedHostError } from './ssrf';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointLock } from './webhook.entity';
 import { MAX_ENDPOINTS } from './webhook.schemas';
+import { lockedCount, lockedOne } from '../../db/locking-read';
 
 /** One endpoint of this scope that is not deleted, or null; `lock` takes its row for the transaction. */
-export async function findEndpoint(db: Db, em: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint | null> {
+export async function findEndpoint(em: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint | null> {
   if (!isId('webhookEndpoint', id)) return null;
   const qb = em
     .createQueryBuilder(WebhookEndpoint, 'w')
@@ -23,23 +24,22 @@ export async function findEndpoint(db: Db, em: EntityManager, scope: Scope, id: 
       environment: scope.environment,
       deleted: 'deleted',
     });
-  return (lock ? db.forUpdate(qb) : qb).getOne();
+  return lock ? lockedOne(em, qb) : qb.getOne();
 }
 
 /**
  * The cap, counted under the scope's lock row (the caller took it with lockScope): a
  * locking read counts the latest committed rows, whatever snapshot the transaction holds.
  */
-export async function checkRoomForOneMore(db: Db, em: EntityManager, scope: Scope): Promise<void> {
-  const count = await db
-    .forUpdate(
-      em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', {
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        enabled: 'enabled',
-      }),
-    )
-    .getCount();
+export async function checkRoomForOneMore(em: EntityManager, scope: Scope): Promise<void> {
+  const count = await lockedCount(
+    em,
+    em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :enabled', {
+      merchantId: scope.merchantId,
+      environment: scope.environment,
+      enabled: 'enabled',
+    }),
+  );
   if (count >= MAX_ENDPOINTS) {
     throw new ApiError('endpoint_limit_reached', `At most ${MAX_ENDPOINTS} enabled webhook endpoints per environment; delete or disable one first.`);
   }

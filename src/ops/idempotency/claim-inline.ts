@@ -2,7 +2,7 @@
  * The key claimed in the first phase's transaction (MariaDB): phases 1 and 2 of
  * ./idempotency.service.ts are one transaction when nothing runs between them.
  *
- * The first phase's transaction begins with the key's INSERT (`in_flight`), under a lock wait of
+ * The first phase's transaction begins with the key's INSERT (`in_flight`, sent with its START TRANSACTION), under a lock wait of
  * zero (`SET STATEMENT innodb_lock_wait_timeout = 0`): a concurrent request with the same key,
  * in any process, finds the uncommitted row locked and answers 409 at once (in flight), or
  * finds it committed and replays or answers 409 as `acquire` does. When the operation ends in
@@ -68,6 +68,7 @@ export class InlineClaim implements KeyClaim {
     try {
       return {
         done: await phases({
+          opening: claimStatement(row, 0),
           enter: async (tx) => {
             await this.claimed(tx, row);
             const { beforeExecute } = this.keys.hooks;
@@ -92,14 +93,20 @@ export class InlineClaim implements KeyClaim {
   }
 
   /**
-   * INSERTs the key's row `in_flight` in `tx` without waiting for a lock. A row another
-   * transaction holds uncommitted is a request in flight: 409. A committed row: KeyAlreadyStored.
+   * The key's row INSERTed `in_flight` in `tx` without waiting for a lock: the transaction's
+   * opening statement (`claimStatement(row, 0)`), then, after a gap lock, again with a short
+   * wait. A row another transaction holds uncommitted is a request in flight: 409. A committed
+   * row: KeyAlreadyStored.
    */
   private async claimed(tx: Tx, row: IdempotencyKey): Promise<void> {
     for (let waitSeconds = 0; ; waitSeconds = CLAIM_GAP_WAIT_S) {
       try {
-        const claim = claimStatement(row, waitSeconds);
-        await tx.query(claim.sql, claim.params);
+        if (waitSeconds === 0) {
+          await tx.opened;
+        } else {
+          const claim = claimStatement(row, waitSeconds);
+          await tx.query(claim.sql, claim.params);
+        }
         return;
       } catch (err) {
         if (this.keys.db.isUniqueViolation(err)) throw new KeyAlreadyStored();

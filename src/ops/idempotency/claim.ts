@@ -14,6 +14,7 @@ import type { Done } from '../../domain/operation';
 import type { Tx } from '../../db/tx';
 import type { RequestContext } from '../../modules/auth/request-context';
 import type { Replay } from './idempotency.service';
+import type { Statement } from '../../db/batch';
 
 /** A request with an Idempotency-Key. `refusal`: its body did not parse (stored as the key's answer). */
 export interface KeyedRequest {
@@ -27,7 +28,9 @@ export interface KeyedRequest {
 
 /** What the phases do with the key they run under. */
 export interface KeyInPhases {
-  /** Runs first in the first phase, before the operation (MariaDB: the key's INSERT). */
+  /** The first phase's first statement, sent with its START TRANSACTION (MariaDB: the key's INSERT). */
+  opening?: Statement;
+  /** Runs first in the first phase, before the operation (MariaDB: the key's INSERT, answered). */
   enter(tx: Tx): Promise<void>;
   /** Runs in the last phase: the key's answer commits with the change. */
   complete(tx: Tx, status: number, body: string): Promise<void>;
