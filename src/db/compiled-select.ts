@@ -14,7 +14,8 @@
  *
  * Only TypeORM's public API is used: the builder's `getQuery`/`getParameters`, the driver's
  * `escapeQueryWithParameters` and `prepareHydratedValue`, `EntityMetadata#create`, and
- * `EntityManager#query` to send the SQL.
+ * `EntityManager#query` to send the SQL (on MySQL/MariaDB mysql2's `execute` instead: a
+ * prepared statement, src/db/prepared.ts).
  *
  * The parameter order is learnt by building once with a unique sentinel per named value:
  * the driver's positional array then says which name sits at each `?`. The SQL is the
@@ -24,6 +25,7 @@
  */
 import { SelectQueryBuilder, type Driver, type EntityManager, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import { BoundedMemo } from '../domain/bounded-memo';
+import { preparedRead } from './prepared';
 
 type Value = string | number | bigint | boolean | null;
 export type SelectValues = Record<string, Value | readonly Value[]>;
@@ -199,6 +201,6 @@ export async function compiledSelect<E extends ObjectLiteral>(
     // As the drivers' own escaping does for SQLite (which has no boolean); MySQL takes 1/0 alike.
     return typeof one === 'boolean' ? +one : one;
   });
-  const raw: ObjectLiteral[] = await em.query(entry.sql, params);
+  const raw = await preparedRead(em, entry.sql, params);
   return entry.hydrate(raw, em.connection.driver) as E[];
 }

@@ -50,7 +50,10 @@ export function createDataSource(
       // A unit of work (src/db/tx.ts) sends its last statements as one query. Every
       // value is still bound by mysql2 (`?`), never spliced into SQL text.
       multipleStatements: true,
-      extra: { connectionLimit: settings.poolSize, decimalNumbers: false, trace: false },
+      // Hot reads are prepared statements (src/db/prepared.ts), cached per connection: a few
+      // dozen shapes in use, so 256 per connection keeps them all while the server's global
+      // max_prepared_stmt_count (16,382 by default) holds a pool of 20 in each of many processes.
+      extra: { connectionLimit: settings.poolSize, decimalNumbers: false, trace: false, maxPreparedStatements: 256 },
     };
   } else {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });

@@ -5,7 +5,8 @@
  * and every unavailability error become DatabaseUnavailableError.
  *
  * The statement limit is kept through TypeORM's query events: a subscriber's `beforeQuery`
- * starts the statement's timer for a runner of a running unit, and its `afterQuery` stops it.
+ * starts the statement's timer for a runner of a running unit, and its `afterQuery` stops it;
+ * a statement sent past TypeORM (a prepared one) is timed by `watchedStatement`.
  */
 import type { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { DbSettings } from '../config';
@@ -21,9 +22,25 @@ interface Watch {
   clear(): void;
 }
 
+/** The statement timers of each running unit, by its query runner. */
+const watches = new WeakMap<QueryRunner, Watch>();
+
+/**
+ * Runs `statement`, sent on `runner`'s connection without the query runner (a prepared
+ * statement, src/db/prepared.ts), under the unit's statement limit as TypeORM's queries are.
+ */
+export async function watchedStatement<T>(runner: QueryRunner, statement: () => Promise<T>): Promise<T> {
+  const watch = watches.get(runner);
+  watch?.start();
+  try {
+    return await statement();
+  } finally {
+    watch?.stop();
+  }
+}
+
 export class Units {
   private closed = false;
-  private readonly watches = new Map<QueryRunner, Watch>();
 
   constructor(
     private readonly ds: DataSource,
@@ -31,7 +48,6 @@ export class Units {
     private readonly probe: OutageProbe,
   ) {
     if (ds.options.type !== 'mysql') return;
-    const watches = this.watches;
     const subscriber: EntitySubscriberInterface = {
       beforeQuery(event) {
         if (event.queryRunner) watches.get(event.queryRunner)?.start();
@@ -79,7 +95,7 @@ export class Units {
         slow('waiting for a connection'),
       );
       if (aborted) throw aborted;
-      this.watches.set(runner, this.statementWatch(deadline, abort));
+      watches.set(runner, this.statementWatch(deadline, abort));
       return body(runner);
     })();
     try {
@@ -94,8 +110,8 @@ export class Units {
       throw unavailable;
     } finally {
       untrack();
-      this.watches.get(runner)?.clear();
-      this.watches.delete(runner);
+      watches.get(runner)?.clear();
+      watches.delete(runner);
       // A connection that arrives after the unit gave up goes back to the pool (or, destroyed, nowhere).
       acquiring.then(
         () => runner.release(),

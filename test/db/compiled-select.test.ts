@@ -3,13 +3,16 @@
  * entities it makes from real rows are the ones TypeORM's `getMany()` makes from the same
  * query (same class, same properties, same values and types: bigint money, Date times, parsed
  * JSON, NULLs), for a whole-row select and for a select of some columns, on the engine the
- * suite runs on; and a query the plan does not cover is run by `getMany()`.
+ * suite runs on, also from the rows of a prepared statement (MySQL/MariaDB); and a query the
+ * plan does not cover is run by `getMany()`.
  */
 import { randomUUID } from 'node:crypto';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { startServer, TestServer } from '../helpers/server';
+import { startServer, TestServer, usingMysql } from '../helpers/server';
 import { payoutBody, ref } from '../helpers/client';
 import { compiledSelect, planHydration, runSelect } from '../../src/db/compiled-select';
+import { preparedRead } from '../../src/db/prepared';
+import { testIf, NEEDS_MYSQL } from '../helpers/skip';
 
 let srv: TestServer;
 let merchantId: string;
@@ -58,6 +61,9 @@ async function compare(qb: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
   expect(raw.length).toBe(expected.length);
   expect(planned).toStrictEqual(expected);
   planned.forEach((e, i) => expect(Object.getPrototypeOf(e)).toBe(Object.getPrototypeOf(expected[i])));
+  // The same rows read as a prepared statement (MySQL/MariaDB's binary protocol) hydrate the same.
+  const prepared = await srv.app.db.read((em) => preparedRead(em, sql, params));
+  expect(plan!(prepared, qb.connection.driver)).toStrictEqual(expected);
   return planned.length;
 }
 
@@ -130,4 +136,17 @@ test('compiledSelect: the same entities as getMany, for each shape, with the val
     expect(rows).toStrictEqual(await byIds(values)().getMany());
     expect(rows.map((p) => (p as { id: string }).id)).toEqual(values);
   }
+});
+
+testIf(usingMysql(), NEEDS_MYSQL)('on MySQL/MariaDB a compiled select in a unit of work is sent as a prepared statement', async () => {
+  const ds = srv.app.db.ds;
+  const payout = ds.getMetadata('PayoutIntent').target;
+  const executed = await srv.app.db.read(async (em) => {
+    const count = async () => Number((await em.query<{ Value: string }[]>("SHOW SESSION STATUS LIKE 'Com_stmt_execute'"))[0].Value);
+    const before = await count();
+    const rows = await compiledSelect(em, 'test.prepared', { merchantId }, (e) => e.createQueryBuilder(payout, 'r').where('r.merchant_id = :merchantId'));
+    expect(rows.length).toBeGreaterThan(0);
+    return (await count()) - before;
+  });
+  expect(executed).toBe(1);
 });
