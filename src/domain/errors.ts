@@ -31,7 +31,12 @@ export type ErrorCode =
   | 'request_timeout'
   | 'expectation_failed'
   | 'request_header_fields_too_large'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  // Team access (docs/contract.md "Additions (third round)", Team access).
+  | 'permission_denied'
+  | 'approval_requires_member'
+  | 'approval_by_creator'
+  | 'approval_already_recorded';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_error: 400,
@@ -58,6 +63,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   expectation_failed: 417,
   request_header_fields_too_large: 431,
   service_unavailable: 503,
+  permission_denied: 403,
+  approval_requires_member: 403,
+  approval_by_creator: 403,
+  approval_already_recorded: 409,
 };
 
 export interface ErrorBody {
