@@ -155,7 +155,15 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
         'MySQL: the late guard procedure is missing or not executable by this user (see docs/decisions/0042-mysql-8.md); each write checks its row count before COMMIT, one round trip more',
       );
   }
-  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards });
+  // Plain reads on DATABASE_READ_URLS, if any (every unit of work stays on the writer); the same
+  // statement counter. Their schema is the writer's: migrations run on the writer only.
+  const sqlLogger = ds.logger as CountingLogger;
+  const readers =
+    config.database.kind === 'mysql'
+      ? config.database.readUrls.map((url) => createDataSource({ kind: 'mysql', url, readUrls: [] }, ENTITIES, sqlLogger, config.db))
+      : [];
+  await Promise.all(readers.map((r) => r.initialize()));
+  const db = new Db(ds, { settings: config.db, log: log.child({ component: 'db' }), guardProviderCalls: config.txGuard, guards, readers });
 
   const redis = config.redisUrl ? new RedisBus(config.redisUrl, log.child({ component: 'redis' })) : undefined;
   const publicUrl = new PublicBaseUrl(config.publicBaseUrl, config.host);

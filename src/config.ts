@@ -4,7 +4,13 @@
  */
 import path from 'node:path';
 
-export type DatabaseConfig = { kind: 'mysql'; url: string } | { kind: 'sqlite'; file: string };
+/**
+ * MySQL/MariaDB: `url` (DATABASE_URL) takes every write and every read that must see the latest
+ * write (a unit of work: idempotency keys, locked reads); `readUrls` (DATABASE_READ_URLS, comma
+ * separated, may be empty) take the plain reads, e.g. the other nodes of a Galera cluster with
+ * one writer node (docs/decisions/0058-galera-one-writer.md).
+ */
+export type DatabaseConfig = { kind: 'mysql'; url: string; readUrls: string[] } | { kind: 'sqlite'; file: string };
 
 /**
  * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions/0030-database-timeouts-and-outages.md "Database
@@ -201,6 +207,16 @@ function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   return t;
 }
 
+/** DATABASE_READ_URLS: comma-separated mysql:// URLs of the servers that take plain reads. */
+function readUrls(value: string | undefined): string[] {
+  const urls = (value ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  for (const u of urls) if (!/^(mysql|mariadb):\/\//.test(u)) throw new Error('DATABASE_READ_URLS must be comma-separated mysql:// URLs');
+  return urls.map((u) => u.replace(/^mariadb:/, 'mysql:'));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const url = env.DATABASE_URL?.trim();
@@ -209,8 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!/^mysql:\/\//.test(url) && !/^mariadb:\/\//.test(url)) {
       throw new Error('DATABASE_URL must start with mysql:// (unset it to use the embedded SQLite file)');
     }
-    database = { kind: 'mysql', url: url.replace(/^mariadb:/, 'mysql:') };
+    database = { kind: 'mysql', url: url.replace(/^mariadb:/, 'mysql:'), readUrls: readUrls(env.DATABASE_READ_URLS) };
   } else {
+    if (env.DATABASE_READ_URLS?.trim()) throw new Error('DATABASE_READ_URLS needs DATABASE_URL (the writer); the embedded SQLite file has no readers');
     database = { kind: 'sqlite', file: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'payments.sqlite')) };
   }
   return {

@@ -38,6 +38,7 @@ import { destroyConnection, within, type PoolConnection } from './deadline';
 import { backoffMs, ConflictRetriesExhausted, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
 import { OutageProbe, type DbLog } from './outage';
 import { CountingLogger } from './query-counter';
+import { Readers } from './readers';
 import { Tx, type TxOptions } from './tx';
 import { Units } from './unit';
 
@@ -70,6 +71,19 @@ export interface DbOptions {
   guardProviderCalls?: boolean;
   /** How end-of-unit batches guard their UPDATEs (src/db/batch.ts); false: by the row count. */
   guards?: GuardForm | false;
+  /**
+   * MySQL: servers that take `read` (DATABASE_READ_URLS), initialized; every `tx` stays on `ds`
+   * (the writer). None: `read` runs on the writer too.
+   */
+  readers?: DataSource[];
+}
+
+/** Units of work that lost to concurrent writers (deadlock, lock wait time-out, Galera certification conflict). */
+export interface ConflictCounts {
+  /** Attempts rerun after such a loss. */
+  retries: number;
+  /** Units that lost every attempt (answered 503 service_unavailable). */
+  exhausted: number;
 }
 
 export class Db {
@@ -88,6 +102,9 @@ export class Db {
   private readonly units: Units;
   /** The pool's connections, for the last resort of `close`. */
   private readonly poolConnections = new Set<PoolConnection>();
+  readonly readers: Readers;
+  /** Conflicts lost and retried by `tx`, since the start (database_conflict_* metrics). */
+  readonly conflicts: ConflictCounts = { retries: 0, exhausted: 0 };
 
   constructor(
     readonly ds: DataSource,
@@ -109,6 +126,7 @@ export class Db {
     });
     this.probe = new OutageProbe(ds, this.settings, options.log);
     this.units = new Units(ds, this.settings, this.probe);
+    this.readers = new Readers(options.readers ?? [], this.settings, options.log);
   }
 
   /** SQL statements sent so far. */
@@ -152,7 +170,11 @@ export class Db {
           continue;
         }
         if (!isRetryable(err)) throw err;
-        if (attempt >= MAX_ATTEMPTS) throw new ConflictRetriesExhausted(attempt);
+        if (attempt >= MAX_ATTEMPTS) {
+          this.conflicts.exhausted++;
+          throw new ConflictRetriesExhausted(attempt);
+        }
+        this.conflicts.retries++;
         await sleep(backoffMs(attempt));
         attempt++;
       }
@@ -169,9 +191,15 @@ export class Db {
     return fn();
   }
 
-  /** Runs reads on one connection with no transaction (MySQL, with the unit's deadlines) or in the queue (SQLite). */
+  /**
+   * Runs reads on one connection with no transaction (MySQL, with the unit's deadlines) or in
+   * the queue (SQLite). With readers (src/db/readers.ts), on one of them; a read that one could
+   * not serve runs on the writer. What must see the latest write under a lock belongs in `tx`.
+   */
   async read<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.kind === 'sqlite') return this.serial(() => fn(this.ds.manager));
+    const read = await this.readers.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
+    if (read) return read.value;
     return this.units.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
   }
 
@@ -204,6 +232,7 @@ export class Db {
     const out = this.probe.isOut;
     this.units.close();
     this.probe.close();
+    await this.readers.close();
     await this.queue.catch(() => undefined);
     if (!this.ds.isInitialized) return;
     const closing = this.ds.destroy();

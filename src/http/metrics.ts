@@ -1,8 +1,9 @@
 /**
  * Prometheus metrics (prom-client): process defaults plus request counts and latency by
  * method, route pattern and status, the rate limiter's refusals and fallbacks, refused
- * credentials, and whether the database is available. Route patterns, never raw URLs, so ids
- * do not explode the label space. No merchant data is exposed.
+ * credentials, whether the database is available, its conflicts retried or lost (counted by
+ * Db.tx) and reads its readers left to the writer. Route patterns, never raw URLs, so ids do
+ * not explode the label space. No merchant data is exposed.
  *
  * They are not served on the API port: versions and per-route 401 counts are for the
  * operator, not for whoever reaches the API. With METRICS_PORT set, `GET /metrics` answers on
@@ -79,6 +80,35 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
       collect() {
         this.reset();
         this.inc(db.queryCount);
+      },
+    });
+    // Units of work that lost to concurrent writers (deadlocks, lock wait time-outs, Galera
+    // certification conflicts): each rerun, and each that lost every attempt (answered 503).
+    new Counter({
+      name: 'database_conflict_retries_total',
+      help: 'Units of work rerun after losing to a concurrent writer (deadlock, lock wait time-out, Galera certification conflict)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(db.conflicts.retries);
+      },
+    });
+    new Counter({
+      name: 'database_conflicts_exhausted_total',
+      help: 'Units of work that lost to concurrent writers on every attempt (answered 503 service_unavailable with Retry-After)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(db.conflicts.exhausted);
+      },
+    });
+    new Counter({
+      name: 'database_reader_fallbacks_total',
+      help: 'Reads that a DATABASE_READ_URLS server could not serve (unavailable) and the writer ran',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(db.readers.fallbacks);
       },
     });
     new Counter({

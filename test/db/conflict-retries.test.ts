@@ -5,6 +5,8 @@
  * Idempotency-Key is released, so the same request sent again reaches one outcome.
  * The conflict is injected at the end of the unit (the pipeline's beforeCommit hook), where a
  * certification conflict strikes. MySQL/MariaDB only: SQLite runs one unit at a time.
+ * The metrics count each rerun (database_conflict_retries_total) and each loss
+ * (database_conflicts_exhausted_total).
  */
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,7 @@ import { payoutBody } from '../helpers/client';
 
 let srv: TestServer;
 beforeAll(async () => {
-  if (usingMysql()) srv = await startServer({ scheduler: false });
+  if (usingMysql()) srv = await startServer({ scheduler: false, env: { METRICS_PORT: '0' } });
 });
 afterAll(async () => {
   await srv?.close();
@@ -30,6 +32,12 @@ testIf(usingMysql(), NEEDS_MYSQL)('a conflict that outlasts the retries: 503 wit
   const client = await srv.merchant();
   const ctx: RequestContext = { ...client.key!, requestId: `req_${randomUUID()}`, log: pino({ level: 'silent' }) };
   const before = (await client.get('/v1/balances')).body;
+  const metrics = async () => {
+    const text = (await srv.client().withBase(srv.metricsUrl!).get('/metrics')).text;
+    const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    return { retries: value('database_conflict_retries_total'), exhausted: value('database_conflicts_exhausted_total') };
+  };
+  const counted = await metrics();
   let attempts = 0;
   keys.hooks.beforeCommit = () => {
     attempts++;
@@ -43,6 +51,7 @@ testIf(usingMysql(), NEEDS_MYSQL)('a conflict that outlasts the retries: 503 wit
   expect(failed).toBeInstanceOf(ConflictRetriesExhausted);
   expect(failed).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '2' } });
   expect(attempts).toBe(10);
+  expect(await metrics()).toEqual({ retries: counted.retries + 9, exhausted: counted.exhausted + 1 });
   expect((await client.get(`/v1/payout_intents?merchant_reference=conflict-${key}`)).body.data).toEqual([]);
   expect((await client.get('/v1/balances')).body).toEqual(before);
 
