@@ -23,6 +23,8 @@ import { composeModules, Composition, ENTITIES } from './modules';
 import type { ServicesOf } from './modules/module';
 import type { AuthService } from './modules/auth/auth.service';
 import type { RevocationWatcher } from './modules/auth/revocation-watcher';
+import type { SessionService } from './modules/people/session.service';
+import type { TeamService } from './modules/people/team.service';
 import type { AuditService } from './modules/audit/audit.service';
 import type { EventService } from './modules/events/event.service';
 import type { EventHub } from './modules/events/event.hub';
@@ -39,6 +41,7 @@ import type { CheckoutService } from './modules/payments/checkout.service';
 import type { RefundService } from './modules/refunds/refund.service';
 import { auditModule } from './modules/audit/audit.module';
 import { authModule } from './modules/auth/auth.module';
+import { peopleModule } from './modules/people/people.module';
 import { balancesModule } from './modules/balances/balance.module';
 import { eventsModule } from './modules/events/event.module';
 import { methodsModule } from './modules/methods/method.module';
@@ -64,6 +67,12 @@ export interface App {
   auth: AuthService;
   /** Closes open graphql-ws sockets of revoked keys, on every process. */
   revocations: RevocationWatcher;
+  /** Dashboard sign-in sessions (cookie authentication). */
+  sessions: SessionService;
+  /** Closes open graphql-ws sockets of ended sessions, on every process. */
+  sessionWatch: RevocationWatcher;
+  /** Merchants' people and roles. */
+  team: TeamService;
   /** The shared Redis connections when REDIS_URL is set. */
   redis?: RedisBus;
   idempotency: IdempotencyService;
@@ -170,6 +179,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   useCursorKeys(cipher.derivedKeys('list cursor'));
   const modules = composeModules({ config, log, db, dataSource: ds, cipher, redis, publicUrl });
   const { auth, revocations } = modules.of(authModule);
+  const { sessions, sessionWatch, team } = modules.of(peopleModule);
   const { audit } = modules.of(auditModule);
   const { events, eventHub } = modules.of(eventsModule);
   const { webhookEndpoints, webhookDelivery } = modules.of(webhooksModule);
@@ -209,6 +219,9 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     publicUrl,
     auth,
     revocations,
+    sessions,
+    sessionWatch,
+    team,
     redis,
     idempotency,
     audit,

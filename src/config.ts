@@ -129,6 +129,12 @@ export interface Config {
   http: HttpTimeouts;
   /** Where Prometheus metrics are served (METRICS_PORT, METRICS_HOST default 127.0.0.1); never on the API port. Unset: not served. */
   metrics?: { port: number; host: string };
+  /** Dashboard sign-in sessions: idle and absolute timeouts (SESSION_IDLE_TIMEOUT_MS, SESSION_ABSOLUTE_TIMEOUT_MS). */
+  sessions: { idleMs: number; absoluteMs: number };
+  /** argon2id cost of new password hashes (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES; one lane). */
+  passwordHashing: { memoryKib: number; passes: number };
+  /** Failed sign-ins allowed per account and per address before a lock of `lockS` seconds (SIGN_IN_*). */
+  signIn: { perAccount: number; perAddress: number; windowS: number; lockS: number };
 }
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/contract.md "Events and webhooks"). */
@@ -264,6 +270,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
     revocationPollMs: int('REVOCATION_POLL_MS', env.REVOCATION_POLL_MS, 250, 10),
     http: httpTimeouts(env),
+    sessions: {
+      idleMs: int('SESSION_IDLE_TIMEOUT_MS', env.SESSION_IDLE_TIMEOUT_MS, 30 * 60_000, 1000),
+      absoluteMs: int('SESSION_ABSOLUTE_TIMEOUT_MS', env.SESSION_ABSOLUTE_TIMEOUT_MS, 12 * 3600_000, 1000),
+    },
+    passwordHashing: {
+      memoryKib: int('PASSWORD_HASH_MEMORY_KIB', env.PASSWORD_HASH_MEMORY_KIB, 19_456, 8_192),
+      passes: int('PASSWORD_HASH_PASSES', env.PASSWORD_HASH_PASSES, 2, 1),
+    },
+    signIn: {
+      perAccount: int('SIGN_IN_FAILURES_PER_ACCOUNT', env.SIGN_IN_FAILURES_PER_ACCOUNT, 5, 1),
+      perAddress: int('SIGN_IN_FAILURES_PER_ADDRESS', env.SIGN_IN_FAILURES_PER_ADDRESS, 50, 1),
+      windowS: int('SIGN_IN_FAILURE_WINDOW_S', env.SIGN_IN_FAILURE_WINDOW_S, 900, 1),
+      lockS: int('SIGN_IN_LOCK_S', env.SIGN_IN_LOCK_S, 900, 1),
+    },
     metrics: env.METRICS_PORT ? { port: int('METRICS_PORT', env.METRICS_PORT, 0), host: env.METRICS_HOST || '127.0.0.1' } : undefined,
   };
 }

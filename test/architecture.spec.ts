@@ -7,6 +7,8 @@ import { defineModule, type AnyModule, type Kernel, type ServicesOf } from '../s
 import { auditModule } from '../src/modules/audit/audit.module';
 import { AuditResolver } from '../src/modules/audit/audit.resolver';
 import { authModule } from '../src/modules/auth/auth.module';
+import { peopleModule } from '../src/modules/people/people.module';
+import { PeopleResolver } from '../src/modules/people/people.resolver';
 import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
 import { balancesModule } from '../src/modules/balances/balance.module';
 import { BalanceResolver } from '../src/modules/balances/balance.resolver';
@@ -240,6 +242,7 @@ const RESOLVERS_FIT = [
   fits(eventsModule, EventResolver, EventSubscriptionResolver),
   fits(methodsModule, MethodResolver),
   fits(paymentsModule, PaymentResolver),
+  fits(peopleModule, PeopleResolver),
   fits(payoutsModule, PayoutResolver),
   fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver),
   fits(topupsModule, TopupResolver),

@@ -3,6 +3,9 @@
  *
  *   keys create --merchant <id|name> --env test|live   (creates the merchant by name if needed)
  *   keys revoke <public_key|key_id>
+ *   users create --merchant <id|name> --email <e> --role <role> [--name <display name>]
+ *                                adds a member (creates the merchant by name if needed); prints the
+ *                                user id and the one-time setup link (null for someone who has a password)
  *   merchants create --name <name>
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
@@ -29,6 +32,7 @@ const CLI_DB_LIMIT_MS = 10 * 60_000;
 const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live
   cli keys revoke <public_key|key_id>
+  cli users create --merchant <id|name> --email <e> --role owner|admin|developer|finance|viewer [--name <display name>]
   cli merchants create --name <name>
   cli merchants list
   cli ledger verify
@@ -61,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (group === 'db' && command === 'fix-charset') return fixCharset();
-  const known = ['keys create', 'keys revoke', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
+  const known = ['keys create', 'keys revoke', 'users create', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
   const loaded = loadConfig();
@@ -106,6 +110,16 @@ async function main(argv: string[]): Promise<number> {
         const merchant = (await app.auth.findMerchant(merchantArg)) ?? (await app.auth.createMerchant(merchantArg));
         const key = await app.auth.issueKey(merchant.id, env as Environment);
         print({ merchant_id: key.merchant_id, public_key: key.public_key, secret_key: key.secret_key });
+        return 0;
+      }
+      case 'users create': {
+        const merchantArg = option(rest, 'merchant') ?? fail('users create needs --merchant <id|name>');
+        const email = option(rest, 'email') ?? fail('users create needs --email <e>');
+        const role = option(rest, 'role') ?? fail('users create needs --role <role>');
+        const merchant = (await app.auth.findMerchant(merchantArg)) ?? (await app.auth.createMerchant(merchantArg));
+        // Without PUBLIC_BASE_URL (development) the link points where the server listens.
+        app.publicUrl.listeningOn(config.port);
+        print(await app.team.createUser(merchant.id, email, role, option(rest, 'name')));
         return 0;
       }
       case 'keys revoke': {

@@ -88,6 +88,11 @@ export const ID_PREFIX = {
   auditEntry: 'aud',
   ledgerEntry: 'le',
   balance: 'bal',
+  user: 'usr',
+  membership: 'mem',
+  setupLink: 'sul',
+  session: 'ses',
+  recoveryCode: 'rcv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Principal } from './permissions';
 
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
@@ -16,7 +17,10 @@ export interface Actor extends Scope {
 
 /** Who is calling, resolved once per request by authentication. */
 export interface RequestContext extends Scope {
+  /** The API key of the call; for a signed-in member, the id of the member's session. */
   apiKeyId: string;
+  /** Who is calling: every permission check asks about this (src/domain/access.ts). */
+  principal: Principal;
   requestId: string;
   log: Logger;
 }

@@ -13,6 +13,7 @@
  * through Redis or the database poll elsewhere: within REVOCATION_POLL_MS, default
  * 250 ms). Its streams read nothing committed after the revocation meanwhile.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -169,6 +170,15 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
   // Registered before graphql-ws's own listener: sees each socket first.
   wss.on('connection', guardClientMessages);
 
+  // A dashboard socket carries the session cookie (and its Origin) on the upgrade and sends no authorization.
+  const authenticate = async (extra: Extra & { request: IncomingMessage }): Promise<AuthenticatedKey> => {
+    if (extra.authorization === undefined) {
+      const member = await app.sessions.authenticateCookie(extra.request.headers, 'GET', app.publicUrl.get());
+      if (member) return member;
+    }
+    return app.auth.authenticate(extra.authorization);
+  };
+
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
@@ -177,7 +187,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         const authorization = ctx.connectionParams?.authorization;
         ctx.extra.authorization = typeof authorization === 'string' ? authorization : undefined;
         try {
-          const key = await app.auth.authenticate(ctx.extra.authorization);
+          const key = await authenticate(ctx.extra);
           await limiter.take(key.apiKeyId);
           ctx.extra.key = key;
         } catch (err) {
@@ -191,7 +201,8 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
           return false;
         }
         const socket = ctx.extra.socket;
-        const unwatch = app.revocations.watch(ctx.extra.key.apiKeyId, () => socket.close(WS_CLOSE.forbidden, 'Forbidden'));
+        const watcher = ctx.extra.key.principal.type === 'member' ? app.sessionWatch : app.revocations;
+        const unwatch = watcher.watch(ctx.extra.key.apiKeyId, () => socket.close(WS_CLOSE.forbidden, 'Forbidden'));
         socket.once('close', unwatch);
         // Closed while authenticating: 'close' has fired already.
         if (socket.readyState !== socket.OPEN) unwatch();
@@ -210,7 +221,7 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         // HTTP authenticates every request; a socket re-checks its key at every operation.
         let key: AuthenticatedKey;
         try {
-          key = await app.auth.authenticate(ctx.extra.authorization);
+          key = await authenticate(ctx.extra);
         } catch (err) {
           if (!isAuthError(err)) throw err;
           ctx.extra.socket.close(WS_CLOSE.forbidden, 'Forbidden');

@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import type { RequestContext } from '../domain/scope';
 import type { AuthService } from '../modules/auth/auth.service';
+import type { SessionService } from '../modules/people/session.service';
+import type { PublicBaseUrl } from '../domain/public-url';
 import { BODY_LIMIT, JSON_ANSWER_HEADERS, sendError, toApiError, writeRawError } from './error-replies';
 import { checkContentType, checkHeaders } from './header-guards';
 import { parseJsonBody } from './json-body';
@@ -24,6 +26,7 @@ const CLOSING_RETRY_AFTER_S = 1;
 /** A request's context; its child logger is made on first use (most requests never log). */
 class HttpRequestContext implements RequestContext {
   readonly apiKeyId: string;
+  readonly principal: RequestContext['principal'];
   readonly merchantId: string;
   readonly environment: RequestContext['environment'];
   private child?: Logger;
@@ -34,6 +37,7 @@ class HttpRequestContext implements RequestContext {
     private readonly root: Logger,
   ) {
     this.apiKeyId = key.apiKeyId;
+    this.principal = key.principal;
     this.merchantId = key.merchantId;
     this.environment = key.environment;
   }
@@ -45,7 +49,12 @@ class HttpRequestContext implements RequestContext {
 
 export function registerPlumbing(
   fastify: FastifyInstance,
-  { auth, log }: { auth: Pick<AuthService, 'authenticate'>; log: Logger },
+  {
+    auth,
+    log,
+    sessions,
+    publicUrl,
+  }: { auth: Pick<AuthService, 'authenticate'>; log: Logger; sessions: Pick<SessionService, 'authenticateCookie'>; publicUrl: PublicBaseUrl },
   limiter: RateLimiter,
 ): void {
   const routes = new RouteTable();
@@ -86,7 +95,9 @@ export function registerPlumbing(
     const url = request.url;
     const api = isApiPath(url) && !PUBLIC_PATHS.has(pathOf(url));
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
-      const key = await auth.authenticate(request.headers.authorization);
+      // A dashboard session's cookie, when no Authorization header is sent; an API key otherwise.
+      const member = request.headers.authorization === undefined ? await sessions.authenticateCookie(request.headers, request.method, publicUrl.get()) : null;
+      const key = member ?? (await auth.authenticate(request.headers.authorization));
       await limiter.take(key.apiKeyId);
       request.ctx = new HttpRequestContext(key, request.id, log);
     }

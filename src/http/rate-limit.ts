@@ -113,3 +113,49 @@ export class RateLimiter {
     }
   }
 }
+
+/**
+ * Counts failures (sign-in) per key, on the same store as the request limit: Redis when
+ * REDIS_URL is set (so the count holds across processes, with the same in-memory insurance),
+ * memory otherwise. `points` failures within `windowS` lock the key for `lockS` seconds.
+ */
+export class FailureLimiter {
+  private readonly limiter: RateLimiterMemory | RateLimiterRedis;
+
+  constructor(
+    name: string,
+    private readonly points: number,
+    windowS: number,
+    private readonly lockS: number,
+    redis: RedisBus | undefined,
+  ) {
+    const opts = { points, duration: windowS, keyPrefix: `${KEY_PREFIX}:${name}` };
+    this.limiter = redis
+      ? new RateLimiterRedis({ ...opts, storeClient: redis.client, insuranceLimiter: new RateLimiterMemory(opts), rejectIfRedisNotReady: true })
+      : new RateLimiterMemory(opts);
+  }
+
+  /** Seconds until `key` may try again; 0 when it is not locked. */
+  async lockedFor(key: string): Promise<number> {
+    const res = await this.limiter.get(key);
+    return res && res.consumedPoints >= this.points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+  }
+
+  /** Records a failure; true when it is the one that locks the key. */
+  async fail(key: string): Promise<boolean> {
+    let consumed: number;
+    try {
+      consumed = (await this.limiter.consume(key, 1)).consumedPoints;
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      consumed = err.consumedPoints;
+    }
+    if (consumed !== this.points) return false;
+    await this.limiter.block(key, this.lockS);
+    return true;
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.limiter.delete(key);
+  }
+}

@@ -10,6 +10,7 @@ import { balancesModule } from './balances/balance.module';
 import { eventsModule } from './events/event.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
 import { methodsModule } from './methods/method.module';
+import { peopleModule } from './people/people.module';
 import { paymentsModule } from './payments/payment.module';
 import { payoutsModule } from './payouts/payout.module';
 import { refundsModule } from './refunds/refund.module';
@@ -23,6 +24,7 @@ export type { AnyModule } from './module';
 
 export const MODULES: readonly AnyModule[] = [
   authModule,
+  peopleModule,
   idempotencyModule,
   auditModule,
   eventsModule,

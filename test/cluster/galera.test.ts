@@ -10,6 +10,7 @@
  * of the nodes show that certification conflicts really happened and were retried.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { FULL_ACCESS } from '../../src/domain/permissions';
 import mysql from 'mysql2/promise';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -89,7 +90,13 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     const m = await admin.auth.createMerchant(`galera-${process.pid}-${++merchantSeq}-${randomBytes(3).toString('hex')}`);
     const key = await admin.auth.issueKey(m.id, 'test');
     const clients = procs.map(
-      (p) => new Client(p.url, `${key.public_key}:${key.secret_key}`, { merchantId: m.id, apiKeyId: key.api_key_id, environment: 'test' }),
+      (p) =>
+        new Client(p.url, `${key.public_key}:${key.secret_key}`, {
+          merchantId: m.id,
+          apiKeyId: key.api_key_id,
+          environment: 'test',
+          principal: { type: 'api_key', id: key.api_key_id, restricted: false, grants: FULL_ACCESS },
+        }),
     );
     if (fund) {
       const t = await clients[1].post(

@@ -1,4 +1,6 @@
 /** A tiny HTTP client for tests: real requests over loopback with Basic auth. */
+import type { Principal } from '../../src/domain/permissions';
+
 export interface Res<T = any> {
   status: number;
   headers: Headers;
@@ -20,6 +22,8 @@ export interface KeyInfo {
   merchantId: string;
   apiKeyId: string;
   environment: 'test' | 'live';
+  /** The key as permission checks see it. */
+  principal: Principal;
 }
 
 export class Client {

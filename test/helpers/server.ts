@@ -17,6 +17,7 @@ import { Config, loadConfig } from '../../src/config';
 import { App, createApp, createLogger } from '../../src/app';
 import { buildServer } from '../../src/server';
 import { Environment } from '../../src/modules/auth/api-key.entity';
+import { FULL_ACCESS } from '../../src/domain/permissions';
 import { Client } from './client';
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
@@ -161,7 +162,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const fund = (client: Client, currency: string, amount: string) => fundWith(app, client, currency, amount);
   const keyFor = async (merchantId: string, env: Environment = 'test') => {
     const key = await app.auth.issueKey(merchantId, env);
-    return new Client(url, `${key.public_key}:${key.secret_key}`, { merchantId, apiKeyId: key.api_key_id, environment: env });
+    return new Client(url, `${key.public_key}:${key.secret_key}`, {
+      merchantId,
+      apiKeyId: key.api_key_id,
+      environment: env,
+      principal: { type: 'api_key', id: key.api_key_id, restricted: false, grants: FULL_ACCESS },
+    });
   };
   const metricsPort = server.metricsAddress?.()?.port;
   return {

@@ -14,6 +14,7 @@ import { StatusListIndexes1733700000000 } from './1733700000000-StatusListIndexe
 import { QrModules1733800000000 } from './1733800000000-QrModules';
 import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIndexes';
 import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
+import { People1736000000000 } from './1736000000000-People';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   QrModules1733800000000,
   KeysetFilterIndexes1734000000000,
   LateGuardProcedure1734100000000,
+  People1736000000000,
 ];

@@ -12,9 +12,11 @@ import type { Db } from '../../db/db';
 import { ApiKey, Environment } from './api-key.entity';
 import { Merchant } from './merchant.entity';
 import type { Scope } from '../../domain/scope';
+import { FULL_ACCESS, type Principal } from '../../domain/permissions';
 
 export interface AuthenticatedKey extends Scope {
   apiKeyId: string;
+  principal: Principal;
 }
 
 export interface IssuedKey {
@@ -110,7 +112,12 @@ export class AuthService {
     if (!matches) throw this.refuse('wrong_secret', publicKey, key.id);
     if (pk[1] !== sk[1] || key.environment !== pk[1]) throw this.refuse('environment_mismatch', publicKey, key.id);
     if (key.revokedAt) throw this.refuse('revoked', publicKey, key.id);
-    return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment };
+    return {
+      apiKeyId: key.id,
+      merchantId: key.merchantId,
+      environment: key.environment,
+      principal: { type: 'api_key', id: key.id, restricted: false, grants: FULL_ACCESS },
+    };
   }
 
   async createMerchant(name: string): Promise<Merchant> {

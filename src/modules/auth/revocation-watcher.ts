@@ -15,6 +15,7 @@
  *    registration here. The CLI (`keys revoke`) is reached this way even without Redis.
  */
 import type { Logger } from 'pino';
+import type { EntityManager } from 'typeorm';
 import type { Db } from '../../db/db';
 import type { RedisBus } from '../../db/redis';
 import { ApiKey } from './api-key.entity';
@@ -23,6 +24,26 @@ import { ApiKey } from './api-key.entity';
 export const REVOCATION_CHANNEL = 'payments-gateway:api-key-revoked';
 /** Key ids per polling statement. */
 const CHUNK = 500;
+
+/** What a watcher watches: the channel its revocations are announced on, and which of some ids are revoked. */
+export interface RevocationSource {
+  channel: string;
+  revokedAmong(em: EntityManager, ids: string[]): Promise<string[]>;
+}
+
+/** API keys: revoked once `revoked_at` is set. */
+export const API_KEY_REVOCATIONS: RevocationSource = {
+  channel: REVOCATION_CHANNEL,
+  async revokedAmong(em, ids) {
+    const rows: { id: string }[] = await em
+      .createQueryBuilder(ApiKey, 'k')
+      .select('k.id', 'id')
+      .where('k.id IN (:...ids)', { ids })
+      .andWhere('k.revoked_at IS NOT NULL')
+      .getRawMany();
+    return rows.map((r) => r.id);
+  },
+};
 
 export class RevocationWatcher {
   private readonly watched = new Map<string, Set<() => void>>();
@@ -35,8 +56,9 @@ export class RevocationWatcher {
     private readonly pollMs: number,
     private readonly log: Logger,
     private readonly redis?: RedisBus,
+    private readonly source: RevocationSource = API_KEY_REVOCATIONS,
   ) {
-    redis?.subscribe(REVOCATION_CHANNEL, (keyId) => {
+    redis?.subscribe(source.channel, (keyId) => {
       if (this.watched.has(keyId)) void this.check([keyId]);
     });
   }
@@ -74,7 +96,7 @@ export class RevocationWatcher {
    */
   async revoked(apiKeyId: string): Promise<void> {
     this.fire(apiKeyId);
-    if (this.redis && !(await this.redis.publishNow(REVOCATION_CHANNEL, apiKeyId))) {
+    if (this.redis && !(await this.redis.publishNow(this.source.channel, apiKeyId))) {
       this.log.warn('revocation not published to Redis; other processes find it by polling');
     }
   }
@@ -114,10 +136,8 @@ export class RevocationWatcher {
     try {
       for (let i = 0; i < ids.length; i += CHUNK) {
         const chunk = ids.slice(i, i + CHUNK);
-        const rows: { id: string }[] = await this.db.read((em) =>
-          em.createQueryBuilder(ApiKey, 'k').select('k.id', 'id').where('k.id IN (:...chunk)', { chunk }).andWhere('k.revoked_at IS NOT NULL').getRawMany(),
-        );
-        for (const { id } of rows) this.fire(id);
+        const revoked = await this.db.read((em) => this.source.revokedAmong(em, chunk));
+        for (const id of revoked) this.fire(id);
       }
       if (this.failing) this.log.info('revocation check recovered');
       this.failing = false;
