@@ -68,6 +68,14 @@ const GRAPHQL_ONLY_TYPES: Record<string, string> = {
   Viewer: 'the calling API key (REST has no such route)',
   Merchant: 'the calling merchant (REST has no such route)',
   PageInfo: 'Relay paging (REST pages are { data, has_more, next_cursor })',
+  // The team and the signed-in member: managed from the dashboard over GraphQL only.
+  Me: 'the signed-in member (the dashboard; REST has no such route)',
+  MerchantMembership: 'a merchant the signed-in member belongs to',
+  TeamMember: 'a member of the team (GraphQL only)',
+  SignInSession: 'a sign-in session of the member',
+  Invitation: 'the answer of inviteMember',
+  TotpEnrolment: 'the answer of enrolTotp',
+  TotpConfirmation: 'the answer of confirmTotp',
 };
 const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(name);
 
