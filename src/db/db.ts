@@ -34,7 +34,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, MigrationExecutor, QueryRunner } from 'typeorm';
 import { DEFAULT_DB_SETTINGS, type DbSettings } from '../config';
 import type { GuardForm } from './batch';
-import { destroyConnection, within, type PoolConnection } from './deadline';
+import { destroyConnection, watchPool, within, type PoolConnection } from './deadline';
 import { backoffMs, ConflictRetriesExhausted, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
 import { OutageProbe, type DbLog } from './outage';
 import { CountingLogger } from './query-counter';
@@ -114,16 +114,8 @@ export class Db {
     if (options.guardProviderCalls !== false) this.inTx = new AsyncLocalStorage<true>();
     this.settings = options.settings ?? DEFAULT_DB_SETTINGS;
     this.guards = options.guards ?? false;
-    // mysql2 gives each pooled connection one `once('error')` listener; a second error on a
-    // dead connection would otherwise be an uncaught 'error' event. The open connections are
-    // kept for the last resort of `close` (their sockets closed when the pool does not end).
-    type Conn = PoolConnection & { on(e: 'error' | 'end', f: () => void): void };
-    const pool = (ds.driver as unknown as { pool?: { on(event: 'connection', fn: (c: Conn) => void): void } }).pool;
-    pool?.on('connection', (connection) => {
-      this.poolConnections.add(connection);
-      connection.on('error', () => this.poolConnections.delete(connection));
-      connection.on('end', () => this.poolConnections.delete(connection));
-    });
+    // The open connections are kept for the last resort of `close` (their sockets closed when the pool does not end).
+    watchPool(ds, this.poolConnections);
     this.probe = new OutageProbe(ds, this.settings, options.log);
     this.units = new Units(ds, this.settings, this.probe);
     this.readers = new Readers(options.readers ?? [], this.settings, options.log);

@@ -1,5 +1,5 @@
 /** Time limits on database work: a promise raced against a timer, and a connection closed for good. */
-import type { QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 
 /**
  * Settles like `work`, or rejects with `onTimeout()`'s error after `ms`; calls `slow` if
@@ -31,6 +31,22 @@ export function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error, 
 export interface PoolConnection {
   destroy(): void;
   stream?: { destroy(err?: Error): void };
+}
+
+/**
+ * Keeps `open` equal to `ds`'s open pool connections (MySQL). It also gives each connection an
+ * 'error' listener: mysql2 gives a pooled connection one `once('error')` listener, and a second
+ * error on a dead connection (a server killed under load) would otherwise be an uncaught
+ * 'error' event, ending the process.
+ */
+export function watchPool(ds: DataSource, open: Set<PoolConnection>): void {
+  type Conn = PoolConnection & { on(e: 'error' | 'end', f: () => void): void };
+  const pool = (ds.driver as unknown as { pool?: { on(event: 'connection', fn: (c: Conn) => void): void } }).pool;
+  pool?.on('connection', (connection) => {
+    open.add(connection);
+    connection.on('error', () => open.delete(connection));
+    connection.on('end', () => open.delete(connection));
+  });
 }
 
 /** The driver connection each unit's query runner was given (what TypeORM's public `connect()` answers with). */

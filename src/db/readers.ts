@@ -8,7 +8,7 @@
  */
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { DbSettings } from '../config';
-import { within } from './deadline';
+import { watchPool, within } from './deadline';
 import { DatabaseUnavailableError } from './errors';
 import { OutageProbe, type DbLog } from './outage';
 import { Units } from './unit';
@@ -31,6 +31,7 @@ export class Readers {
     log?: DbLog,
   ) {
     this.all = sources.map((ds) => {
+      watchPool(ds, new Set());
       const probe = new OutageProbe(ds, settings, log);
       return { ds, probe, units: new Units(ds, settings, probe) };
     });

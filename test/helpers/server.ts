@@ -198,15 +198,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 export async function startProcess(
   database: TestDatabase,
   extra: Record<string, string> = {},
+  { startTimeoutMs = 30000, started }: { startTimeoutMs?: number; started?: (child: ChildProcess) => void } = {},
 ): Promise<{ url: string; metricsUrl?: string; child: ChildProcess; stop(signal?: NodeJS.Signals): Promise<void> }> {
   const main = path.resolve(__dirname, '../../src/main.js');
   // LOG_LEVEL info: the parent reads the "listening" line (with the port) from stdout.
   const env = { ...process.env, ...database.env, ...TEST_ENV, LOG_LEVEL: 'info', ...extra };
   const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started?.(child);
   let metricsUrl: string | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`process did not start: ${buffer}`)), 30000);
+    const timer = setTimeout(() => reject(new Error(`process did not start in ${startTimeoutMs} ms: ${buffer}`)), startTimeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(buffer);
@@ -229,7 +231,7 @@ export async function startProcess(
     child,
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       }),
