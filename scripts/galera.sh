@@ -5,6 +5,9 @@
 #   scripts/galera.sh down [DIR]    stop the nodes this script started and delete DIR
 #   scripts/galera.sh status [DIR]  wsrep status of each node
 #   scripts/galera.sh urls [DIR]    print the URLs only (GALERA_URLS=a,b,c)
+#   scripts/galera.sh kill N [DIR]  SIGKILL node N (1-3), as a crashed host: no shutdown, no goodbye
+#   scripts/galera.sh start N [DIR] start node N again; it rejoins (IST from a donor's gcache, else
+#                                   rsync SST) and this returns once it is Synced
 #
 # Debian's mariadbd + galera-4 (the provider is found with `dpkg -L galera-4`). Each node has
 # its own datadir, socket and config file under DIR (default $GALERA_DIR or /tmp/pgw-galera);
@@ -20,6 +23,7 @@
 set -euo pipefail
 
 cmd=${1:-up}
+case "$cmd" in kill | start) NODE=${2:-}; shift ;; esac
 DIR=${2:-${GALERA_DIR:-${TMPDIR:-/tmp}/pgw-galera}}
 SQL_PORT=${GALERA_PORT:-3311}
 GCOMM_PORT=${GALERA_GCOMM_PORT:-4611}
@@ -120,16 +124,19 @@ wait_for() { # seconds description command...
 
 synced() { running "$1" && [ "$(status_of "$1" wsrep_ready)" = ON ] && [ "$(status_of "$1" wsrep_local_state_comment)" = Synced ]; }
 
+# The pid of node n's mariadbd, if it runs: only one that this script started with this node's config file.
+node_pid() {
+  local pf; pf=$(pidfile "$1")
+  [ -f "$pf" ] || return 1
+  local pid; pid=$(cat "$pf")
+  [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--defaults-file=$DIR/node$1/my.cnf" && echo "$pid"
+}
+
 stop_nodes() {
   local pids=()
   for n in "${NODES[@]}"; do
-    local pf; pf=$(pidfile "$n")
-    [ -f "$pf" ] || continue
-    local pid; pid=$(cat "$pf")
-    # Only a mariadbd that this script started with this node's config file.
-    if [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--defaults-file=$DIR/node$n/my.cnf"; then
-      kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
-    fi
+    local pid; pid=$(node_pid "$n") || continue
+    kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
   done
   for pid in "${pids[@]}"; do
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -190,10 +197,33 @@ status() {
   done
 }
 
+valid_node() { case "$NODE" in 1 | 2 | 3) ;; *) die "which node? $cmd 1|2|3" ;; esac; }
+
+kill_node() {
+  valid_node
+  local pid; pid=$(node_pid "$NODE") || die "node $NODE is not running (in $DIR)"
+  kill -KILL "$pid"
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  log "node $NODE (pid $pid) killed with SIGKILL"
+}
+
+restart_node() {
+  valid_node
+  ! node_pid "$NODE" >/dev/null || die "node $NODE is already running"
+  [ -f "$DIR/node$NODE/my.cnf" ] || die "no node $NODE in $DIR (run up first)"
+  # A killed node leaves its socket and pid file behind; mariadbd replaces them.
+  start_node "$NODE"
+  wait_for 120 "node $NODE to rejoin" synced "$NODE"
+  local how=SST; grep -q "IST received" "$DIR/node$NODE/error.log" 2>/dev/null && how=IST
+  log "node $NODE is back: Synced (last state transfer seen in its log: $how)"
+}
+
 case "$cmd" in
   up) up ;;
+  kill) kill_node ;;
+  start) restart_node ;;
   down) down ;;
   status) status ;;
   urls) urls ;;
-  *) echo "usage: $0 up|down|status|urls [DIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|urls [DIR], $0 kill|start N [DIR]" >&2; exit 2 ;;
 esac

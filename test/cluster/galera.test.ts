@@ -11,69 +11,20 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FULL_ACCESS } from '../../src/domain/permissions';
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { createApp, App } from '../../src/app';
-import { ledgerVerifyCli, redisProblem, startProcess, testConfig, TestDatabase } from '../helpers/server';
-import { describeIf, REDIS_URL } from '../helpers/skip';
+import { ledgerVerifyCli, redisProblem, startProcess, testConfig } from '../helpers/server';
+import { REDIS_URL } from '../helpers/skip';
 import { Client, eventually, payoutBody, ref } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
 import { startReceiver, Receiver } from '../helpers/receiver';
 import { connectMysql } from '../helpers/mysql';
-
-const URLS = (process.env.GALERA_URLS ?? '')
-  .split(',')
-  .map((u) => u.trim())
-  .filter(Boolean);
-const cluster = describeIf(
-  URLS.length === 3,
-  'needs a three-node Galera cluster: run `npm run test:cluster` (or `npm run cluster:up` and set GALERA_URLS to the three URLs it prints)',
-);
+import { cluster, clusterDatabase, conflicts, URLS } from './cluster';
 
 type Proc = Awaited<ReturnType<typeof startProcess>>;
-
-/** One fresh database on the cluster, seen through each node's URL; created on node 1, dropped at the end. */
-async function clusterDatabase(): Promise<{ nodes: TestDatabase[]; admin: mysql.Connection[]; drop(): Promise<void> }> {
-  const first = new URL(URLS[0]);
-  const name = `${first.pathname.replace(/^\//, '') || 'pgw'}_g${randomBytes(5).toString('hex')}`;
-  const connect = (u: string) => {
-    const url = new URL(u);
-    return connectMysql(url);
-  };
-  const admin = await Promise.all(URLS.map(connect));
-  await admin[0].query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  // Reads see what the cluster committed before them (causal reads), on every node.
-  for (const c of admin) {
-    await c.query('SET SESSION wsrep_sync_wait = 1');
-    await c.query('SELECT 1'); // waits until this node has the new database too
-    await c.query(`USE \`${name}\``);
-  }
-  const nodes = URLS.map((u): TestDatabase => {
-    const url = new URL(u);
-    url.pathname = `/${name}`;
-    return { kind: 'mysql', env: { DATABASE_URL: url.toString() }, drop: async () => undefined };
-  });
-  return {
-    nodes,
-    admin,
-    async drop() {
-      await admin[0].query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await Promise.all(admin.map((c) => c.end()));
-    },
-  };
-}
-
-/** Certification failures + brute-force aborts on every node so far (each one a transaction the gateway had to rerun). */
-async function conflicts(admin: mysql.Connection[]): Promise<number> {
-  let n = 0;
-  for (const c of admin) {
-    const [rows] = await c.query<any[]>("SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts')");
-    for (const r of rows) n += Number(r.Value);
-  }
-  return n;
-}
 
 cluster('three gateway processes on a three-node Galera cluster', () => {
   let db: Awaited<ReturnType<typeof clusterDatabase>>;
