@@ -96,7 +96,7 @@ export function openPool(db: Db): mysql.Pool {
 }
 
 /** The gateway's settings: production-like, but quiet (no scheduler ticks or webhook sends in the statement counts). */
-function gatewayEnv(db: Db, port = 0, metricsPort = 0): NodeJS.ProcessEnv {
+function gatewayEnv(db: Db, port = 0, metricsPort = 0, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...env,
     DATABASE_URL: db.url.toString(),
@@ -114,6 +114,7 @@ function gatewayEnv(db: Db, port = 0, metricsPort = 0): NodeJS.ProcessEnv {
     // Production needs the base of its links; metrics are served on their own listener.
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
+    ...extra,
   };
 }
 
@@ -141,10 +142,11 @@ export interface Started {
   metricsUrl?: string;
 }
 
-export async function startGateway(db: Db, nodeArgs: string[] = []): Promise<Started> {
+/** The gateway on `db` (`extra`: more settings, e.g. another DATABASE_URL and DATABASE_READ_URLS for the cluster bench). */
+export async function startGateway(db: Db, nodeArgs: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<Started> {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const proc = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'src/main.js')], {
-    env: gatewayEnv(db, port, metricsPort),
+    env: gatewayEnv(db, port, metricsPort, extra),
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
