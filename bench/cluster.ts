@@ -178,7 +178,7 @@ async function main(): Promise<void> {
   const auths: string[] = keys.map((k: any) => `${k.public_key}:${k.secret_key}`);
   const settings: Record<Topology, (i: number) => NodeJS.ProcessEnv> = {
     'multi-writer': (i) => ({ DATABASE_URL: nodeUrl(i).toString() }),
-    'one-writer': () => ({ DATABASE_URL: nodeUrl(0).toString(), DATABASE_READ_URLS: `${nodeUrl(1)},${nodeUrl(2)}` }),
+    'one-writer': () => ({ DATABASE_URL: nodeUrl(0).toString(), DATABASE_READ_URLS: `${nodeUrl(1).toString()},${nodeUrl(2).toString()}` }),
   };
   const windows = new Map<string, Window[]>();
   let funded = false;

@@ -71,14 +71,15 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
     const t1 = Date.now();
     redisUrl = (await redisProblem(REDIS_URL)) ? '' : REDIS_URL;
     const env = { REDIS_URL: redisUrl, WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200', SCHEDULER_INTERVAL_MS: '20' };
-    procs.push(...(await Promise.all(db.nodes.map((node) => startProcess(node, env)))));
+    // A loaded machine may take long to start three processes: 90 s each.
+    procs.push(...(await Promise.all(db.nodes.map((node) => startProcess(node, env, { startTimeoutMs: 90_000 })))));
     procs.forEach((p, i) =>
       p.child.stdout!.on('data', (chunk: Buffer) => {
         for (const line of chunk.toString().split('\n')) if (/"level":(50|60)/.test(line)) errorLines.push(`process ${i + 1}: ${line}`);
       }),
     );
     figures.push(`3 processes started: ${Date.now() - t1} ms; redis: ${redisUrl ? 'yes' : 'no (unreachable)'}`);
-  }, 120000);
+  }, 200000);
 
   afterAll(async () => {
     process.stdout.write(`[galera] ${figures.join('; ')}\n`);
