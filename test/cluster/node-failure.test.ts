@@ -21,6 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { createApp, App } from '../../src/app';
+import { FULL_ACCESS } from '../../src/domain/permissions';
 import { ledgerVerifyCli, PRODUCTION_DB_LIMITS, startProcess, testConfig } from '../helpers/server';
 import { Client, payoutBody, Res } from '../helpers/client';
 import { cluster, clusterDatabase, conflicts, reconnect, type ClusterDatabase } from './cluster';
@@ -133,7 +134,13 @@ cluster('a Galera node killed under load', () => {
       const m = await admin.auth.createMerchant(`node-failure-${topology.replace(' ', '-')}-${randomUUID().slice(0, 8)}`);
       const key = await admin.auth.issueKey(m.id, 'test');
       const clients = procs.map(
-        (p) => new Client(p.url, `${key.public_key}:${key.secret_key}`, { merchantId: m.id, apiKeyId: key.api_key_id, environment: 'test' }),
+        (p) =>
+          new Client(p.url, `${key.public_key}:${key.secret_key}`, {
+            merchantId: m.id,
+            apiKeyId: key.api_key_id,
+            environment: 'test',
+            principal: { type: 'api_key', id: key.api_key_id, restricted: false, grants: FULL_ACCESS },
+          }),
       );
       const topup = await clients[0].post(
         '/v1/topup_intents',
