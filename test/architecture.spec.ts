@@ -26,6 +26,8 @@ import { topupsModule } from '../src/modules/topups/topup.module';
 import { TopupResolver } from '../src/modules/topups/topup.resolver';
 import { webhooksModule } from '../src/modules/webhooks/webhook.module';
 import { WebhookResolver } from '../src/modules/webhooks/webhook.resolver';
+import { graphModule } from '../src/modules/graph/graph.module';
+import { NodeResolver } from '../src/modules/graph/graph.resolver';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -247,6 +249,7 @@ const RESOLVERS_FIT = [
   fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver),
   fits(topupsModule, TopupResolver),
   fits(webhooksModule, WebhookResolver),
+  fits(graphModule, NodeResolver),
 ];
 function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: ServicesOf<M>) => object)[]): [AnyModule, unknown[]] {
   return [module, resolvers];

@@ -6,68 +6,50 @@
  * (docs/contract.md "Errors": the body is `{ code, message }`, plus `param` for validation
  * errors); other codes drop it, their message names what was wrong.
  */
-export type ErrorCode =
-  | 'validation_error'
-  | 'invalid_json'
-  | 'idempotency_key_required'
-  | 'unauthorized'
-  | 'not_found'
-  | 'idempotency_conflict'
-  | 'duplicate_merchant_reference'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'approval_required'
-  | 'invalid_state'
-  | 'insufficient_balance'
-  | 'refund_exceeds_payment'
-  | 'payment_method_unavailable'
-  | 'no_provider_available'
-  | 'endpoint_limit_reached'
-  | 'rate_limited'
-  | 'internal_error'
+/**
+ * Every code the API reports, with its HTTP status and what it means: the one list that REST's
+ * error bodies, GraphQL's `extensions.code` and the schema's `ErrorCode` enum (each value this
+ * code upper-cased, described as here) share. A new code is added here, with its description.
+ */
+export const ERROR_CODES = {
+  validation_error: { status: 400, description: 'A field is missing, malformed or out of range; `param` names its path.' },
+  invalid_json: { status: 400, description: 'The request body is not JSON.' },
+  idempotency_key_required: { status: 400, description: 'The operation requires an Idempotency-Key header (topup creates).' },
+  unauthorized: { status: 401, description: 'Credentials missing, malformed, unknown, wrong or revoked; the message never says which part.' },
+  not_found: { status: 404, description: 'The record is unknown, belongs to another merchant, or is in the other environment (also unknown routes).' },
+  idempotency_conflict: {
+    status: 409,
+    description: 'The Idempotency-Key was used with another request, or a payment merchantReference was reused with a changed fingerprint.',
+  },
+  duplicate_merchant_reference: { status: 409, description: 'A topup merchantReference was used before.' },
+  payload_too_large: { status: 413, description: 'The request body is over 64 KiB.' },
+  unsupported_media_type: { status: 415, description: 'A POST without Content-Type: application/json.' },
+  approval_required: { status: 422, description: 'The payout cannot be cancelled in its current status; the message names it.' },
+  invalid_state: { status: 422, description: 'The record is in a state that does not allow this operation.' },
+  insufficient_balance: { status: 422, description: 'The payout is above the available balance of its currency.' },
+  refund_exceeds_payment: { status: 422, description: 'The refund is above what remains refundable of the payment.' },
+  payment_method_unavailable: { status: 422, description: 'The named payment method (or bank) is not eligible, or nothing is eligible.' },
+  no_provider_available: { status: 422, description: 'No provider serves this request in this environment (live mode without a provider).' },
+  endpoint_limit_reached: { status: 422, description: 'The merchant has the maximum number of enabled webhook endpoints.' },
+  rate_limited: { status: 429, description: 'Over the per-key request rate; retry after the Retry-After header.' },
+  internal_error: { status: 500, description: 'An unexpected failure; details only in the server log, under the Request-Id.' },
   // HTTP-level refusals (docs/contract.md "HTTP details"; docs/decisions/0016-errors-before-routing.md).
-  | 'bad_request'
-  | 'method_not_allowed'
-  | 'request_timeout'
-  | 'expectation_failed'
-  | 'request_header_fields_too_large'
-  | 'service_unavailable'
+  bad_request: { status: 400, description: 'The HTTP request itself is malformed.' },
+  method_not_allowed: { status: 405, description: 'The route does not serve this HTTP method (a GraphQL mutation over GET).' },
+  request_timeout: { status: 408, description: 'The request was not received in time.' },
+  expectation_failed: { status: 417, description: 'An Expect header the service does not meet.' },
+  request_header_fields_too_large: { status: 431, description: 'The request headers are too large.' },
+  service_unavailable: { status: 503, description: 'The database is unreachable for now; retry the whole request after the Retry-After header.' },
   // Team access (docs/contract.md "Additions (third round)", Team access).
-  | 'permission_denied'
-  | 'approval_requires_member'
-  | 'approval_by_creator'
-  | 'approval_already_recorded';
+  permission_denied: { status: 403, description: 'The key or member lacks the permission the operation needs; the message names it.' },
+  approval_requires_member: { status: 403, description: 'The approval policy requires approvals by members; an API key cannot approve.' },
+  approval_by_creator: { status: 403, description: 'The creator of a payout cannot approve it.' },
+  approval_already_recorded: { status: 409, description: "This member's approval of the payout is already recorded." },
+} as const satisfies Record<string, { status: number; description: string }>;
 
-export const STATUS_OF: Record<ErrorCode, number> = {
-  validation_error: 400,
-  invalid_json: 400,
-  idempotency_key_required: 400,
-  unauthorized: 401,
-  not_found: 404,
-  idempotency_conflict: 409,
-  duplicate_merchant_reference: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  approval_required: 422,
-  invalid_state: 422,
-  insufficient_balance: 422,
-  refund_exceeds_payment: 422,
-  payment_method_unavailable: 422,
-  no_provider_available: 422,
-  endpoint_limit_reached: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  bad_request: 400,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  expectation_failed: 417,
-  request_header_fields_too_large: 431,
-  service_unavailable: 503,
-  permission_denied: 403,
-  approval_requires_member: 403,
-  approval_by_creator: 403,
-  approval_already_recorded: 409,
-};
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const STATUS_OF = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status])) as Record<ErrorCode, number>;
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; param?: string };

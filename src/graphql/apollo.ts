@@ -25,6 +25,7 @@ import { formatError } from './errors';
 import { ApiError } from '../domain/errors';
 import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
+import { oneMutationPerKeyPlugin } from './mutation-rules';
 
 export const ARMOR_LIMITS = {
   maxDepth: { n: 10 },
@@ -110,7 +111,7 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
   const schema = buildGraphQLSchema();
   return {
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
-    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, responseHeadPlugin],
+    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, oneMutationPerKeyPlugin, responseHeadPlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),

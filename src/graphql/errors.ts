@@ -6,7 +6,7 @@
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
-import { ApiError, ErrorBody } from '../domain/errors';
+import { ApiError, ERROR_CODES, ErrorBody } from '../domain/errors';
 import type { Operation } from '../domain/operation';
 import type { Answer } from '../ops/pipeline';
 import type { GqlContext } from './context';
@@ -99,7 +99,8 @@ export function formatError(log: Logger) {
       const mapped = status === 405 ? 'method_not_allowed' : 'validation_error';
       return { ...formatted, extensions: { ...formatted.extensions, code: mapped } };
     }
-    if (typeof code === 'string' && /^[a-z_]+$/.test(code)) return formatted;
+    // Only the contract's codes reach a client (the schema's ErrorCode enum lists them).
+    if (typeof code === 'string' && Object.hasOwn(ERROR_CODES, code)) return formatted;
     log.error({ err: original }, 'unhandled GraphQL error');
     return {
       message: ApiError.internal().message,

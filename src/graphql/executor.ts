@@ -3,11 +3,25 @@
  * once per document, behind Apollo Server's executor hook (a `gateway` whose `load()`
  * returns the one, local schema and this executor). Apollo still parses, validates (the
  * armor limits included), runs every plugin hook and formats errors; only `execute` is
- * replaced. Mutations, and any query graphql-jit cannot compile, run on graphql-js's
- * `execute` exactly as before. Subscriptions are not served over HTTP (ws.ts keeps graphql-js).
+ * replaced. Mutations, queries that select an interface or union (selectsAbstractType), and any
+ * query graphql-jit cannot compile run on graphql-js's `execute` exactly as before. Subscriptions are not served over HTTP (ws.ts keeps graphql-js).
  */
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, ExecutionResult, getVariableValues, GraphQLError, GraphQLSchema, OperationTypeNode, printSchema } from 'graphql';
+import {
+  DocumentNode,
+  execute,
+  ExecutionResult,
+  getNamedType,
+  getVariableValues,
+  GraphQLError,
+  GraphQLSchema,
+  isAbstractType,
+  OperationTypeNode,
+  printSchema,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /** Compiled programs kept (most recently used); a document not kept is compiled again. */
@@ -51,6 +65,32 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
+/**
+ * Whether a document selects a field of an interface or union type (`node`, `nodes`,
+ * `Event.resource`, `NextAction` branches): such documents run on graphql-js. graphql-jit
+ * resolves abstract types through `isTypeOf`/`resolveType` differently from graphql-js (it
+ * calls type-graphql's asynchronous `resolveType` in ways that do not always await it), so
+ * they are not compiled; test/graphql/jit-executor.test.ts checks both give the same answer.
+ */
+export function selectsAbstractType(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let found = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const type = typeInfo.getType();
+        if (type && isAbstractType(getNamedType(type))) found = true;
+      },
+      InlineFragment() {
+        const type = typeInfo.getType();
+        if (type && isAbstractType(getNamedType(type))) found = true;
+      },
+    }),
+  );
+  return found;
+}
+
 export interface JitStats {
   compiled: number;
   fallbacks: number;
@@ -87,7 +127,7 @@ export function jitGateway(
       }
       let result: CompiledQuery | ExecutionResult | undefined;
       try {
-        result = compileQuery(schema, document, operationName);
+        result = selectsAbstractType(schema, document) ? undefined : compileQuery(schema, document, operationName);
       } catch {
         result = undefined;
       }

@@ -7,6 +7,7 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from './scalars';
 import { EnvironmentEnum } from './enums';
+import { money, MoneyType, type Money } from './money';
 
 @ObjectType()
 export abstract class IntentFields {
@@ -18,6 +19,11 @@ export abstract class IntentFields {
 
   @Field(() => String, { simple: true })
   currency: string;
+
+  @Field(() => MoneyType, { description: '`amount` as Money: minor units, currency, exponent and the decimal major-unit string.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
 
   @Field(() => String, { simple: true })
   country: string;

@@ -8,6 +8,7 @@ import { auditModule } from './audit/audit.module';
 import { authModule } from './auth/auth.module';
 import { balancesModule } from './balances/balance.module';
 import { eventsModule } from './events/event.module';
+import { graphModule } from './graph/graph.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
 import { methodsModule } from './methods/method.module';
 import { peopleModule } from './people/people.module';
@@ -35,6 +36,7 @@ export const MODULES: readonly AnyModule[] = [
   methodsModule,
   paymentsModule,
   refundsModule,
+  graphModule,
 ];
 
 /** Builds every module's services, each after the modules it uses. */

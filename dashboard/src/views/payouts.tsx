@@ -131,7 +131,7 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
   const approve = () =>
     action.run(async () => {
       const r = await api.mutate(ApprovePayoutDocument, { id });
-      onChanged(r.approvePayoutIntent);
+      if (r.approvePayoutIntent) onChanged(r.approvePayoutIntent);
       record.reload();
     });
   const cancel = (e: Event) => {
@@ -139,7 +139,7 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
     if (tooLong) return;
     void action.run(async () => {
       const r = await api.mutate(CancelPayoutDocument, { id, reason: reason.trim() || null });
-      onChanged(r.cancelPayoutIntent);
+      if (r.cancelPayoutIntent) onChanged(r.cancelPayoutIntent);
       setCancelling(false);
       setReason('');
       record.reload();

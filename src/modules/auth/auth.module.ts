@@ -5,13 +5,17 @@ import { ApiKey } from './api-key.entity';
 import { AuthService } from './auth.service';
 import { Merchant } from './merchant.entity';
 import { RevocationWatcher } from './revocation-watcher';
-import { ViewerResolver } from './viewer.resolver';
+import { MerchantType, ViewerResolver } from './viewer.resolver';
+import { registerNode } from '../../graphql/node';
 
 declare module '../../graphql/context' {
   interface Loaders {
     merchant: DataLoader<string, Merchant | null>;
   }
 }
+
+// Only the caller's own merchant: the merchant loader itself is not scoped.
+registerNode('mer', MerchantType, (loaders, id, ctx) => (id === ctx.merchantId ? loaders.merchant.load(id) : Promise.resolve(null)));
 
 export const authModule = defineModule({
   name: 'auth',

@@ -2,9 +2,10 @@ import { Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from
 import type { GqlContext } from '../../graphql/context';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
 import type { Merchant } from './merchant.entity';
 
-@ObjectType('Merchant')
+@ObjectType('Merchant', { implements: NodeInterface, description: 'The calling merchant.' })
 export class MerchantType {
   @Field(() => ID, { simple: true })
   id: string;

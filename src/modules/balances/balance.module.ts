@@ -1,10 +1,22 @@
 /** Balances per currency and the ledger behind them. */
+import DataLoader from 'dataloader';
 import { defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
 import { Balance, LedgerEntry } from './balance.entity';
 import { BalanceResolver } from './balance.resolver';
 import { registerBalanceRoutes } from './balance.routes';
 import { BalanceSchema } from './balance.schemas';
+import { balanceCurrencyOf, BalanceType, withBalanceId, type BalanceNode } from './balance.types';
 import { LedgerService } from './ledger.service';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    /** By derived id (`bal_test_THB`): the caller's balance in that currency. */
+    balance: DataLoader<string, BalanceNode | null>;
+  }
+}
+
+registerNode('bal', BalanceType, (loaders, id) => loaders.balance.load(id));
 
 export const balancesModule = defineModule({
   name: 'balances',
@@ -12,5 +24,15 @@ export const balancesModule = defineModule({
   entities: [Balance, LedgerEntry],
   resolvers: [BalanceResolver],
   routes: registerBalanceRoutes,
+  loaders: ({ ledger }, ctx) => ({
+    balance: new DataLoader<string, BalanceNode | null>(async (ids) => {
+      const all = ids.some((id) => balanceCurrencyOf(ctx, id)) ? await ledger.list(ctx) : [];
+      return ids.map((id) => {
+        const currency = balanceCurrencyOf(ctx, id);
+        const found = currency === undefined ? undefined : all.find((b) => b.currency === currency);
+        return found ? withBalanceId(found) : null;
+      });
+    }),
+  }),
   models: [BalanceSchema],
 });

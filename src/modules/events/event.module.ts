@@ -1,6 +1,8 @@
 /** The event outbox: listing, lookup and the `events` subscription. */
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
+import { EventType } from './event.types';
 import { EventRecord, EventSequence } from './event.entity';
 import { EventHub } from './event.hub';
 import { EventResolver, EventSubscriptionResolver } from './event.resolver';
@@ -13,6 +15,8 @@ declare module '../../graphql/context' {
     event: DataLoader<string, EventWire | null>;
   }
 }
+
+registerNode('evt', EventType, (loaders, id) => loaders.event.load(id));
 
 export const eventsModule = defineModule({
   name: 'events',

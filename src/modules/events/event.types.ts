@@ -7,6 +7,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
 
 @ObjectType('EventData')
 export class EventDataType {
@@ -14,7 +15,7 @@ export class EventDataType {
   object: Record<string, unknown>;
 }
 
-@ObjectType('Event')
+@ObjectType('Event', { implements: NodeInterface, description: 'Something that happened to a record: a creation or a status change.' })
 export class EventType {
   @Field(() => ID, { simple: true })
   id: string;

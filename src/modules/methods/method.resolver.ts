@@ -41,6 +41,7 @@ export class MethodResolver {
   }
 
   @Mutation(() => PaymentMethodSettingType, {
+    nullable: true,
     description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.',
   })
   async updatePaymentMethodSetting(

@@ -4,6 +4,7 @@
  */
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { money, MoneyType, type Money } from '../../graphql/money';
 
 export enum NextActionTypeEnum {
   REDIRECT_TO_URL = 'redirect_to_url',
@@ -38,11 +39,16 @@ export class BankTransferInstructionsType {
   @Field(() => String, { simple: true })
   reference: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'The amount to transfer, in minor units.', simple: true })
   amount: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'The currency of the transfer.', simple: true })
   currency: string;
+
+  @Field(() => MoneyType, { description: '`amount` as Money.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
 }
 
 @ObjectType('NextAction')

@@ -5,6 +5,8 @@ import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { methodsModule } from '../methods/method.module';
 import { byKey, defineModule, type RouteKit } from '../module';
+import { registerNode } from '../../graphql/node';
+import { PaymentIntentType } from './payment.types';
 import { CheckoutService } from './checkout.service';
 import { registerCheckoutRoutes } from './checkout.routes';
 import { PaymentLifecycle } from './payment-lifecycle.service';
@@ -22,6 +24,8 @@ declare module '../../graphql/context' {
     paymentIntent: DataLoader<string, PaymentIntentWire | null>;
   }
 }
+
+registerNode('pi', PaymentIntentType, (loaders, id) => loaders.paymentIntent.load(id));
 
 export const paymentsModule = defineModule({
   name: 'payments',

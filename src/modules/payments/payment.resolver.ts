@@ -45,6 +45,7 @@ export class PaymentResolver {
   }
 
   @Mutation(() => PaymentIntentType, {
+    nullable: true,
     description:
       'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
@@ -53,6 +54,7 @@ export class PaymentResolver {
   }
 
   @Mutation(() => PaymentIntentType, {
+    nullable: true,
     description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
   })
   async cancelPaymentIntent(

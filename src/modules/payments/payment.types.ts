@@ -9,6 +9,8 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { CheckoutModeEnum, PaymentIntentStatusEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
+import { money, MoneyType, type Money } from '../../graphql/money';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 import { NextActionType } from '../methods/next-action.types';
 
@@ -23,6 +25,11 @@ export class PaymentReceiptType {
   @Field(() => String, { simple: true })
   currency: string;
 
+  @Field(() => MoneyType, { description: '`amount` as Money.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
+
   @Field(() => String, { name: 'paymentMethod' })
   payment_method: string;
 
@@ -36,7 +43,7 @@ export class PaymentReceiptType {
   paid_at: string;
 }
 
-@ObjectType('PaymentIntent')
+@ObjectType('PaymentIntent', { implements: NodeInterface, description: 'A payment a payer makes to the merchant, with the method and next action it needs.' })
 export class PaymentIntentType extends IntentFields {
   @Field(() => CheckoutModeEnum, { name: 'checkoutMode' })
   checkout_mode: CheckoutModeEnum;
@@ -62,6 +69,11 @@ export class PaymentIntentType extends IntentFields {
 
   @Field(() => String, { name: 'amountRefunded', description: 'Minor units: the sum of the refunds that have not failed; "0" when none.' })
   amount_refunded: string;
+
+  @Field(() => MoneyType, { description: '`amountRefunded` as Money.' })
+  get amountRefundedMoney(): Money {
+    return money(this.amount_refunded, this.currency);
+  }
 }
 
 export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);

@@ -3,6 +3,8 @@ import DataLoader from 'dataloader';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
+import { PayoutIntentType } from './payout.types';
 import { PayoutIntent } from './payout.entity';
 import { payoutOperations } from './payout.operations';
 import { PayoutIntentSchema } from './payout.schemas';
@@ -17,6 +19,8 @@ declare module '../../graphql/context' {
     payoutIntent: DataLoader<string, PayoutIntentWire | null>;
   }
 }
+
+registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(id));
 
 export const payoutsModule = defineModule({
   name: 'payouts',

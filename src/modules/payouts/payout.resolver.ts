@@ -36,18 +36,23 @@ export class PayoutResolver {
   }
 
   @Mutation(() => PayoutIntentType, {
+    nullable: true,
     description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.',
   })
   async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
-  @Mutation(() => PayoutIntentType, { description: 'requires_approval -> processing.' })
+  @Mutation(() => PayoutIntentType, {
+    nullable: true,
+    description: 'requires_approval -> processing.',
+  })
   async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
   @Mutation(() => PayoutIntentType, {
+    nullable: true,
     description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
   })
   async cancelPayoutIntent(

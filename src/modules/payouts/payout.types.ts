@@ -7,6 +7,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 
 @ObjectType('PayoutRecipient')
@@ -27,7 +28,7 @@ export class PayoutRecipientType {
   holder_name: string;
 }
 
-@ObjectType('PayoutIntent')
+@ObjectType('PayoutIntent', { implements: NodeInterface, description: 'Money sent from the available balance to a bank account, after approval.' })
 export class PayoutIntentType extends IntentFields {
   @Field(() => PayoutIntentStatusEnum, { simple: true })
   status: PayoutIntentStatusEnum;

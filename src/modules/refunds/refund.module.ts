@@ -3,6 +3,8 @@ import DataLoader from 'dataloader';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
+import { RefundType } from './refund.types';
 import { paymentsModule } from '../payments/payment.module';
 import { Refund } from './refund.entity';
 import { refundOperations } from './refund.operations';
@@ -18,6 +20,8 @@ declare module '../../graphql/context' {
     refund: DataLoader<string, RefundWire | null>;
   }
 }
+
+registerNode('re', RefundType, (loaders, id) => loaders.refund.load(id));
 
 export const refundsModule = defineModule({
   name: 'refunds',

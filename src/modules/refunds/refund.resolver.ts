@@ -37,6 +37,7 @@ export class RefundResolver {
   }
 
   @Mutation(() => RefundType, {
+    nullable: true,
     description:
       'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
   })

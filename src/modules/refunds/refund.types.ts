@@ -9,8 +9,10 @@ import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum, RefundStatusEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { IntentFilterFields } from '../../graphql/intent.types';
+import { money, MoneyType, type Money } from '../../graphql/money';
+import { NodeInterface } from '../../graphql/node';
 
-@ObjectType('Refund')
+@ObjectType('Refund', { implements: NodeInterface, description: 'Money returned to the payer of a succeeded payment intent, in full or in part.' })
 export class RefundType {
   @Field(() => ID, { simple: true })
   id: string;
@@ -26,6 +28,11 @@ export class RefundType {
 
   @Field(() => String, { description: "The payment intent's currency.", simple: true })
   currency: string;
+
+  @Field(() => MoneyType, { description: '`amount` as Money.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
 
   @Field(() => EnvironmentEnum, { simple: true })
   environment: EnvironmentEnum;

@@ -3,6 +3,8 @@ import DataLoader from 'dataloader';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
+import { TopupIntentType } from './topup.types';
 import { TopupIntent } from './topup.entity';
 import { topupOperations } from './topup.operations';
 import { TopupResolver } from './topup.resolver';
@@ -16,6 +18,8 @@ declare module '../../graphql/context' {
     topupIntent: DataLoader<string, TopupIntentWire | null>;
   }
 }
+
+registerNode('tu', TopupIntentType, (loaders, id) => loaders.topupIntent.load(id));
 
 export const topupsModule = defineModule({
   name: 'topups',

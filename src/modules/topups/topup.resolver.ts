@@ -36,6 +36,7 @@ export class TopupResolver {
   }
 
   @Mutation(() => TopupIntentType, {
+    nullable: true,
     description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.',
   })
   async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {

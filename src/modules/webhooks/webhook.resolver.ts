@@ -50,6 +50,7 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookEndpointType, {
+    nullable: true,
     description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.',
   })
   async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
@@ -57,6 +58,7 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookEndpointType, {
+    nullable: true,
     description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.',
   })
   async updateWebhookEndpoint(
@@ -70,18 +72,25 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookEndpointType, {
+    nullable: true,
     description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.',
   })
   async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.rotateSecret, {}, { id }, '');
   }
 
-  @Mutation(() => WebhookDeliveryType, { description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.' })
+  @Mutation(() => WebhookDeliveryType, {
+    nullable: true,
+    description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.',
+  })
   async resendEvent(@Arg('id', () => ID) id: string, @Arg('webhookEndpointId', () => ID) webhookEndpointId: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
   }
 
-  @Mutation(() => DeletedWebhookEndpointType, { description: 'Deletes a webhook endpoint; pending deliveries are cancelled.' })
+  @Mutation(() => DeletedWebhookEndpointType, {
+    nullable: true,
+    description: 'Deletes a webhook endpoint; pending deliveries are cancelled.',
+  })
   async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.remove, {}, { id }, '');
   }
