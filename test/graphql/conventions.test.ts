@@ -5,7 +5,7 @@
  * schema's ErrorCode enum.
  */
 import { randomUUID } from 'node:crypto';
-import { isEnumType } from 'graphql';
+import { isEnumType, isNonNullType } from 'graphql';
 import { ERROR_CODES } from '../../src/domain/errors';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { Client, ref } from '../helpers/client';
@@ -46,6 +46,12 @@ const TWO_PAYOUTS = `mutation Two($a: CreatePayoutIntentInput!, $b: CreatePayout
 }`;
 
 describe('several mutations in one document', () => {
+  test('every mutation field is nullable', () => {
+    const fields = Object.values(buildGraphQLSchema().getMutationType()!.getFields());
+    expect(fields.length).toBeGreaterThan(10);
+    expect(fields.filter((f) => isNonNullType(f.type)).map((f) => f.name)).toEqual([]);
+  });
+
   test('the committed one stays in data and in the database; the failing one is its own error with its path', async () => {
     const over = (BigInt(FUNDING) * 10n).toString();
     const res = await gql(merchant, TWO_PAYOUTS, { a: payoutInput('2500'), b: payoutInput(over) });
