@@ -1,14 +1,14 @@
 /**
  * GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql, on
  * the same port as HTTP. Apollo's plugins never see this traffic, so the same rules are
- * applied here: authentication from `connectionParams.authorization` (a bad key closes the
- * socket with 4401), the per-key rate limit (a connection and each subscribe take one
+ * applied here: authentication from `connectionParams.authorization`, or without it the dashboard's
+ * session cookie on the upgrade (its Origin checked; a bad key or session closes the socket with 4401), the per-key rate limit (a connection and each subscribe take one
  * point; a connection over the limit closes with 4429, a subscribe over it is refused
  * with `rate_limited`), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
  * token limit at parse time, graphql-armor's validation rules (depth, cost, aliases,
  * directives), and a fresh per-operation context. Only subscription operations are served.
  *
- * A key revoked after connecting closes the socket with 4403: at its next subscribe, or
+ * A key revoked (or a session ended) after connecting closes the socket with 4403: at its next subscribe, or
  * when the process's revocation watcher learns of it (at once in the revoking process,
  * through Redis or the database poll elsewhere: within REVOCATION_POLL_MS, default
  * 250 ms). Its streams read nothing committed after the revocation meanwhile.
