@@ -22,6 +22,8 @@ import { payoutsModule } from '../src/modules/payouts/payout.module';
 import { PayoutResolver } from '../src/modules/payouts/payout.resolver';
 import { refundsModule } from '../src/modules/refunds/refund.module';
 import { PaymentIntentRefundsResolver, RefundResolver } from '../src/modules/refunds/refund.resolver';
+import { linksModule } from '../src/modules/links/link.module';
+import { LinkResolver, PaymentIntentLinkResolver } from '../src/modules/links/link.resolver';
 import { topupsModule } from '../src/modules/topups/topup.module';
 import { TopupResolver } from '../src/modules/topups/topup.resolver';
 import { webhooksModule } from '../src/modules/webhooks/webhook.module';
@@ -242,6 +244,7 @@ const RESOLVERS_FIT = [
   fits(authModule, ViewerResolver),
   fits(balancesModule, BalanceResolver),
   fits(eventsModule, EventResolver, EventSubscriptionResolver),
+  fits(linksModule, LinkResolver, PaymentIntentLinkResolver),
   fits(methodsModule, MethodResolver),
   fits(paymentsModule, PaymentResolver),
   fits(peopleModule, PeopleResolver),

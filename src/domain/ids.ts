@@ -93,6 +93,7 @@ export const ID_PREFIX = {
   setupLink: 'sul',
   session: 'ses',
   recoveryCode: 'rcv',
+  paymentLink: 'plink',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

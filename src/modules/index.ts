@@ -10,6 +10,7 @@ import { balancesModule } from './balances/balance.module';
 import { eventsModule } from './events/event.module';
 import { graphModule } from './graph/graph.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
+import { linksModule } from './links/link.module';
 import { methodsModule } from './methods/method.module';
 import { peopleModule } from './people/people.module';
 import { paymentsModule } from './payments/payment.module';
@@ -36,6 +37,7 @@ export const MODULES: readonly AnyModule[] = [
   methodsModule,
   paymentsModule,
   refundsModule,
+  linksModule,
   graphModule,
 ];
 

@@ -102,6 +102,7 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         plannedFailureMessage: null,
         providerCall: 'start',
         amountRefunded: 0n,
+        paymentLinkId: null,
         checkoutToken: 't'.repeat(43),
         expiresAt: now,
         settleAt: null,

@@ -32,6 +32,9 @@ const GRAPHQL_TYPE_OF: Record<string, string> = {
 
 /** REST fields whose GraphQL name is not their camelCase, per REST record (or `Record.path` of an inline object). */
 const RENAMED: Record<string, Record<string, { graphql: string; why: string }>> = {
+  PaymentIntent: {
+    payment_link: { graphql: 'paymentLinkId', why: 'the id; the GraphQL field paymentLink resolves the record' },
+  },
   Refund: {
     payment_intent: { graphql: 'paymentIntentId', why: 'the id; the GraphQL field paymentIntent resolves the record' },
   },
@@ -50,6 +53,7 @@ const MONEY = 'a String amount as Money (docs/graphql.md, Money): GraphQL-only, 
 const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
   PaymentIntent: {
     refunds: "the payment intent's refunds, a connection (REST: GET /v1/refunds?payment_intent=)",
+    paymentLink: 'the payment link the payer started from, resolved from payment_link',
     amountMoney: MONEY,
     amountRefundedMoney: MONEY,
   },
@@ -176,6 +180,7 @@ test('the modules publish the wire records this spec expects to compare', () => 
     'Event',
     'NextAction',
     'PaymentIntent',
+    'PaymentLink',
     'PaymentMethodOption',
     'PaymentMethodSetting',
     'PaymentReceipt',

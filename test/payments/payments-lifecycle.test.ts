@@ -71,6 +71,7 @@ describe('record shape', () => {
       'merchant_reference',
       'next_action',
       'object',
+      'payment_link',
       'payment_method',
       'processing_reason',
       'receipt',
@@ -79,6 +80,7 @@ describe('record shape', () => {
     ]);
     expect(p).toMatchObject({
       object: 'payment_intent',
+      payment_link: null,
       amount: '50000',
       currency: 'THB',
       country: 'TH',

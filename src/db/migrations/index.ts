@@ -15,6 +15,7 @@ import { QrModules1733800000000 } from './1733800000000-QrModules';
 import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIndexes';
 import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
 import { People1736000000000 } from './1736000000000-People';
+import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   KeysetFilterIndexes1734000000000,
   LateGuardProcedure1734100000000,
   People1736000000000,
+  PaymentLinks1738000000000,
 ];

@@ -235,17 +235,12 @@ export class CheckoutService {
   private async viewOf(em: EntityManager, p: PaymentIntent): Promise<CheckoutView> {
     const { lifecycle } = this.deps;
     const stored = lifecycle.payerOf(p);
-    const choices =
-      p.status === 'requires_action' && p.paymentMethod === null
-        ? (
-            await this.deps.methods.eligible(em, scopeOf(p), {
-              amount: p.amount,
-              currency: p.currency,
-              country: p.country,
-              checkoutMode: 'hosted',
-            })
-          ).map(choiceToWire)
-        : [];
+    let choices: PaymentMethodOptionWire[] = [];
+    if (p.status === 'requires_action' && p.paymentMethod === null) {
+      const eligible = await this.deps.methods.eligible(em, scopeOf(p), { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: 'hosted' });
+      const allowed = lifecycle.extensions.allowedMethods ? await lifecycle.extensions.allowedMethods(em, p) : null;
+      choices = eligible.filter((c) => allowed === null || allowed.includes(c.method)).map(choiceToWire);
+    }
     return {
       intent: lifecycle.store.toWire(p),
       merchantName: await lifecycle.merchantName(em, p.merchantId),

@@ -41,6 +41,17 @@ export interface PaymentLifecycleDeps {
   baseUrl: () => string;
 }
 
+/**
+ * What other modules add to a payment's path without the payments module knowing them (the
+ * payment links module: it counts a link's completions and narrows its checkout's methods).
+ */
+export interface PaymentExtensions {
+  /** Runs in the transaction that makes `p` succeed, once per payment (the transition is conditional). */
+  succeeded: ((tx: Tx, actor: Actor, p: PaymentIntent, now: Date) => Promise<void>)[];
+  /** The method names the hosted page may offer for `p`; null = every eligible one. */
+  allowedMethods?: (em: EntityManager, p: PaymentIntent) => Promise<readonly string[] | null>;
+}
+
 /** Fault injection and slow-provider simulation for tests. */
 export interface ProviderCallHooks {
   /** Runs where the provider call runs (outside any transaction), before it. */
@@ -51,6 +62,7 @@ export class PaymentLifecycle {
   readonly engine: Lifecycle<PaymentIntent, PaymentStatus, keyof typeof paymentStates.transitions, PaymentIntentWire>;
   readonly store: IntentStore<PaymentIntent, PaymentIntentWire>;
   readonly hooks: ProviderCallHooks = {};
+  readonly extensions: PaymentExtensions = { succeeded: [] };
 
   constructor(private readonly deps: PaymentLifecycleDeps) {
     this.store = new IntentStore(deps.db, PaymentIntent, 'paymentIntent', 'payment intent', PAYMENT_LIST, paymentToWire);
@@ -115,9 +127,7 @@ export class PaymentLifecycle {
       await this.store.patch(em, actor, p, this.answerOf(p, start, now), now);
     }
     await this.engine.record(em, actor, p, event, now);
-    if (start.initial.status === 'succeeded') {
-      return this.engine.apply(em, actor, p, 'succeedAtOnce', { settleAt: null, receipt: receiptOf(p, now) }, now);
-    }
+    if (start.initial.status === 'succeeded') return this.succeed(em, actor, p, 'succeedAtOnce', now);
     if (start.initial.status === 'processing') {
       return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
     }
@@ -177,8 +187,15 @@ export class PaymentLifecycle {
   /** processing -> succeeded | failed. */
   settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
     return outcome.status === 'succeeded'
-      ? this.engine.apply(em, actor, p, 'succeed', { settleAt: null, receipt: receiptOf(p, now) }, now)
+      ? this.succeed(em, actor, p, 'succeed', now)
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
+  }
+
+  /** -> succeeded, with what other modules add to a success (PaymentExtensions), in the same transaction. */
+  private async succeed(em: Tx, actor: Actor, p: PaymentIntent, transition: 'succeed' | 'succeedAtOnce', now: Date): Promise<PaymentIntentWire> {
+    const wire = await this.engine.apply(em, actor, p, transition, { settleAt: null, receipt: receiptOf(p, now) }, now);
+    for (const extension of this.extensions.succeeded) await extension(em, actor, p, now);
+    return wire;
   }
 
   /** requires_action -> processing: the payer has paid; the provider confirms the funds. */
@@ -230,12 +247,9 @@ export class PaymentLifecycle {
 
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
   async pickForTest(em: Tx, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
-    const [choice] = await this.deps.methods.eligible(em, scope, {
-      amount: p.amount,
-      currency: p.currency,
-      country: p.country,
-      checkoutMode: p.checkoutMode,
-    });
+    const eligible = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
+    const allowed = this.extensions.allowedMethods ? await this.extensions.allowedMethods(em, p) : null;
+    const choice = eligible.find((c) => allowed === null || allowed.includes(c.method));
     if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
     await this.store.patch(
       em,

@@ -95,4 +95,8 @@ export class PaymentIntent extends IntentRecord<PaymentStatus> {
   /** The sum of the payment's refunds that have not failed; never above `amount` (see PaymentLifecycle.addRefunded). */
   @Column({ name: 'amount_refunded', type: 'varchar', length: 40, transformer: moneyTransformer })
   amountRefunded: bigint;
+
+  /** The payment link the payer started from (plink_...), or null. */
+  @Column({ name: 'payment_link_id', type: 'varchar', length: 40, nullable: true })
+  paymentLinkId: string | null;
 }

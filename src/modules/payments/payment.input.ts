@@ -46,6 +46,8 @@ export interface CreatePaymentInput {
   metadata: Record<string, string>;
   device_fingerprint: string | null;
   external_reference: string | null;
+  /** The payment link the payer started from (not part of the API's create body, nor of the fingerprint). */
+  payment_link?: string | null;
 }
 
 const collapse = (v: string) => v.trim().replace(/\s+/g, ' ');

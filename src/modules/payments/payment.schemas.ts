@@ -47,6 +47,7 @@ export const PaymentIntentSchema = Type.Object(
       ...AmountText,
       description: 'The sum of the refunds of this payment intent that have not failed (pending or succeeded); "0" when none.',
     },
+    payment_link: Nullable(Type.String({ description: 'The payment link (plink_...) the payer started from; null for an intent created through the API.' })),
     created_at: Instant,
     updated_at: Instant,
   },

@@ -91,6 +91,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       plannedFailureMessage: null,
       providerCall: null,
       amountRefunded: 0n,
+      paymentLinkId: input.payment_link ?? null,
       checkoutToken: token,
       settleAt: null,
       createdAt: now,

@@ -4,7 +4,7 @@
  * idempotent replay and an event payload render the same. Inputs are camelCase and reach
  * the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
@@ -74,6 +74,13 @@ export class PaymentIntentType extends IntentFields {
   get amountRefundedMoney(): Money {
     return money(this.amount_refunded, this.currency);
   }
+
+  @Field(() => ID, {
+    name: 'paymentLinkId',
+    nullable: true,
+    description: 'The payment link the payer started from (REST `payment_link`); null for an intent created through the API. `paymentLink` resolves it.',
+  })
+  payment_link: string | null;
 }
 
 export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);

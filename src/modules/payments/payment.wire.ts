@@ -50,6 +50,7 @@ export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
     processing_reason: p.status === 'processing' ? p.processingReason : null,
     receipt: p.status === 'succeeded' ? p.receipt : null,
     amount_refunded: formatAmount(p.amountRefunded),
+    payment_link: p.paymentLinkId ?? null,
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
   };

@@ -1,0 +1,42 @@
+/** Payment links: the resource, its QR code, and the payer's page at /pay/<token>. */
+import DataLoader from 'dataloader';
+import type { FastifyInstance } from 'fastify';
+import { liveGated } from '../../ops/operation';
+import { eventsModule } from '../events/event.module';
+import { methodsModule } from '../methods/method.module';
+import { byKey, defineModule, type RouteKit } from '../module';
+import { paymentsModule } from '../payments/payment.module';
+import { PaymentLink } from './link.entity';
+import { linkOperations } from './link.operations';
+import { LinkResolver, PaymentIntentLinkResolver } from './link.resolver';
+import { registerLinkRoutes } from './link.routes';
+import { PaymentLinkSchema } from './link.schemas';
+import { LinkService } from './link.service';
+import type { PaymentLinkWire } from './link.wire';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    paymentLink: DataLoader<string, PaymentLinkWire | null>;
+  }
+}
+
+export const linksModule = defineModule({
+  name: 'links',
+  uses: { events: eventsModule, methods: methodsModule, payments: paymentsModule },
+  provide({ db, config, publicUrl }, { events, methods, payments }) {
+    const links = new LinkService({ db, events: events.events, methods: methods.methodRouting, baseUrl: () => publicUrl.get() });
+    const extensions = payments.paymentLifecycle.extensions;
+    extensions.succeeded.push((tx, actor, p, now) => links.countCompletion(tx, actor, p, now));
+    extensions.allowedMethods = async (em, p) => (p.paymentLinkId === null ? null : ((await links.find(em, p, p.paymentLinkId))?.allowedMethods ?? null));
+    return { links, linkOps: liveGated(linkOperations(links), config.simulatedProvidersInLive) };
+  },
+  entities: [PaymentLink],
+  resolvers: [LinkResolver, PaymentIntentLinkResolver],
+  routes(fastify: FastifyInstance, services, kit: RouteKit) {
+    registerLinkRoutes(fastify, services, kit);
+  },
+  loaders: ({ links }, ctx) => ({
+    paymentLink: new DataLoader<string, PaymentLinkWire | null>(async (ids) => byKey(ids, await links.getMany(ctx, ids))),
+  }),
+  models: [PaymentLinkSchema],
+});

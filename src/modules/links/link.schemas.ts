@@ -1,0 +1,140 @@
+/**
+ * The payment links' schemas: the create and update bodies (validated by the pipeline for
+ * REST and GraphQL alike), the wire record and its type, the listing, and what each route
+ * publishes in the OpenAPI document.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, Nullable, Obj, TEXT } from '../../domain/fields';
+import type { ListSpec } from '../../domain/listing';
+import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { PAYMENT_METHODS } from '../methods/catalogue';
+import { Metadata, PaymentMethodName, ReturnUrl } from '../payments/payment-request.schemas';
+
+export const DESCRIPTION_MAX = 500;
+export const COMPLETION_LIMIT_MAX = 1_000_000;
+
+const Description = Type.String({
+  maxLength: DESCRIPTION_MAX,
+  ...TEXT,
+  description: `Shown to the payer; at most ${DESCRIPTION_MAX} characters. Blank or null means none.`,
+});
+const CompletionLimit = Type.Integer({
+  minimum: 1,
+  maximum: COMPLETION_LIMIT_MAX,
+  description: 'How many succeeded payments the link takes; null = no limit. A single-use link (reusable false) has 1.',
+});
+const ExpiresAt = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$',
+  'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59.000Z',
+  description: 'When the link stops taking new payments: an ISO 8601 date-time with an offset, in the future. Null = never.',
+});
+
+export const CreatePaymentLinkBody = Obj(
+  {
+    amount: Type.Optional(Nullable({ ...Amount, description: `${Amount.description} A fixed amount; exactly one of amount and customer_chooses.` })),
+    currency: Currency,
+    country: Country,
+    description: Type.Optional(Nullable(Description)),
+    customer_chooses: Type.Optional(
+      Nullable(
+        Obj(
+          { minimum: Amount, maximum: Amount },
+          { description: 'The payer enters the amount, between minimum and maximum (minor units, inclusive); exactly one of amount and customer_chooses.' },
+        ),
+      ),
+    ),
+    allowed_methods: Type.Optional(
+      Nullable(
+        Type.Array(PaymentMethodName, {
+          minItems: 1,
+          maxItems: PAYMENT_METHODS.length,
+          description: `Method names the payer may choose from (${PAYMENT_METHODS.join(', ')}); omitted or null: every method eligible for the payment.`,
+        }),
+      ),
+    ),
+    reusable: Type.Optional(Nullable(Type.Boolean({ description: 'Default true; false makes a single-use link (completion_limit 1).' }))),
+    completion_limit: Type.Optional(Nullable(CompletionLimit)),
+    expires_at: Type.Optional(Nullable(ExpiresAt)),
+    return_url: Type.Optional(Nullable({ ...ReturnUrl, description: `${ReturnUrl.description} Where the checkout sends the payer after paying.` })),
+    metadata: Type.Optional(Nullable(Metadata)),
+    environment: IgnoredEnvironment,
+  },
+  { title: 'CreatePaymentLink' },
+);
+export type CreatePaymentLinkBody = Static<typeof CreatePaymentLinkBody>;
+
+export const UpdatePaymentLinkBody = Obj(
+  {
+    description: Type.Optional(Nullable(Description)),
+    active: Type.Optional(Type.Boolean({ description: 'false deactivates the link (its page answers 410); true activates it again.' })),
+    completion_limit: Type.Optional(Nullable({ ...CompletionLimit, description: `${CompletionLimit.description} Not below completed_count.` })),
+    expires_at: Type.Optional(Nullable(ExpiresAt)),
+    environment: IgnoredEnvironment,
+  },
+  { title: 'UpdatePaymentLink' },
+);
+export type UpdatePaymentLinkBody = Static<typeof UpdatePaymentLinkBody>;
+
+export const PAYMENT_LINK_LIST: ListSpec = { resource: 'payment_link', statuses: [], noMerchantReference: true };
+
+export const PaymentLinkSchema = Type.Object(
+  {
+    object: Type.Literal('payment_link'),
+    id: Type.String(),
+    url: Type.String({ description: 'PUBLIC_BASE_URL/pay/<token>: the page the payer opens. The token is random and names nothing else.' }),
+    active: Type.Boolean({ description: 'False once deactivated. An active link can still be closed by its limit or expiry.' }),
+    amount: Nullable({ ...AmountText, description: 'The fixed amount; null when the payer chooses it.' }),
+    currency: Type.String(),
+    country: Type.String(),
+    description: Nullable(Type.String()),
+    customer_chooses: Nullable(Type.Object({ minimum: AmountText, maximum: AmountText }, { additionalProperties: false })),
+    allowed_methods: Nullable(Type.Array(Type.String(), { description: 'Null: every method eligible for the payment.' })),
+    reusable: Type.Boolean(),
+    completion_limit: Nullable(Type.Integer()),
+    completed_count: Type.Integer({ description: 'Succeeded payments made through the link; never above completion_limit.' }),
+    expires_at: Nullable(Instant),
+    return_url: Nullable(Type.String()),
+    metadata: Type.Record(Type.String(), Type.String()),
+    environment: EnvironmentName,
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { $id: 'PaymentLink', additionalProperties: false },
+);
+export type PaymentLinkWire = Static<typeof PaymentLinkSchema>;
+
+const record = (description: string) => answer(description, 'PaymentLink');
+
+export const PAYMENT_LINK_ROUTES = {
+  create: {
+    operationId: 'createPaymentLink',
+    summary: 'Create a payment link: a page (url) where a payer pays a fixed or chosen amount through the hosted checkout.',
+    responses: {
+      201: record('Created.'),
+      ...writeFailures,
+      400: failure(
+        'validation_error: `param` names the field; also when both or neither of amount and customer_chooses are given, when minimum is above maximum, ' +
+          'when expires_at is not in the future, or when a single-use link has a completion_limit other than 1.',
+      ),
+      422: failure('payment_method_unavailable: none of the allowed methods (or no method at all) is available for this currency, country and amount.'),
+    },
+  },
+  list: { operationId: 'listPaymentLinks', summary: 'List payment links, newest first.', responses: { 200: pageOf('PaymentLink'), ...readFailures } },
+  get: { operationId: 'getPaymentLink', summary: 'Retrieve a payment link.', responses: { 200: record('The payment link.'), ...readFailures } },
+  update: {
+    operationId: 'updatePaymentLink',
+    summary: 'Update a payment link: any of description, active (false deactivates), completion_limit, expires_at.',
+    responses: {
+      200: record('Updated.'),
+      ...writeFailures,
+      400: failure(
+        'validation_error: `param` names the field (completion_limit below completed_count, or on a single-use link; expires_at not in the future).',
+      ),
+    },
+  },
+  qr: {
+    operationId: 'getPaymentLinkQr',
+    summary: "The link's url as a QR code (SVG): any phone camera opens the payment page. Not a PromptPay code.",
+    responses: { 200: Type.String({ description: 'image/svg+xml' }), ...readFailures },
+  },
+} satisfies Record<string, RouteDoc>;
