@@ -12,6 +12,8 @@ import { LinkResolver, PaymentIntentLinkResolver } from './link.resolver';
 import { registerLinkRoutes } from './link.routes';
 import { PaymentLinkSchema } from './link.schemas';
 import { LinkService } from './link.service';
+import { registerPayRoutes } from './pay.routes';
+import { PayService } from './pay.service';
 import type { PaymentLinkWire } from './link.wire';
 
 declare module '../../graphql/context' {
@@ -28,12 +30,14 @@ export const linksModule = defineModule({
     const extensions = payments.paymentLifecycle.extensions;
     extensions.succeeded.push((tx, actor, p, now) => links.countCompletion(tx, actor, p, now));
     extensions.allowedMethods = async (em, p) => (p.paymentLinkId === null ? null : ((await links.find(em, p, p.paymentLinkId))?.allowedMethods ?? null));
-    return { links, linkOps: liveGated(linkOperations(links), config.simulatedProvidersInLive) };
+    const pay = new PayService({ db, links, payments: payments.payments, lifecycle: payments.paymentLifecycle, baseUrl: () => publicUrl.get() });
+    return { links, pay, linkOps: liveGated(linkOperations(links), config.simulatedProvidersInLive) };
   },
   entities: [PaymentLink],
   resolvers: [LinkResolver, PaymentIntentLinkResolver],
-  routes(fastify: FastifyInstance, services, kit: RouteKit) {
+  async routes(fastify: FastifyInstance, services, kit: RouteKit) {
     registerLinkRoutes(fastify, services, kit);
+    await registerPayRoutes(fastify, services);
   },
   loaders: ({ links }, ctx) => ({
     paymentLink: new DataLoader<string, PaymentLinkWire | null>(async (ids) => byKey(ids, await links.getMany(ctx, ids))),

@@ -18,7 +18,7 @@ const FORM_LIMIT = 16 * 1024;
 
 const FRIENDLY: Record<string, string> = Object.fromEntries(Object.entries(FIELD_MESSAGES).map(([f, m]) => [f, m.invalid]));
 
-function send(reply: FastifyReply, status: number, nonce: string, html: string): FastifyReply {
+export function send(reply: FastifyReply, status: number, nonce: string, html: string): FastifyReply {
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
@@ -33,7 +33,7 @@ function send(reply: FastifyReply, status: number, nonce: string, html: string):
     .send(html);
 }
 
-const nonce = () => randomBytes(16).toString('base64');
+export const nonce = (): string => randomBytes(16).toString('base64');
 
 function notFound(reply: FastifyReply): FastifyReply {
   const n = nonce();
