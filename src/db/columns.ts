@@ -22,6 +22,12 @@ export const timeTransformer: ValueTransformer = {
   from: (value: string | number | null) => (value === null || value === undefined ? value : new Date(Number(value))),
 };
 
+/** A boolean as INT 0/1 on both engines. */
+export const booleanTransformer: ValueTransformer = {
+  to: (value: boolean | undefined) => (value === undefined ? value : value ? 1 : 0),
+  from: (value: number | string | null) => (value === null ? null : Number(value) === 1),
+};
+
 export const jsonTransformer: ValueTransformer = {
   to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
   from: (value: string | null) => (value === null || value === undefined ? null : (JSON.parse(value) as unknown)),

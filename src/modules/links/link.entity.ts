@@ -1,11 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
+import { booleanTransformer, jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
 import type { Environment } from '../auth/api-key.entity';
-
-const booleanTransformer = {
-  to: (value: boolean | undefined) => (value === undefined ? value : value ? 1 : 0),
-  from: (value: number | string | null) => (value === null ? null : Number(value) === 1),
-};
 
 /**
  * A payment link: a reusable (or single-use) front door to the hosted checkout, at

@@ -6,7 +6,7 @@
  * rules are PayService's.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { nonce, send } from '../payments/checkout.routes';
+import { nonce, parseForms, send } from '../payments/checkout.routes';
 import { messagePage } from '../payments/checkout.page';
 import { linkPage } from './pay.page';
 import type { PayOutcome, PayService } from './pay.service';
@@ -14,7 +14,6 @@ import { VISIT } from './pay.service';
 
 type WithToken = { Params: { token: string } };
 
-const FORM_LIMIT = 16 * 1024;
 const COOKIE = 'pay_visit';
 
 const GONE: Record<string, [string, string]> = {
@@ -70,11 +69,7 @@ function render(reply: FastifyReply, token: string, out: PayOutcome): FastifyRep
 export async function registerPayRoutes(fastify: FastifyInstance, { pay }: { pay: PayService }): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify takes a plugin without a done callback when it is an async function
   await fastify.register(async (instance) => {
-    instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
-      const out: Record<string, string> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) if (!(k in out)) out[k] = v;
-      done(null, out);
-    });
+    parseForms(instance);
     instance.setErrorHandler((err, request, reply) => {
       const n = nonce();
       request.log.error({ err, requestId: request.id }, 'payment link page error');

@@ -1,11 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { timeTransformer } from '../../db/columns';
+import { booleanTransformer, timeTransformer } from '../../db/columns';
 import type { Environment } from '../auth/api-key.entity';
-
-const booleanTransformer = {
-  to: (value: boolean | undefined) => (value === undefined ? value : value ? 1 : 0),
-  from: (value: number | string | null) => (value === null ? null : Number(value) === 1),
-};
 
 /**
  * A merchant's choice to offer a payment method or not, per environment. No row means

@@ -81,14 +81,19 @@ function renderView(reply: FastifyReply, view: CheckoutView, option?: string, re
   return send(reply, statusCodeOf(view), n, statusPage(view, n));
 }
 
+/** The urlencoded form parser of the public pages (first value of a repeated field wins; at most FORM_LIMIT bytes). */
+export function parseForms(instance: FastifyInstance): void {
+  instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in out)) out[k] = v;
+    done(null, out);
+  });
+}
+
 export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkout }: { checkout: CheckoutService }): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify takes a plugin without a done callback when it is an async function
   await fastify.register(async (instance) => {
-    instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
-      const out: Record<string, string> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) if (!(k in out)) out[k] = v;
-      done(null, out);
-    });
+    parseForms(instance);
 
     instance.setErrorHandler((err, request, reply) => {
       const n = nonce();
