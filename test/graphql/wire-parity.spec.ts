@@ -57,6 +57,7 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
     amountMoney: MONEY,
     amountRefundedMoney: MONEY,
   },
+  PaymentLink: { amountMoney: MONEY },
   PayoutIntent: { amountMoney: MONEY },
   TopupIntent: { amountMoney: MONEY },
   PaymentReceipt: { amountMoney: MONEY },

@@ -208,10 +208,14 @@ describe('GraphQL', () => {
     });
     expect((await c.get(`/v1/payment_links/${link.id}`)).body.url).toBe(link.url);
 
-    const read = await c.gql(`query($id: ID!) { paymentLink(id: $id) { id url } paymentLinks(first: 1) { nodes { id } pageInfo { hasNextPage } } }`, {
-      id: link.id,
-    });
-    expect(read.body.data.paymentLink).toEqual({ id: link.id, url: link.url });
+    const read = await c.gql(
+      `query($id: ID!) { paymentLink(id: $id) { id url amountMoney { minorUnits } } paymentLinks(first: 1) { nodes { id } pageInfo { hasNextPage } } node(id: $id) { ... on PaymentLink { id } } }`,
+      {
+        id: link.id,
+      },
+    );
+    expect(read.body.data.paymentLink).toEqual({ id: link.id, url: link.url, amountMoney: null });
+    expect(read.body.data.node).toEqual({ id: link.id });
     expect(read.body.data.paymentLinks.nodes).toEqual([{ id: link.id }]);
 
     const upd = await c.gql(

@@ -69,8 +69,13 @@ test('choosing a method creates one hosted intent per visit with payment_link, a
   const intents = (await c.get('/v1/payment_intents?limit=100')).body.data.filter((p: any) => p.payment_link === link.id);
   expect(intents).toHaveLength(1);
   expect(intents[0]).toMatchObject({ amount: '25000', checkout_mode: 'hosted', status: 'requires_action' });
-  const gql = await c.gql(`query($id: ID!) { paymentIntent(id: $id) { paymentLinkId paymentLink { id completedCount } } }`, { id: intents[0].id });
-  expect(gql.body.data.paymentIntent).toEqual({ paymentLinkId: link.id, paymentLink: { id: link.id, completedCount: 0 } });
+  const gql = await c.gql(`query($id: ID!) { paymentIntent(id: $id) { paymentLinkId paymentLink { id completedCount amountMoney { minorUnits } } } }`, {
+    id: intents[0].id,
+  });
+  expect(gql.body.data.paymentIntent).toEqual({
+    paymentLinkId: link.id,
+    paymentLink: { id: link.id, completedCount: 0, amountMoney: { minorUnits: '25000' } },
+  });
   // The checkout offers only the link's methods.
   const checkout = await (await page(location.replace(/\?.*/, ''))).text();
   expect(checkout).toContain('option-promptpay');

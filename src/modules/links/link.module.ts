@@ -1,6 +1,7 @@
 /** Payment links: the resource, its QR code, and the payer's page at /pay/<token>. */
 import DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
+import { registerNode } from '../../graphql/node';
 import { liveGated } from '../../ops/operation';
 import { eventsModule } from '../events/event.module';
 import { methodsModule } from '../methods/method.module';
@@ -12,6 +13,7 @@ import { LinkResolver, PaymentIntentLinkResolver } from './link.resolver';
 import { registerLinkRoutes } from './link.routes';
 import { PaymentLinkSchema } from './link.schemas';
 import { LinkService } from './link.service';
+import { PaymentLinkType } from './link.types';
 import { registerPayRoutes } from './pay.routes';
 import { PayService } from './pay.service';
 import type { PaymentLinkWire } from './link.wire';
@@ -21,6 +23,8 @@ declare module '../../graphql/context' {
     paymentLink: DataLoader<string, PaymentLinkWire | null>;
   }
 }
+
+registerNode('plink', PaymentLinkType, (loaders, id) => loaders.paymentLink.load(id));
 
 export const linksModule = defineModule({
   name: 'links',

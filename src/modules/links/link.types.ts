@@ -7,6 +7,8 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { money, MoneyType, type Money } from '../../graphql/money';
+import { NodeInterface } from '../../graphql/node';
 import { DateTimeScalar } from '../../graphql/scalars';
 
 @ObjectType('PaymentLinkAmountRange', { description: 'The bounds of the amount a payer chooses (minor units, inclusive).' })
@@ -18,7 +20,10 @@ export class PaymentLinkAmountRangeType {
   maximum: string;
 }
 
-@ObjectType('PaymentLink', { description: 'A page where a payer pays the merchant through the hosted checkout, without an integration.' })
+@ObjectType('PaymentLink', {
+  implements: NodeInterface,
+  description: 'A page where a payer pays the merchant through the hosted checkout, without an integration.',
+})
 export class PaymentLinkType {
   @Field(() => ID, { description: 'plink_...', simple: true })
   id: string;
@@ -31,6 +36,11 @@ export class PaymentLinkType {
 
   @Field(() => String, { nullable: true, description: 'The fixed amount in minor units; null when the payer chooses it.', simple: true })
   amount: string | null;
+
+  @Field(() => MoneyType, { nullable: true, description: '`amount` as Money; null when the payer chooses the amount.' })
+  get amountMoney(): Money | null {
+    return this.amount === null ? null : money(this.amount, this.currency);
+  }
 
   @Field(() => String, { description: 'ISO 4217 code.', simple: true })
   currency: string;
