@@ -12,6 +12,8 @@ import { PeopleResolver } from '../src/modules/people/people.resolver';
 import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
 import { balancesModule } from '../src/modules/balances/balance.module';
 import { BalanceResolver } from '../src/modules/balances/balance.resolver';
+import { batchesModule } from '../src/modules/batches/batch.module';
+import { PayoutBatchResolver } from '../src/modules/batches/batch.resolver';
 import { eventsModule } from '../src/modules/events/event.module';
 import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
 import { methodsModule } from '../src/modules/methods/method.module';
@@ -243,6 +245,7 @@ const RESOLVERS_FIT = [
   fits(auditModule, AuditResolver),
   fits(authModule, ViewerResolver),
   fits(balancesModule, BalanceResolver),
+  fits(batchesModule, PayoutBatchResolver),
   fits(eventsModule, EventResolver, EventSubscriptionResolver),
   fits(linksModule, LinkResolver, PaymentIntentLinkResolver),
   fits(methodsModule, MethodResolver),

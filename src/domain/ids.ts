@@ -94,6 +94,8 @@ export const ID_PREFIX = {
   session: 'ses',
   recoveryCode: 'rcv',
   paymentLink: 'plink',
+  payoutBatch: 'pob',
+  payoutBatchItem: 'pobi',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -93,15 +93,29 @@ export function operationRoute<A>(
   method: Method,
   path: string,
   op: Operation<A, any, unknown>, // eslint-disable-line @typescript-eslint/no-explicit-any
-  { doc, argsOf = (req) => req.params as A }: { doc: RouteDoc; argsOf?: (req: FastifyRequest) => A },
+  {
+    doc,
+    argsOf = (req) => req.params as A,
+    upload,
+  }: {
+    doc: RouteDoc;
+    argsOf?: (req: FastifyRequest) => A;
+    /** A route that also takes a multipart upload: its body limit, and the operation (and body) the upload makes. */
+    upload?: { bodyLimit: number; read(req: FastifyRequest): Promise<{ op: Operation<A, any, unknown>; body: unknown } | undefined> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  },
 ): void {
   fastify.route({
     method: method.toUpperCase(),
     url: path,
     schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,
-    config: { testOnly: op.testOnly === true },
-    handler: async (req, reply) => sendAnswer(reply, await pipeline.run(op, ctxOf(req), bodyOf(req), argsOf(req), idempotencyKeyOf(req))),
+    config: { testOnly: op.testOnly === true, multipart: upload !== undefined },
+    ...(upload ? { bodyLimit: upload.bodyLimit } : {}),
+    handler: async (req, reply) => {
+      const uploaded = upload ? await upload.read(req) : undefined;
+      const [run, body] = uploaded ? [uploaded.op, uploaded.body] : [op, bodyOf(req)];
+      return sendAnswer(reply, await pipeline.run(run, ctxOf(req), body, argsOf(req), idempotencyKeyOf(req)));
+    },
   });
 }
 

@@ -48,12 +48,12 @@ const CODE_OF_STATUS: Record<number, ApiError['code']> = {
 };
 
 /** Fastify's own errors, translated to contract codes. */
-export function toApiError(err: unknown): ApiError | undefined {
+export function toApiError(err: unknown, bodyLimit = BODY_LIMIT): ApiError | undefined {
   if (err instanceof ApiError) return err;
   const e = err as { code?: string; statusCode?: number; message?: string };
   switch (e?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `The request body exceeds ${BODY_LIMIT} bytes.`);
+      return new ApiError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', 'Send request bodies as Content-Type: application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

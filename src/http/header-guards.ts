@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors';
 
 const JSON_TYPE = /^application\/json\s*(;.*)?$/i;
+const MULTIPART_TYPE = /^multipart\/form-data\s*;/i;
 
 /**
  * Headers a request may carry once. Node keeps the first Authorization, Content-Type and Host
@@ -68,6 +69,8 @@ function crossSiteBrowser(request: FastifyRequest): boolean {
  */
 export function checkContentType(request: FastifyRequest): void {
   const type = request.headers['content-type'];
+  // A route that takes a file upload says so in its config (POST /v1/payout_batches).
+  if (type !== undefined && MULTIPART_TYPE.test(type) && request.routeOptions.config.multipart === true) return;
   if (type !== undefined && !JSON_TYPE.test(type)) {
     throw new ApiError('unsupported_media_type', 'POST requests must be sent with Content-Type: application/json.');
   }

@@ -113,7 +113,7 @@ export function registerPlumbing(
   });
 
   fastify.setErrorHandler((err, request, reply) => {
-    const known = toApiError(err);
+    const known = toApiError(err, request.routeOptions.bodyLimit ?? BODY_LIMIT);
     if (known) return sendError(request, reply, known);
     // The client went away while its body was read: nobody to answer, nothing went wrong here.
     if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || request.raw.aborted || request.raw.socket?.destroyed) {

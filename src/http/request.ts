@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route exists for test-mode keys only (test helpers): a live key is told 404, never 405. */
     testOnly?: boolean;
+    /** The route also takes multipart/form-data (a file upload); every other POST takes JSON only. */
+    multipart?: boolean;
   }
 }
 

@@ -7,6 +7,7 @@
 import { auditModule } from './audit/audit.module';
 import { authModule } from './auth/auth.module';
 import { balancesModule } from './balances/balance.module';
+import { batchesModule } from './batches/batch.module';
 import { eventsModule } from './events/event.module';
 import { graphModule } from './graph/graph.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
@@ -33,6 +34,7 @@ export const MODULES: readonly AnyModule[] = [
   webhooksModule,
   balancesModule,
   payoutsModule,
+  batchesModule,
   topupsModule,
   methodsModule,
   paymentsModule,

@@ -94,6 +94,8 @@ const approvedPayout = async () => {
   await ok(await c.post(`/v1/payout_intents/${id}/approve`, {}), 'approve payout');
   return id;
 };
+const newBatch = async () =>
+  (await ok(await c.post('/v1/payout_batches', { items: [payoutBody(), payoutBody()] }, { idempotencyKey: randomUUID() }), 'create payout batch')).id as string;
 const newTopup = async () =>
   (
     await ok(
@@ -160,6 +162,7 @@ const someEvent = async () => {
 const RECORDS: [RegExp, () => Promise<string>][] = [
   [/^\/test_helpers\/payout_intents\/\{id\}/, approvedPayout],
   [/^\/payout_intents\/\{id\}/, newPayout],
+  [/^\/payout_batches\/\{id\}/, newBatch],
   [/^(\/test_helpers)?\/topup_intents\/\{id\}/, newTopup],
   [/^(\/test_helpers)?\/payment_intents\/\{id\}/, newPayment],
   [/^(\/test_helpers)?\/refunds\/\{id\}/, newRefund],

@@ -16,6 +16,7 @@ import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIn
 import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
 import { People1736000000000 } from './1736000000000-People';
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
+import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   LateGuardProcedure1734100000000,
   People1736000000000,
   PaymentLinks1738000000000,
+  PayoutBatches1739100000000,
 ];

@@ -24,7 +24,7 @@ export type { BalanceWire } from './balance.schemas';
 export interface LedgerSource {
   /** What happened, e.g. `payout_reserved`, `payment_succeeded`. */
   entryType: string;
-  sourceType: 'payment_intent' | 'payout_intent' | 'topup_intent' | 'refund';
+  sourceType: 'payment_intent' | 'payout_intent' | 'topup_intent' | 'refund' | 'payout_batch';
   sourceId: string;
 }
 

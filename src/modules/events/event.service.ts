@@ -29,11 +29,11 @@ export { parseTypeFilter, typeMatches, type CommittedEvent, type EventWire, type
 
 /**
  * Hook run inside the event's transaction (webhook fan-out writes its delivery rows here).
- * It is called before the scope's counter is taken, with the event row (all but its `seq`),
+ * It is called before the scope's counter is taken, with the event rows (all but their `seq`),
  * and returns the statements to send after the event row's, in the same round trip: its
  * reads then happen before the counter row is locked, not while it is held.
  */
-export type AfterRecordHook = (em: EntityManager, event: EventRecord) => Promise<Statement[]>;
+export type AfterRecordHook = (em: EntityManager, events: readonly EventRecord[]) => Promise<Statement[]>;
 
 export class EventService {
   /** Run in the event's transaction before its counter is taken; their statements follow the event row's. */
@@ -50,7 +50,8 @@ export class EventService {
     this.committedListeners.push(listener);
   }
 
-  private announce(events: CommittedEvent[]): void {
+  /** Tells the listeners of committed events (src/modules/events/event-bulk.ts calls it too). */
+  announce(events: CommittedEvent[]): void {
     for (const listener of this.committedListeners) {
       try {
         listener(events);
@@ -93,7 +94,7 @@ export class EventService {
         values: [scope.merchantId, scope.environment],
       }),
     ];
-    for (const hook of this.afterRecord) statements.push(...(await hook(tx, event)));
+    for (const hook of this.afterRecord) statements.push(...(await hook(tx, [event])));
     return {
       // From the first statement on the counter row stays locked until the transaction ends.
       statements,

@@ -21,6 +21,10 @@ export class PayoutIntent extends IntentRecord<PayoutStatus> {
   @Column({ name: 'recipient_account_encrypted', type: 'text' })
   recipientAccountEncrypted: string;
 
+  /** The payout batch this payout was approved with (null: created on its own). */
+  @Column({ name: 'payout_batch', type: 'varchar', length: 40, nullable: true })
+  payoutBatch: string | null;
+
   /** When the simulated provider settles a processing payout on its own (null = never). */
   @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   settleAt: Date | null;

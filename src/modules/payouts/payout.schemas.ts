@@ -76,6 +76,7 @@ export const PayoutIntentSchema = Type.Object(
     ),
     failure_code: Nullable(Type.String()),
     failure_message: Nullable(Type.String()),
+    payout_batch: Nullable(Type.String({ description: 'The payout batch it was approved with; null for a payout created on its own.' })),
     created_at: Instant,
     updated_at: Instant,
   },

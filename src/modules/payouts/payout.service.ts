@@ -2,6 +2,7 @@
  * Payout intents: the one place where their rules live. REST routes and GraphQL
  * resolvers only translate to and from these methods.
  */
+import { Type } from '@sinclair/typebox';
 import type { Tx } from '../../db/tx';
 import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
 import { FieldCipher } from '../../domain/crypto';
@@ -10,8 +11,9 @@ import { formatAmount } from '../../domain/money';
 import type { Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import type { CreatePayoutIntentBody } from './payout.schemas';
-import type { ListSpec } from '../../domain/listing';
-import type { Actor } from '../../domain/scope';
+import { toPage, type ListParams, type ListSpec, type Page } from '../../domain/listing';
+import { applyList, listRows } from '../../db/list-query';
+import type { Actor, Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { IntentReads, IntentStore } from '../shared/intent-store';
@@ -33,7 +35,14 @@ export interface CreatePayoutInput {
 
 export const DEFAULT_CANCEL_MESSAGE = 'Cancelled by the merchant before approval.';
 
-export const PAYOUT_LIST: ListSpec = { resource: 'payout_intent', statuses: PAYOUT_STATUSES };
+export const PAYOUT_LIST: ListSpec = {
+  resource: 'payout_intent',
+  statuses: PAYOUT_STATUSES,
+  extra: { payout_batch: { schema: Type.String({ minLength: 1, maxLength: 64, description: 'Only the payout intents of this payout batch.' }) } },
+};
+
+/** Told of every payout settled (succeeded or failed), in the settling transaction. */
+export type SettledListener = (tx: Tx, actor: Actor, payout: PayoutIntent) => Promise<void>;
 
 export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
   return {
@@ -53,6 +62,7 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     },
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
+    payout_batch: p.payoutBatch,
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
   };
@@ -86,6 +96,7 @@ export interface PayoutServiceDeps {
 
 export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   readonly lifecycle: Lifecycle<PayoutIntent, PayoutStatus, PayoutTransition, PayoutIntentWire>;
+  private readonly settledListeners: SettledListener[] = [];
 
   constructor(private readonly deps: PayoutServiceDeps) {
     const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire, {
@@ -120,6 +131,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       recipientAccountEncrypted: this.deps.cipher.encrypt(input.recipient.account_number),
       failureCode: null,
       failureMessage: null,
+      payoutBatch: null,
       settleAt: null,
       createdAt: now,
       updatedAt: now,
@@ -134,6 +146,18 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       if (!original) throw err;
       return { outcome: 'existing', value: payoutToWire(original) };
     }
+  }
+
+  /** The scope's payout intents, newest first, with the listing filters and `payout_batch`. */
+  override async list(scope: Scope, params: ListParams): Promise<Page<PayoutIntentWire>> {
+    const batch = params.extra.payout_batch;
+    if (!batch) return super.list(scope, params);
+    const rows = await this.deps.db.read((em) => {
+      const qb = applyList(em.createQueryBuilder(PayoutIntent, 'r'), 'r', scope, params).andWhere('r.payout_batch = :batch', { batch });
+      // One batch's payouts: a range of ix_payout_intents_batch (payout_batch, created_at, id) from the cursor down.
+      return listRows(em, qb, 'r', params, { list: 'ix_payout_intents_batch', sqliteToo: true });
+    });
+    return toPage(rows, params, PAYOUT_LIST.resource, scope, payoutToWire);
   }
 
   /** requires_approval -> processing; the provider settles it after SIMULATED_SETTLE_MS. */
@@ -180,13 +204,21 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     );
   }
 
-  private applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
-    return outcome.status === 'succeeded'
-      ? this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
-      : this.lifecycle.apply(em, actor, p, 'fail', {
-          settleAt: null,
-          failureCode: outcome.failureCode,
-          failureMessage: outcome.failureMessage,
-        });
+  /** `listener` is told of every payout settled from now on (payout batches count their items). */
+  onSettled(listener: SettledListener): void {
+    this.settledListeners.push(listener);
+  }
+
+  private async applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
+    const wire =
+      outcome.status === 'succeeded'
+        ? await this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
+        : await this.lifecycle.apply(em, actor, p, 'fail', {
+            settleAt: null,
+            failureCode: outcome.failureCode,
+            failureMessage: outcome.failureMessage,
+          });
+    for (const listener of this.settledListeners) await listener(em, actor, p);
+    return wire;
   }
 }

@@ -4,7 +4,7 @@
  * same object (fresh, replayed, or from an event) serves both surfaces. Input types are
  * camelCase and reach the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
@@ -35,6 +35,14 @@ export class PayoutIntentType extends IntentFields {
 
   @Field(() => PayoutRecipientType, { simple: true })
   recipient: PayoutRecipientType;
+
+  @Field(() => ID, {
+    name: 'payoutBatch',
+    nullable: true,
+    description: 'The payout batch this payout was approved with; null for a payout created on its own.',
+    simple: true,
+  })
+  payout_batch: string | null;
 }
 
 export const PayoutIntentConnection = Connection('PayoutIntent', PayoutIntentType);
@@ -64,4 +72,7 @@ export class CreatePayoutIntentInput extends CreateIntentFields {
 export class PayoutIntentFilter extends IntentFilterFields {
   @Field(() => [PayoutIntentStatusEnum], { nullable: true })
   status?: PayoutIntentStatusEnum[];
+
+  @Field(() => ID, { nullable: true, description: 'Only the payout intents of this payout batch.' })
+  payoutBatch?: string;
 }

@@ -34,6 +34,7 @@ import type { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 
 const MAX_CONCURRENT = 16;
+const FAN_OUT_CHUNK = 500;
 
 export interface WebhookDeliveryServiceDeps {
   db: Db;
@@ -53,25 +54,22 @@ export class WebhookDeliveryService {
   // ---- fan-out (inside the event's transaction) ----
 
   /**
-   * The fan-out (EventService.afterRecord): the matching endpoints are read before the event
-   * takes its scope's counter; the delivery rows (one statement) are sent with the event row.
+   * The fan-out (EventService.afterRecord): the matching endpoints are read before the events
+   * take their scope's counter; the delivery rows (one statement per 500) are sent with the event rows.
    * No matching endpoint: no statement.
    */
-  async planFanOut(em: EntityManager, event: EventRecord): Promise<Statement[]> {
-    // Built once (compiledSelect): this read runs with every event.
-    const endpoints = await compiledSelect(
-      em,
-      'webhookEndpoint.enabled',
-      { merchantId: event.merchantId, environment: event.environment, status: 'enabled' },
-      () => em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'),
+  async planFanOut(em: EntityManager, events: readonly EventRecord[]): Promise<Statement[]> {
+    if (events.length === 0) return [];
+    const { merchantId, environment } = events[0];
+    // Built once (compiledSelect): this read runs with every event (once for events recorded together: one scope).
+    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId, environment, status: 'enabled' }, () =>
+      em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'),
     );
-    const matching = endpoints.filter((e) => e.enabledEvents.includes('*') || typeMatches(event.type, e.enabledEvents));
-    if (matching.length === 0) return [];
-    return [
-      insertOf(
-        em,
-        WebhookDelivery,
-        matching.map((e) =>
+    if (endpoints.length === 0) return [];
+    const rows = events.flatMap((event) =>
+      endpoints
+        .filter((e) => e.enabledEvents.includes('*') || typeMatches(event.type, e.enabledEvents))
+        .map((e) =>
           Object.assign(new WebhookDelivery(), {
             id: newId('webhookDelivery', event.createdAt.getTime()),
             merchantId: event.merchantId,
@@ -91,8 +89,11 @@ export class WebhookDeliveryService {
             updatedAt: event.createdAt,
           }),
         ),
-      ),
-    ];
+    );
+    // At most FAN_OUT_CHUNK rows a statement (many events recorded together).
+    const statements: Statement[] = [];
+    for (let i = 0; i < rows.length; i += FAN_OUT_CHUNK) statements.push(insertOf(em, WebhookDelivery, rows.slice(i, i + FAN_OUT_CHUNK)));
+    return statements;
   }
 
   // ---- claim ----

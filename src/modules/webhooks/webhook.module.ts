@@ -30,7 +30,7 @@ export const webhooksModule = defineModule({
       leaseMarginMs: config.webhookLeaseMarginMs,
     });
     // Every event writes its webhook deliveries inside the event's own transaction.
-    events.events.afterRecord.push((em, event) => webhookDelivery.planFanOut(em, event));
+    events.events.afterRecord.push((em, recorded) => webhookDelivery.planFanOut(em, recorded));
     return { webhookEndpoints, webhookDelivery, ops: webhookOperations(webhookEndpoints) };
   },
   // Last in a pass: a pass delivers the events the other jobs wrote in it.

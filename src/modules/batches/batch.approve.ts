@@ -1,0 +1,98 @@
+/**
+ * A batch's approval, once the batch row moved to `processing`: every row becomes a payout
+ * intent in `processing` (INSERTs of CHUNK rows), the batch's reservation of each currency
+ * moves to its payouts (ledger entries that sum to zero per currency: the balance row is not
+ * touched), and the events are written together at the end of the unit: the batch's
+ * `payout_batch.approved`, and each payout's `payout_intent.created` and
+ * `payout_intent.processing`.
+ */
+import { insertRows } from '../../db/compiled-write';
+import type { Tx } from '../../db/tx';
+import { ApiError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import type { Actor } from '../../domain/scope';
+import { reassign, type Reassignment } from '../balances/ledger-reassign';
+import { recordMany, type NewEvent } from '../events/event-bulk';
+import { PayoutIntent } from '../payouts/payout.entity';
+import { payoutToWire } from '../payouts/payout.service';
+import { PayoutBatch, PayoutBatchItem } from './batch.entity';
+import { chunks } from './batch.rows';
+import type { Db } from '../../db/db';
+import type { EventService } from '../events/event.service';
+import type { PayoutBatchWire } from './batch.schemas';
+
+const CHUNK = 500;
+
+export interface ApproveDeps {
+  db: Db;
+  events: EventService;
+  /** Delay before the provider settles an approved payout on its own; 0 = never. */
+  settleMs: number;
+}
+
+export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wire: PayoutBatchWire, now: Date, deps: ApproveDeps): Promise<void> {
+  const items = await tx
+    .createQueryBuilder(PayoutBatchItem, 'i')
+    .where('i.batch_id = :batchId AND i.merchant_id = :merchantId AND i.environment = :environment', {
+      batchId: batch.id,
+      merchantId: actor.merchantId,
+      environment: actor.environment,
+    })
+    .orderBy('i.row_number', 'ASC')
+    .getMany();
+  const settleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
+  const payouts = items.map((item) => payoutOf(item, settleAt, now));
+  for (const part of chunks(payouts, CHUNK)) {
+    try {
+      await insertRows(tx, PayoutIntent, part);
+    } catch (err) {
+      if (!deps.db.isUniqueViolation(err)) throw err;
+      throw new ApiError(
+        'invalid_state',
+        'A merchant_reference of this batch was used by a payout intent created since the batch was; cancel the batch and create it again without that row.',
+      );
+    }
+  }
+  const moves: Reassignment[] = batch.totals.map((t) => ({
+    currency: t.currency,
+    bucket: 'reserved' as const,
+    amount: -BigInt(t.amount),
+    entryType: 'payout_batch_approved',
+    sourceType: 'payout_batch' as const,
+    sourceId: batch.id,
+  }));
+  for (const p of payouts) {
+    moves.push({ currency: p.currency, bucket: 'reserved', amount: p.amount, entryType: 'payout_reserved', sourceType: 'payout_intent', sourceId: p.id });
+  }
+  await reassign(tx, actor, moves, now);
+  const events: NewEvent[] = [{ suffix: 'approved', record: wire }];
+  for (const p of payouts) {
+    const record = payoutToWire(p);
+    events.push({ suffix: 'created', record }, { suffix: 'processing', record });
+  }
+  tx.atEnd(await recordMany(deps.events, tx, actor, events, actor.requestId, now));
+}
+
+function payoutOf(item: PayoutBatchItem, settleAt: Date | null, now: Date): PayoutIntent {
+  return Object.assign(new PayoutIntent(), {
+    id: newId('payoutIntent', now.getTime()),
+    merchantId: item.merchantId,
+    environment: item.environment,
+    amount: item.amount,
+    currency: item.currency,
+    country: item.country,
+    status: 'processing' as const,
+    merchantReference: item.merchantReference,
+    recipientType: 'bank_account' as const,
+    recipientBankCode: item.bankCode,
+    recipientHolderName: item.holderName,
+    recipientAccountLast4: item.accountLast4,
+    recipientAccountEncrypted: item.accountEncrypted,
+    failureCode: null,
+    failureMessage: null,
+    payoutBatch: item.batchId,
+    settleAt,
+    createdAt: now,
+    updatedAt: now,
+  });
+}

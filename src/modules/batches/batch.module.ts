@@ -1,0 +1,45 @@
+/** Payout batches: many payouts created from one request (JSON or CSV), approved or cancelled together. */
+import DataLoader from 'dataloader';
+import { balancesModule } from '../balances/balance.module';
+import { eventsModule } from '../events/event.module';
+import { payoutsModule } from '../payouts/payout.module';
+import { byKey, defineModule } from '../module';
+import { PayoutBatch, PayoutBatchItem } from './batch.entity';
+import { OPEN_GATE } from './batch.gate';
+import { batchOperations } from './batch.operations';
+import { PayoutBatchResolver } from './batch.resolver';
+import { registerBatchRoutes } from './batch.routes';
+import { PayoutBatchSchema, type PayoutBatchWire } from './batch.schemas';
+import { PayoutBatchService } from './batch.service';
+import { liveGated } from '../../ops/operation';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    payoutBatch: DataLoader<string, PayoutBatchWire | null>;
+  }
+}
+
+export const batchesModule = defineModule({
+  name: 'batches',
+  uses: { balances: balancesModule, events: eventsModule, payouts: payoutsModule },
+  provide({ db, cipher, config }, { balances, events, payouts }) {
+    const batches = new PayoutBatchService({
+      db,
+      cipher,
+      ledger: balances.ledger,
+      events: events.events,
+      payouts: payouts.payouts,
+      gate: OPEN_GATE,
+      settleMs: config.simulatedSettleMs,
+    });
+    return { batches, ops: liveGated(batchOperations(batches), config.simulatedProvidersInLive) };
+  },
+  entities: [PayoutBatch, PayoutBatchItem],
+  resolvers: [PayoutBatchResolver],
+  routes: registerBatchRoutes,
+  loaders: ({ batches }, ctx) => ({
+    payoutBatch: new DataLoader<string, PayoutBatchWire | null>(async (ids) => byKey(ids, await batches.getMany(ctx, ids))),
+  }),
+  models: [PayoutBatchSchema],
+  sealed: [{ entity: PayoutBatchItem, property: 'accountEncrypted' }],
+});

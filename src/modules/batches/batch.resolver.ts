@@ -1,0 +1,75 @@
+/** GraphQL queries and mutations for payout batches: translate GraphQL <-> PayoutBatchService, nothing more. */
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GqlContext } from '../../graphql/context';
+import { listQuery, toConnection } from '../../graphql/connection';
+import { foundOrNotFound, mutate, withListArgs } from '../../graphql/errors';
+import { snakeKeys } from '../../graphql/input';
+import { CreatePayoutIntentInput, PayoutIntentConnection } from '../payouts/payout.types';
+import type { batchOperations } from './batch.operations';
+import type { PayoutBatchWire } from './batch.schemas';
+import type { PayoutBatchService } from './batch.service';
+import { PayoutBatchConnection, PayoutBatchFilter, PayoutBatchType } from './batch.types';
+
+@Resolver(() => PayoutBatchType)
+export class PayoutBatchResolver {
+  constructor(private readonly services: { batches: PayoutBatchService; ops: ReturnType<typeof batchOperations> }) {}
+
+  @Query(() => PayoutBatchType, {
+    nullable: true,
+    description:
+      'A payout batch of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
+  })
+  payoutBatch(@Arg('id', () => ID, { description: 'pob_...' }) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutBatchWire> {
+    return foundOrNotFound(loaders.payoutBatch.load(id), 'payout batch');
+  }
+
+  @Query(() => PayoutBatchConnection, { description: 'Payout batches, newest first.' })
+  payoutBatches(
+    @Ctx() { ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => PayoutBatchFilter, { nullable: true, description: 'Listing filters.' }) filter?: PayoutBatchFilter,
+  ) {
+    const { batches } = this.services;
+    return withListArgs(async () =>
+      toConnection(await batches.list(ctx, batches.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))),
+    );
+  }
+
+  @FieldResolver(() => PayoutIntentConnection, { description: "The batch's payout intents (from approval on), newest first." })
+  items(
+    @Root() batch: PayoutBatchWire,
+    @Ctx() { ctx }: GqlContext,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+  ) {
+    return withListArgs(async () => toConnection(await this.services.batches.items(ctx, batch.id, listQuery(first, after, {}))));
+  }
+
+  @Mutation(() => PayoutBatchType, {
+    nullable: true,
+    description:
+      'Creates a payout batch: invalid (every row error listed, nothing created) or requires_approval with its totals reserved. Honors the Idempotency-Key header.',
+  })
+  async createPayoutBatch(
+    @Arg('items', () => [CreatePayoutIntentInput], { description: 'The payouts, 1 to 5,000; each checked as createPayoutIntent checks its input.' })
+    items: CreatePayoutIntentInput[],
+    @Ctx() gql: GqlContext,
+  ) {
+    return mutate(gql, this.services.ops.create, { items: snakeKeys(items) }, {}, '');
+  }
+
+  @Mutation(() => PayoutBatchType, { nullable: true, description: 'requires_approval -> processing: every item becomes a payout intent in processing.' })
+  async approvePayoutBatch(@Arg('id', () => ID, { description: 'pob_...' }) id: string, @Ctx() gql: GqlContext) {
+    return mutate(gql, this.services.ops.approve, {}, { id }, '');
+  }
+
+  @Mutation(() => PayoutBatchType, { nullable: true, description: 'requires_approval -> cancelled: the reservation is released.' })
+  async cancelPayoutBatch(
+    @Arg('id', () => ID, { description: 'pob_...' }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why; at most 512 characters.' }) reason: string | undefined,
+    @Ctx() gql: GqlContext,
+  ) {
+    return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
+  }
+}

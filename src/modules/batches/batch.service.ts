@@ -1,0 +1,221 @@
+/**
+ * Payout batches: the one place where their rules live (REST routes and GraphQL resolvers only
+ * translate). A valid batch holds its totals (one reservation per currency) until it is
+ * approved, when every row becomes a payout intent in `processing` and the reservation moves
+ * to them, or cancelled, when it is released. Its payouts settle one by one (the payouts'
+ * scheduler or test helpers); the last one completes the batch.
+ */
+import type { Db } from '../../db/db';
+import { PrepareAndRetry } from '../../db/db';
+import { insertRows } from '../../db/compiled-write';
+import type { Tx } from '../../db/tx';
+import type { FieldCipher } from '../../domain/crypto';
+import { newId } from '../../domain/ids';
+import { isoInstant } from '../../domain/instant';
+import { parseListQuery, type Page } from '../../domain/listing';
+import type { Actor, RequestContext, Scope } from '../../domain/scope';
+import type { Done } from '../../ops/operation';
+import type { LedgerService } from '../balances/ledger.service';
+import type { EventService } from '../events/event.service';
+import { IntentReads, IntentStore } from '../shared/intent-store';
+import type { PayoutIntentWire, PayoutService } from '../payouts/payout.service';
+import { PayoutIntent } from '../payouts/payout.entity';
+import { PayoutBatch, PayoutBatchItem, type RowError } from './batch.entity';
+import type { BatchApprovalGate } from './batch.gate';
+import { chunks, totalsOf } from './batch.rows';
+import { BATCH_ITEMS_LIST, BATCH_LIST, type PayoutBatchWire } from './batch.schemas';
+import { batchStates } from './batch.states';
+import { approveItems } from './batch.approve';
+import type { CreatePayoutInput } from '../payouts/payout.service';
+
+/** A create, parsed: the rows' payouts (when every row passed) and every row's error. */
+export interface BatchInput {
+  count: number;
+  rows: CreatePayoutInput[];
+  errors: RowError[];
+}
+
+export interface BatchServiceDeps {
+  db: Db;
+  cipher: FieldCipher;
+  ledger: LedgerService;
+  events: EventService;
+  payouts: PayoutService;
+  gate: BatchApprovalGate;
+  /** Delay before the provider settles an approved payout on its own; 0 = never. */
+  settleMs: number;
+}
+
+const CHUNK = 500;
+const reserved = { entryType: 'payout_batch_reserved', move: 'reserve' } as const;
+const released = { entryType: 'payout_batch_released', move: 'release' } as const;
+
+export function batchToWire(b: PayoutBatch): PayoutBatchWire {
+  return {
+    object: 'payout_batch',
+    id: b.id,
+    status: b.status,
+    item_count: b.itemCount,
+    totals: b.totals,
+    errors: b.errors,
+    created_at: isoInstant(b.createdAt),
+    updated_at: isoInstant(b.updatedAt),
+  };
+}
+
+export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire> {
+  constructor(private readonly deps: BatchServiceDeps) {
+    super(new IntentStore(deps.db, PayoutBatch, 'payoutBatch', 'payout batch', BATCH_LIST, batchToWire));
+    deps.payouts.onSettled((tx, actor, payout) => this.itemSettled(tx, actor, payout));
+  }
+
+  /**
+   * A batch: `invalid` (stored with every row's error; nothing else is created) or
+   * `requires_approval` with its rows and its totals reserved. Rows whose merchant_references
+   * are all an earlier batch's with the same number of rows: that batch (a retried upload).
+   */
+  async create(tx: Tx, ctx: Actor, input: BatchInput): Promise<Done<PayoutBatchWire>> {
+    const now = new Date();
+    let errors = input.errors;
+    if (errors.length === 0) {
+      const taken = await this.taken(
+        tx,
+        ctx,
+        input.rows.map((r) => r.merchant_reference),
+      );
+      const earlier = new Set(taken.values());
+      if (earlier.size === 1 && taken.size === input.rows.length) {
+        const [batchId] = earlier;
+        const original = batchId.startsWith('pob_') ? await this.store.findLocked(tx, ctx, batchId) : null;
+        if (original && original.itemCount === input.rows.length) return { outcome: 'existing', value: batchToWire(original) };
+      }
+      errors = input.rows.flatMap((r, i) => {
+        const owner = taken.get(r.merchant_reference);
+        return owner ? [{ row: i + 1, param: 'merchant_reference', message: `merchant_reference is already used by ${owner}.` }] : [];
+      });
+    }
+    const valid = errors.length === 0;
+    const batch = Object.assign(new PayoutBatch(), {
+      id: newId('payoutBatch', now.getTime()),
+      merchantId: ctx.merchantId,
+      environment: ctx.environment,
+      status: valid ? ('requires_approval' as const) : ('invalid' as const),
+      itemCount: input.count,
+      totals: valid ? totalsOf(input.rows) : [],
+      errors,
+      succeededCount: 0,
+      failedCount: 0,
+      cancelReason: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await insertRows(tx, PayoutBatch, [batch]);
+    if (!valid) return { outcome: 'created', value: batchToWire(batch) };
+    try {
+      const items = input.rows.map((r, i) => this.item(batch, r, i + 1));
+      for (const part of chunks(items, CHUNK)) await insertRows(tx, PayoutBatchItem, part);
+    } catch (err) {
+      if (!this.deps.db.isUniqueViolation(err)) throw err;
+      // A concurrent create with these references committed first: rerun, and meet it in `taken`.
+      throw new PrepareAndRetry('the concurrent batch with these merchant_references', () => Promise.resolve());
+    }
+    for (const t of batch.totals) {
+      tx.atEnd(this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), reserved, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+    }
+    return { outcome: 'created', value: await this.record(tx, ctx, batch, 'created', now) };
+  }
+
+  /** requires_approval -> processing, once the gate says so: every row becomes a payout intent in processing. */
+  async approve(tx: Tx, ctx: RequestContext, id: string): Promise<Done<PayoutBatchWire>> {
+    const batch = await this.store.lock(tx, ctx, id);
+    batchStates.check('approve', batch.status);
+    if ((await this.deps.gate.decide(tx, batch, ctx)) === 'pending') return { outcome: 'accepted', value: batchToWire(batch) };
+    const now = new Date();
+    await this.store.transition(tx, ctx, batch, 'processing', {}, now);
+    const wire = batchToWire(batch);
+    await approveItems(tx, ctx, batch, wire, now, this.deps);
+    return { outcome: 'accepted', value: wire };
+  }
+
+  /** requires_approval -> cancelled: the reservation of every currency is released. */
+  async cancel(tx: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutBatchWire>> {
+    const batch = await this.store.lock(tx, ctx, id);
+    batchStates.check('cancel', batch.status);
+    const now = new Date();
+    await this.store.transition(tx, ctx, batch, 'cancelled', { cancelReason: reason }, now);
+    for (const t of batch.totals) {
+      tx.atEnd(this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), released, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+    }
+    return { outcome: 'accepted', value: await this.record(tx, ctx, batch, 'cancelled', now) };
+  }
+
+  /** The batch's payout intents (listing rules); 404 when the batch is not the caller's. */
+  async items(scope: Scope, id: string, query: Record<string, unknown>): Promise<Page<PayoutIntentWire>> {
+    await this.get(scope, id);
+    const params = parseListQuery(query, BATCH_ITEMS_LIST, scope);
+    return this.deps.payouts.list(scope, { ...params, extra: { payout_batch: id } });
+  }
+
+  /** A payout of a batch settled: counted on the batch, and the last one completes it. */
+  private async itemSettled(tx: Tx, actor: Actor, payout: PayoutIntent): Promise<void> {
+    if (payout.payoutBatch === null) return;
+    const succeeded = payout.status === 'succeeded' ? 1 : 0;
+    await tx
+      .createQueryBuilder()
+      .update(PayoutBatch)
+      .set({ succeededCount: () => `succeeded_count + ${succeeded}`, failedCount: () => `failed_count + ${1 - succeeded}` })
+      .where('id = :id AND merchant_id = :merchantId AND environment = :environment', {
+        id: payout.payoutBatch,
+        merchantId: actor.merchantId,
+        environment: actor.environment,
+      })
+      .execute();
+    const batch = await this.store.lock(tx, actor, payout.payoutBatch);
+    if (batch.status !== 'processing' || batch.succeededCount + batch.failedCount < batch.itemCount) return;
+    const now = new Date();
+    await this.store.transition(tx, actor, batch, batch.failedCount === 0 ? 'completed' : 'partially_completed', {}, now);
+    await this.record(tx, actor, batch, 'completed', now);
+  }
+
+  /** Each reference already used in the scope, and by what: a batch (`pob_...`) or a payout of its own (`po_...`). */
+  private async taken(tx: Tx, scope: Scope, references: string[]): Promise<Map<string, string>> {
+    const owners = new Map<string, string>();
+    const where = 'r.merchant_id = :merchantId AND r.environment = :environment AND r.merchant_reference IN (:...refs)';
+    for (const refs of chunks(references, CHUNK)) {
+      const values = { merchantId: scope.merchantId, environment: scope.environment, refs };
+      const items = await tx.createQueryBuilder(PayoutBatchItem, 'r').select(['r.merchantReference', 'r.batchId']).where(where, values).getMany();
+      for (const i of items) owners.set(i.merchantReference, i.batchId);
+      const own = await tx
+        .createQueryBuilder(PayoutIntent, 'r')
+        .select(['r.merchantReference', 'r.id'])
+        .where(`${where} AND r.payout_batch IS NULL`, values)
+        .getMany();
+      for (const p of own) owners.set(p.merchantReference, p.id);
+    }
+    return owners;
+  }
+
+  private item(batch: PayoutBatch, r: CreatePayoutInput, row: number): PayoutBatchItem {
+    return Object.assign(new PayoutBatchItem(), {
+      id: newId('payoutBatchItem', batch.createdAt.getTime()),
+      batchId: batch.id,
+      merchantId: batch.merchantId,
+      environment: batch.environment,
+      rowNumber: row,
+      amount: r.amount,
+      currency: r.currency,
+      country: r.country,
+      merchantReference: r.merchant_reference,
+      bankCode: r.recipient.bank_code,
+      holderName: r.recipient.holder_name,
+      accountLast4: r.recipient.account_number.slice(-4),
+      accountEncrypted: this.deps.cipher.encrypt(r.recipient.account_number),
+    });
+  }
+
+  private async record(tx: Tx, actor: Actor, batch: PayoutBatch, suffix: string, now: Date): Promise<PayoutBatchWire> {
+    const wire = batchToWire(batch);
+    tx.atEnd(await this.deps.events.prepare(tx, actor, suffix, wire, actor.requestId, now));
+    return wire;
+  }
+}

@@ -1,0 +1,103 @@
+/** Payout batches from CSV files: 5,000 rows with Thai names; every row error reported at once; the file's limits. */
+import { startServer, TestServer } from '../helpers/server';
+import { ref, type Client, type Res } from '../helpers/client';
+import { balanceOf, fundedMerchant } from '../helpers/fixtures';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startServer();
+});
+afterAll(async () => {
+  await srv.close();
+});
+
+const HEADER = 'amount,currency,country,merchant_reference,bank_code,account_number,holder_name';
+const THAI = ['สมชาย ใจดี', 'สมหญิง รักไทย', 'ประยุทธ์ มั่นคง', 'กนกวรรณ ศรีสุข'];
+
+function csv(rows: number, line: (i: number) => string = (i) => `100,THB,TH,${ref(`csv${i}`)},KBANK,12345678${i % 10}0,"${THAI[i % THAI.length]}"`): string {
+  return [HEADER, ...Array.from({ length: rows }, (_, i) => line(i))].join('\r\n') + '\r\n';
+}
+
+async function upload(c: Client, text: string | Buffer, idempotencyKey?: string, field = 'file'): Promise<Res> {
+  const form = new FormData();
+  form.append(field, new Blob([text], { type: 'text/csv' }), 'payouts.csv');
+  const headers: Record<string, string> = { authorization: c.authorization! };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  const res = await fetch(`${c.baseUrl}/v1/payout_batches`, { method: 'POST', headers, body: form });
+  const body = await res.text();
+  return { status: res.status, headers: res.headers, text: body, body: JSON.parse(body) };
+}
+
+test('a 5,000-row CSV with Thai names is one batch; the same file again creates nothing twice', async () => {
+  const c = await fundedMerchant(srv, '1000000');
+  const file = '\uFEFF' + csv(5000);
+  const started = Date.now();
+  const created = await upload(c, file, 'csv-5000');
+  const createMs = Date.now() - started;
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ status: 'requires_approval', item_count: 5000, totals: [{ currency: 'THB', amount: '500000' }], errors: [] });
+  expect(createMs).toBeLessThan(20000);
+  expect(await balanceOf(c)).toEqual({ available: '500000', pending: '0', reserved: '500000' });
+  const replay = await upload(c, file, 'csv-5000');
+  expect(replay.status).toBe(201);
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  const again = await upload(c, file);
+  expect(again.status).toBe(200);
+  expect(again.body.id).toBe(created.body.id);
+
+  const approveStarted = Date.now();
+  const approved = await c.post(`/v1/payout_batches/${created.body.id}/approve`);
+  const approveMs = Date.now() - approveStarted;
+  expect(approved.status).toBe(202);
+  expect(approveMs).toBeLessThan(25000);
+  const page = await c.get(`/v1/payout_batches/${created.body.id}/items?limit=100`);
+  expect(page.body.data).toHaveLength(100);
+  expect(page.body.has_more).toBe(true);
+  expect(THAI).toContain(page.body.data[0].recipient.holder_name);
+  const byBatch = await c.get(`/v1/payout_intents?payout_batch=${created.body.id}&status=processing&limit=1`);
+  expect(byBatch.body.data[0].payout_batch).toBe(created.body.id);
+  expect(await balanceOf(c)).toEqual({ available: '500000', pending: '0', reserved: '500000' });
+  console.log(`5,000-row CSV: create ${createMs} ms, approve ${approveMs} ms (${process.env.DATABASE_URL ? 'MySQL/MariaDB' : 'SQLite'})`);
+});
+
+test('errors on rows 2, 999 and 5,000 are all reported, named by column, and nothing is created', async () => {
+  const c = await fundedMerchant(srv, '1000000');
+  const bad: Record<number, string> = {
+    1: `abc,THB,TH,${ref('r2')},KBANK,1234567890,สมชาย ใจดี`,
+    998: `100,THB,TH,${ref('r999')},KBANK,12,สมชาย ใจดี`,
+    4999: `100,THB,TH,${ref('r5000')},KB@NK,1234567890,สมชาย ใจดี`,
+  };
+  const res = await upload(
+    c,
+    csv(5000, (i) => bad[i] ?? `100,THB,TH,${ref(`e${i}`)},KBANK,1234567890,สมชาย ใจดี`),
+  );
+  expect(res.status).toBe(201);
+  expect(res.body.status).toBe('invalid');
+  expect(res.body.item_count).toBe(5000);
+  expect(res.body.errors.map((e: any) => [e.row, e.param])).toEqual([
+    [2, 'amount'],
+    [999, 'account_number'],
+    [5000, 'bank_code'],
+  ]);
+  expect(await balanceOf(c)).toEqual({ available: '1000000', pending: '0', reserved: '0' });
+  expect((await c.get('/v1/payout_intents')).body.data).toEqual([]);
+  expect((await c.get('/v1/payout_batches/' + res.body.id)).body.errors).toHaveLength(3);
+});
+
+test('files that are not a batch are refused with param file', async () => {
+  const c = await srv.merchant();
+  for (const [text, field] of [
+    ['amount,currency\n1,THB\n', 'file'],
+    [HEADER + '\n', 'file'],
+    [csv(5001), 'file'],
+    [csv(1), 'document'],
+    [Buffer.from([0x61, 0xff, 0xfe, 0x0a]), 'file'],
+  ] as const) {
+    const res = await upload(c, text, undefined, field);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', param: 'file' });
+  }
+  const big = await upload(c, HEADER + '\n' + 'x'.repeat(3 * 1024 * 1024));
+  expect(big.status).toBe(413);
+  expect(big.body.error.code).toBe('payload_too_large');
+});
