@@ -1,7 +1,8 @@
 /**
  * Provisioning CLI (docs/contract.md "Provisioning"). Prints JSON on standard output.
  *
- *   keys create --merchant <id|name> --env test|live   (creates the merchant by name if needed)
+ *   keys create --merchant <id|name> --env test|live [--permissions r:read,r2:write]
+ *                                (creates the merchant by name if needed; --permissions: a restricted key, rk_ secret)
  *   keys revoke <public_key|key_id>
  *   users create --merchant <id|name> --email <e> --role <role> [--name <display name>]
  *                                adds a member (creates the merchant by name if needed); prints the
@@ -25,12 +26,13 @@ import { rewrapSealedColumns } from '../db/rewrap';
 import { SEALED } from '../modules';
 import { createDataSource } from '../db/data-source';
 import { alignSchema, allTables } from '../db/charset';
+import { parseGrants } from '../domain/access';
 
 /** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
 const CLI_DB_LIMIT_MS = 10 * 60_000;
 
 const USAGE = `usage:
-  cli keys create --merchant <id|name> --env test|live
+  cli keys create --merchant <id|name> --env test|live [--permissions payout_intents:read,balances:read]
   cli keys revoke <public_key|key_id>
   cli users create --merchant <id|name> --email <e> --role owner|admin|developer|finance|viewer [--name <display name>]
   cli merchants create --name <name>
@@ -107,9 +109,21 @@ async function main(argv: string[]): Promise<number> {
         const merchantArg = option(rest, 'merchant') ?? fail('keys create needs --merchant <id|name>');
         const env = option(rest, 'env') ?? 'test';
         if (!ENVIRONMENTS.includes(env as Environment)) fail('--env must be test or live');
+        const permissions = option(rest, 'permissions');
+        let grants;
+        try {
+          grants = permissions === undefined ? undefined : parseGrants(permissions.split(',').filter((p) => p.trim() !== ''));
+        } catch (err) {
+          fail((err as Error).message);
+        }
         const merchant = (await app.auth.findMerchant(merchantArg)) ?? (await app.auth.createMerchant(merchantArg));
-        const key = await app.auth.issueKey(merchant.id, env as Environment);
-        print({ merchant_id: key.merchant_id, public_key: key.public_key, secret_key: key.secret_key });
+        const key = await app.auth.issueKey(merchant.id, env as Environment, grants);
+        print({
+          merchant_id: key.merchant_id,
+          public_key: key.public_key,
+          secret_key: key.secret_key,
+          ...(key.permissions ? { permissions: key.permissions } : {}),
+        });
         return 0;
       }
       case 'users create': {

@@ -13,6 +13,8 @@ export interface Scope {
 /** Who causes a change: a scope, and the API request behind it (null for the scheduler and the payer's page). */
 export interface Actor extends Scope {
   requestId: string | null;
+  /** The key or member behind the change (absent for the scheduler and the payer's page). */
+  principal?: Principal;
 }
 
 /** Who is calling, resolved once per request by authentication. */

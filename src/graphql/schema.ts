@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync, NonEmptyArray, type ResolverData } from 'type-graphql';
 import type { GqlContext } from './context';
+import { checkPermission, rootRequirements } from './access';
 import { MODULES } from '../modules';
 
 let cached: GraphQLSchema | undefined;
@@ -28,7 +29,10 @@ export function buildGraphQLSchema(): GraphQLSchema {
   // Resolver instances are built by their modules, with the module's services; type-graphql
   // asks the operation's context for them (a scoped container, one per application).
   const container = ({ context }: ResolverData<GqlContext>) => context.services;
-  cached ??= buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container });
+  if (cached) return cached;
+  const schema = buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container, globalMiddlewares: [checkPermission] });
+  rootRequirements(schema); // throws when a root field declares no permission
+  cached = schema;
   return cached;
 }
 

@@ -32,6 +32,7 @@ import {
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
 import { ApiError } from '../domain/errors';
+import { grantsOf } from '../domain/permissions';
 import { newRequestId } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
 import type { RateLimiter } from '../http/rate-limit';
@@ -253,7 +254,9 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
             }),
           ];
         }
-        operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${payload.query}`);
+        // Subscribers share an execution only when they may read the same things (declared nested fields are checked in it).
+        const access = JSON.stringify(grantsOf(key.principal));
+        operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${access}\u0000${payload.query}`);
         const requestId = newRequestId();
         const contextValue = createContext(graphServices(app), { ...key, requestId, log: app.log.child({ requestId }) });
         return {

@@ -11,7 +11,7 @@ import type { RequestContext } from '../domain/scope';
 import { Answer, OUTCOME_STATUS, type OperationPipeline } from '../ops/pipeline';
 import { ctxOf, idempotencyKeyOf, sendJson } from './request';
 import { routeNotFound } from './route-table';
-import type { RouteDoc } from './route-docs';
+import { forbidden, type RouteDoc } from './route-docs';
 import { listQuerySchema, type ListSpec, type Page } from '../domain/listing';
 import { pageEnvelope } from './envelope';
 
@@ -68,7 +68,8 @@ function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idemp
           }),
         }
       : {}),
-    response: doc.responses,
+    // Every route that needs more than credentials may answer 403 permission_denied.
+    response: doc.permission === 'authenticated' ? doc.responses : { ...doc.responses, 403: forbidden(doc.permission) },
   };
 }
 
@@ -109,7 +110,7 @@ export function operationRoute<A>(
     url: path,
     schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,
-    config: { testOnly: op.testOnly === true, multipart: upload !== undefined },
+    config: { testOnly: op.testOnly === true, multipart: upload !== undefined, permission: doc.permission },
     ...(upload ? { bodyLimit: upload.bodyLimit } : {}),
     handler: async (req, reply) => {
       const uploaded = upload ? await upload.read(req) : undefined;
@@ -131,7 +132,7 @@ export function readRoute<Q extends TSchema>(
   doc: RouteDoc & { query?: Q },
   read: (ctx: RequestContext, query: Static<Q>, params: Params) => Promise<unknown>,
 ): void {
-  fastify.get(path, { schema: routeSchema(doc, path) }, async (req, reply) => {
+  fastify.get(path, { schema: routeSchema(doc, path), config: { permission: doc.permission } }, async (req, reply) => {
     const query = doc.query ? check(doc.query, req.query, 'query') : ({} as Static<Q>);
     return sendJson(reply, 200, await read(ctxOf(req), query, req.params as Params));
   });
@@ -149,7 +150,7 @@ export function listRoute(
   spec: ListSpec,
   list: (ctx: RequestContext, query: Record<string, unknown>, params: Params) => Promise<Page<unknown>>,
 ): void {
-  fastify.get(path, { schema: routeSchema({ ...doc, query: listQuerySchema(spec) }, path) }, async (req, reply) =>
+  fastify.get(path, { schema: routeSchema({ ...doc, query: listQuerySchema(spec) }, path), config: { permission: doc.permission } }, async (req, reply) =>
     sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params))),
   );
 }

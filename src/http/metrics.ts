@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client): process defaults plus request counts and latency by
  * method, route pattern and status, the rate limiter's refusals and fallbacks, refused
- * credentials, whether the database is available, its conflicts retried or lost (counted by
+ * credentials, refused permissions, whether the database is available, its conflicts retried or lost (counted by
  * Db.tx) and reads its readers left to the writer. Route patterns, never raw URLs, so ids do
  * not explode the label space. No merchant data is exposed.
  *
@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/db';
+import { permissionRefusals } from '../domain/access';
 import type { RateLimiter } from './rate-limit';
 import type { AuthService } from '../modules/auth/auth.service';
 
@@ -63,6 +64,16 @@ export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter,
       },
     });
   }
+  new Counter({
+    name: 'permission_refused_total',
+    help: 'REST requests, GraphQL fields and subscriptions refused with 403 permission_denied by this process, by the permission missing',
+    labelNames: ['permission'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [permission, count] of permissionRefusals) this.inc({ permission }, count);
+    },
+  });
   if (db) {
     // 0 while the service answers 503 because the database is out (docs/operations.md, "Timeouts and outages").
     new Gauge({

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
+import { authorize, isRequirement, type Requirement } from '../domain/access';
 import type { RequestContext } from '../domain/scope';
 import type { AuthService } from '../modules/auth/auth.service';
 import type { SessionService } from '../modules/people/session.service';
@@ -19,6 +20,13 @@ import { parseJsonBody } from './json-body';
 import type { RateLimiter } from './rate-limit';
 import { isApiPath, isGraphqlPath, pathOf, PUBLIC_PATHS } from './request';
 import { routeError, RouteTable, withHeaders } from './route-table';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route's declared requirement, by method and URL pattern (the generated permission tests read it). */
+    routePermissions(): readonly { method: string; url: string; permission: Requirement }[];
+  }
+}
 
 /** Seconds a client is asked to wait before retrying a request refused while the server shuts down. */
 const CLOSING_RETRY_AFTER_S = 1;
@@ -60,7 +68,17 @@ export function registerPlumbing(
   const routes = new RouteTable();
   let closing = false;
 
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url, route.config?.testOnly === true));
+  const declared: { method: string; url: string; permission: Requirement }[] = [];
+  fastify.decorate('routePermissions', () => declared);
+  fastify.addHook('onRoute', (route) => {
+    const permission = route.config?.permission;
+    if (permission) for (const method of [route.method].flat()) declared.push({ method, url: route.url, permission });
+    // One rule set: an authenticated /v1 route that does not say what it needs is a startup error, not an open door.
+    if (isApiPath(route.url) && !PUBLIC_PATHS.has(route.url) && !isRequirement(permission)) {
+      throw new Error(`${String(route.method)} ${route.url} declares no permission (config.permission; see src/domain/access.ts)`);
+    }
+    routes.add(route.method, route.url, route.config?.testOnly === true);
+  });
   fastify.addHook('preClose', (done) => {
     closing = true;
     done();
@@ -103,6 +121,11 @@ export function registerPlumbing(
     }
     // Unknown paths and methods are answered before the body is read: a 404/405 beats a 413/415.
     if (request.is404) throw routeError(request, routes);
+    const { permission, testOnly } = request.routeOptions.config;
+    // A live key on a test helper is told 404 (testHelperGuard), whatever it may do.
+    if (request.ctx && permission && !(testOnly && request.ctx.environment !== 'test')) {
+      authorize(request.ctx.principal, permission, request.ctx.log, `${request.method} ${request.routeOptions.url}`);
+    }
     if (api && request.method === 'POST') checkContentType(request);
   });
 

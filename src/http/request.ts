@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors';
 import type { RequestContext } from '../domain/scope';
+import type { Requirement } from '../domain/access';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     testOnly?: boolean;
     /** The route also takes multipart/form-data (a file upload); every other POST takes JSON only. */
     multipart?: boolean;
+    /** What the caller needs (src/domain/access.ts); every authenticated /v1 route declares it, or the server refuses to start. */
+    permission?: Requirement;
   }
 }
 

@@ -6,10 +6,13 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAX_LIMIT } from '../domain/listing';
+import type { Requirement } from '../domain/access';
 
 export interface RouteDoc {
   /** Unique; generated clients name their methods after it. */
   operationId: string;
+  /** What the caller needs (`payout_intents:write`, a team capability, or `authenticated`): checked before anything else runs. */
+  permission: Requirement;
   summary: string;
   description?: string;
   query?: TSchema;
@@ -22,6 +25,8 @@ export const answer = (description: string, schema: TSchema | string): TSchema =
   typeof schema === 'string' ? Type.Ref(schema, { description }) : Type.Unsafe({ ...schema, description });
 
 /** A documented error answer: the contract's error body; `description` names the codes. */
+export const forbidden = (needed: Requirement) => failure(`permission_denied: the caller lacks ${needed}.`);
+
 export const failure = (description: string): TSchema => Type.Ref('Error', { description });
 
 /** The error answers every authenticated route may give. */

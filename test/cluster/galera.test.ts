@@ -9,8 +9,8 @@
  * three nodes and checks the money and the streams afterwards; the wsrep conflict counters
  * of the nodes show that certification conflicts really happened and were retried.
  */
+import { keyPrincipal } from '../../src/modules/auth/auth.service';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FULL_ACCESS } from '../../src/domain/permissions';
 import type mysql from 'mysql2/promise';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -46,7 +46,7 @@ cluster('three gateway processes on a three-node Galera cluster', () => {
           merchantId: m.id,
           apiKeyId: key.api_key_id,
           environment: 'test',
-          principal: { type: 'api_key', id: key.api_key_id, restricted: false, grants: FULL_ACCESS },
+          principal: keyPrincipal({ id: key.api_key_id, permissions: null }),
         }),
     );
     if (fund) {

@@ -65,6 +65,8 @@ type Snapshot = Record<string, { rows: string[]; digest: string }>;
 async function snapshot(): Promise<Snapshot> {
   const out: Snapshot = {};
   for (const [table, rows] of Object.entries(await allRows(srv.app))) {
+    // A key's last use is written (at most once a minute) by using it, which the fuzzer does.
+    if (table === 'api_keys') for (const r of rows) delete r.last_used_at;
     const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v))).sort();
     out[table] = { rows: lines, digest: createHash('sha256').update(lines.join('\n')).digest('hex') };
   }

@@ -3,6 +3,7 @@
  * that the GraphQL surface relies on and no other test names. An upgrade that changes one
  * of them fails here, by name.
  */
+import { FULL_ACCESS } from '../../src/domain/permissions';
 import { execute, parse } from 'graphql';
 import type { GqlContext, GraphServices } from '../../src/graphql/context';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
@@ -20,7 +21,7 @@ describe('type-graphql', () => {
     reserved: '0',
     updated_at: '2026-01-02T03:04:05.000Z',
   };
-  const ctx = { merchantId: 'm', environment: 'test' } as RequestContext;
+  const ctx = { merchantId: 'm', environment: 'test', principal: { type: 'api_key', id: 'key_1', restricted: false, grants: FULL_ACCESS } } as RequestContext;
 
   function contextWith(get: GraphServices['get']): GqlContext {
     const services: GraphServices = {

@@ -17,7 +17,8 @@ import { Config, loadConfig } from '../../src/config';
 import { App, createApp, createLogger } from '../../src/app';
 import { buildServer } from '../../src/server';
 import { Environment } from '../../src/modules/auth/api-key.entity';
-import { FULL_ACCESS } from '../../src/domain/permissions';
+import { keyPrincipal } from '../../src/modules/auth/auth.service';
+import { parseGrants } from '../../src/domain/access';
 import { Client } from './client';
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
@@ -76,8 +77,8 @@ export interface TestServer {
   merchant(name?: string, env?: Environment, options?: { fund?: boolean }): Promise<Client>;
   /** Adds `amount` to the merchant's available balance: a topup settled by the test helper (test) or a ledger credit (live). */
   fund(client: Client, currency: string, amount: string): Promise<void>;
-  /** Another key pair for an existing merchant. */
-  keyFor(merchantId: string, env?: Environment): Promise<Client>;
+  /** Another key pair for an existing merchant; with `permissions` (`["payout_intents:read"]`), a restricted one. */
+  keyFor(merchantId: string, env?: Environment, permissions?: string[]): Promise<Client>;
   client(auth?: string): Client;
   close(): Promise<void>;
 }
@@ -160,14 +161,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   if (options.scheduler !== false) app.scheduler.start();
 
   const fund = (client: Client, currency: string, amount: string) => fundWith(app, client, currency, amount);
-  const keyFor = async (merchantId: string, env: Environment = 'test') => {
-    const key = await app.auth.issueKey(merchantId, env);
-    return new Client(url, `${key.public_key}:${key.secret_key}`, {
-      merchantId,
-      apiKeyId: key.api_key_id,
-      environment: env,
-      principal: { type: 'api_key', id: key.api_key_id, restricted: false, grants: FULL_ACCESS },
-    });
+  const keyFor = async (merchantId: string, env: Environment = 'test', permissions?: string[]) => {
+    const key = await app.auth.issueKey(merchantId, env, permissions ? parseGrants(permissions) : undefined);
+    const principal = keyPrincipal({ id: key.api_key_id, permissions: key.permissions ? key.permissions.join(',') : null });
+    return new Client(url, `${key.public_key}:${key.secret_key}`, { merchantId, apiKeyId: key.api_key_id, environment: env, principal });
   };
   const metricsPort = server.metricsAddress?.()?.port;
   return {

@@ -15,6 +15,7 @@ import { QrModules1733800000000 } from './1733800000000-QrModules';
 import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIndexes';
 import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
 import { People1736000000000 } from './1736000000000-People';
+import { RestrictedKeys1736500000000 } from './1736500000000-RestrictedKeys';
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   KeysetFilterIndexes1734000000000,
   LateGuardProcedure1734100000000,
   People1736000000000,
+  RestrictedKeys1736500000000,
   PaymentLinks1738000000000,
   PayoutBatches1739100000000,
 ];

@@ -1,5 +1,6 @@
 /** GraphQL for the audit log: translate GraphQL <-> AuditService, nothing more. */
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { AuditService } from './audit.service';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -11,6 +12,7 @@ import { AuditEntryConnection, AuditEntryType, AuditLogFilter } from './audit.ty
 export class AuditResolver {
   constructor(private readonly services: { audit: AuditService }) {}
 
+  @Needs('events:read')
   @Query(() => AuditEntryConnection, { description: 'State-changing calls of this merchant and environment, newest first.' })
   auditLog(
     @Ctx() { ctx }: GqlContext,

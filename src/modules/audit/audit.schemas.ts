@@ -56,6 +56,7 @@ export type AuditEntryWire = Static<typeof AuditEntrySchema>;
 export const AUDIT_ROUTES = {
   list: {
     operationId: 'listAuditEntries',
+    permission: 'events:read',
     summary: 'State-changing calls (REST and GraphQL) of this merchant and environment, newest first.',
     description: 'Only calls that committed are recorded: refused (4xx) and failed (5xx) calls and idempotent replays leave no entry.',
     responses: { 200: pageOf('AuditEntry'), ...readFailures },

@@ -5,7 +5,10 @@ import type { Environment } from '../../domain/scope';
 export type { Environment } from '../../domain/scope';
 export { ENVIRONMENTS } from '../../domain/scope';
 
-/** An API key pair. The secret is never stored: only its SHA-256 digest. */
+/**
+ * An API key pair. The secret is never stored: only its SHA-256 digest. A restricted key
+ * (`rk_` secret) carries its grants in `permissions`; a full key (`sk_`) has none there.
+ */
 @Entity('api_keys')
 export class ApiKey {
   @PrimaryColumn({ type: 'varchar', length: 40 })
@@ -28,4 +31,16 @@ export class ApiKey {
 
   @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   revokedAt: Date | null;
+
+  /** A restricted key's grants, as `payout_intents:read,balances:read` (resources not named: none); null for a full key. */
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  permissions: string | null;
+
+  /** A rolled key's end: it authenticates until then (the overlap), never after. */
+  @Column({ name: 'expires_at', type: 'bigint', nullable: true, transformer: timeTransformer })
+  expiresAt: Date | null;
+
+  /** When the key last authenticated a request, to the minute (written at most once a minute per key and process). */
+  @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: timeTransformer })
+  lastUsedAt: Date | null;
 }

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { ApiKey } from './api-key.entity';
 import { AuthService } from './auth.service';
+import { LastUse } from './last-use';
 import { Merchant } from './merchant.entity';
 import { RevocationWatcher } from './revocation-watcher';
 import { MerchantType, ViewerResolver } from './viewer.resolver';
@@ -20,13 +21,17 @@ registerNode('mer', MerchantType, (loaders, id, ctx) => (id === ctx.merchantId ?
 export const authModule = defineModule({
   name: 'auth',
   provide({ db, config, log, redis }) {
-    const auth = new AuthService(db, log.child({ component: 'auth' }));
+    const lastUse = new LastUse(db, log.child({ component: 'auth' }));
+    const auth = new AuthService(db, log.child({ component: 'auth' }), lastUse);
     // Closes open graphql-ws sockets of revoked keys, on every process.
     const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
     auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
-    return { auth, revocations };
+    return { auth, revocations, lastUse };
   },
-  close: ({ revocations }) => revocations.close(),
+  close: async ({ revocations, lastUse }) => {
+    revocations.close();
+    await lastUse.close();
+  },
   entities: [Merchant, ApiKey],
   resolvers: [ViewerResolver],
   loaders: ({ auth }) => ({

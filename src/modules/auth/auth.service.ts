@@ -12,7 +12,10 @@ import type { Db } from '../../db/db';
 import { ApiKey, Environment } from './api-key.entity';
 import { Merchant } from './merchant.entity';
 import type { Scope } from '../../domain/scope';
-import { FULL_ACCESS, type Principal } from '../../domain/permissions';
+import { FULL_ACCESS, type Access, type Principal, type Resource } from '../../domain/permissions';
+import { grantList, parseGrants } from '../../domain/access';
+import { BoundedMemo } from '../../domain/bounded-memo';
+import type { LastUse } from './last-use';
 
 export interface AuthenticatedKey extends Scope {
   apiKeyId: string;
@@ -25,10 +28,22 @@ export interface IssuedKey {
   environment: Environment;
   public_key: string;
   secret_key: string;
+  /** A restricted key's grants (`["balances:read", ...]`); absent for a full key. */
+  permissions?: string[];
 }
 
 const PUBLIC_KEY = /^pk_(test|live)_[A-Za-z0-9]{16,64}$/;
-const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{16,96}$/;
+/** `sk_`: a full secret key; `rk_`: a restricted one. */
+const SECRET_KEY = /^(?:sk|rk)_(test|live)_[A-Za-z0-9]{16,96}$/;
+/** Parsed grants by stored list (a handful of distinct lists per deployment). */
+const GRANTS = new BoundedMemo<Readonly<Record<Resource, Access>>>(1024);
+
+/** The principal a key row authenticates as. */
+export function keyPrincipal(key: Pick<ApiKey, 'id' | 'permissions'>): Principal {
+  if (key.permissions === null) return { type: 'api_key', id: key.id, restricted: false, grants: FULL_ACCESS };
+  const stored = key.permissions;
+  return { type: 'api_key', id: key.id, restricted: true, grants: GRANTS.get(stored, () => parseGrants(stored ? stored.split(',') : [])) };
+}
 /** A digest nobody's secret has, compared against when the public key is unknown so timing tells nothing. */
 const DUMMY_DIGEST = sha256('no such key').toString('hex');
 
@@ -70,6 +85,8 @@ export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly log?: RefusalLog,
+    /** Notes each authenticated key's use (last_used_at, written at most once a minute per key). */
+    private readonly lastUse?: LastUse,
   ) {}
 
   /**
@@ -111,13 +128,9 @@ export class AuthService {
     if (!key) throw this.refuse('unknown_key', publicKey);
     if (!matches) throw this.refuse('wrong_secret', publicKey, key.id);
     if (pk[1] !== sk[1] || key.environment !== pk[1]) throw this.refuse('environment_mismatch', publicKey, key.id);
-    if (key.revokedAt) throw this.refuse('revoked', publicKey, key.id);
-    return {
-      apiKeyId: key.id,
-      merchantId: key.merchantId,
-      environment: key.environment,
-      principal: { type: 'api_key', id: key.id, restricted: false, grants: FULL_ACCESS },
-    };
+    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) throw this.refuse('revoked', publicKey, key.id);
+    this.lastUse?.note(key.id);
+    return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment, principal: keyPrincipal(key) };
   }
 
   async createMerchant(name: string): Promise<Merchant> {
@@ -139,9 +152,14 @@ export class AuthService {
     return this.db.read(async (em) => (await em.findOneBy(Merchant, { id: idOrName })) ?? em.findOneBy(Merchant, { name: idOrName }));
   }
 
-  async issueKey(merchantId: string, environment: Environment): Promise<IssuedKey> {
+  /**
+   * A new key pair; with `grants`, a restricted key (`rk_` secret) holding them. `expiresAt`
+   * is for rolls only. The secret is returned here and never again.
+   */
+  async issueKey(merchantId: string, environment: Environment, grants?: Readonly<Record<Resource, Access>>): Promise<IssuedKey> {
     const publicKey = `pk_${environment}_${alnum(18).slice(0, 24)}`;
-    const secretKey = `sk_${environment}_${alnum(40).slice(0, 48)}`;
+    const secretKey = `${grants ? 'rk' : 'sk'}_${environment}_${alnum(40).slice(0, 48)}`;
+    const permissions = grants ? grantList(grants) : undefined;
     const apiKey = await this.db.tx(async (em) => {
       const row = em.create(ApiKey, {
         id: newId('apiKey'),
@@ -151,11 +169,21 @@ export class AuthService {
         secretHash: sha256(secretKey).toString('hex'),
         createdAt: new Date(),
         revokedAt: null,
+        permissions: permissions ? permissions.join(',') : null,
+        expiresAt: null,
+        lastUsedAt: null,
       });
       await em.insert(ApiKey, row);
       return row;
     });
-    return { merchant_id: merchantId, api_key_id: apiKey.id, environment, public_key: publicKey, secret_key: secretKey };
+    return {
+      merchant_id: merchantId,
+      api_key_id: apiKey.id,
+      environment,
+      public_key: publicKey,
+      secret_key: secretKey,
+      ...(permissions ? { permissions } : {}),
+    };
   }
 
   /**

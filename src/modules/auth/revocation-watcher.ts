@@ -9,7 +9,7 @@
  *    commit; a process with sockets on that key checks it in the database (one primary-key
  *    lookup: a stray message on a shared Redis closes nothing), no poll interval to wait;
  *  - by polling: every REVOCATION_POLL_MS, while sockets are open, one statement asks which
- *    of the watched key ids are revoked (`id IN (...) AND revoked_at IS NOT NULL`, by
+ *    of the watched key ids are revoked (or rolled and past their overlap) (`id IN (...) AND revoked_at IS NOT NULL`, by
  *    primary key, in chunks). It needs no Redis and no clock agreement between processes,
  *    and it also catches a key revoked between a socket's authentication and its
  *    registration here. The CLI (`keys revoke`) is reached this way even without Redis.
@@ -31,7 +31,7 @@ export interface RevocationSource {
   revokedAmong(em: EntityManager, ids: string[]): Promise<string[]>;
 }
 
-/** API keys: revoked once `revoked_at` is set. */
+/** API keys: revoked once `revoked_at` is set, or rolled and past their overlap (`expires_at`). */
 export const API_KEY_REVOCATIONS: RevocationSource = {
   channel: REVOCATION_CHANNEL,
   async revokedAmong(em, ids) {
@@ -39,7 +39,7 @@ export const API_KEY_REVOCATIONS: RevocationSource = {
       .createQueryBuilder(ApiKey, 'k')
       .select('k.id', 'id')
       .where('k.id IN (:...ids)', { ids })
-      .andWhere('k.revoked_at IS NOT NULL')
+      .andWhere('(k.revoked_at IS NOT NULL OR k.expires_at <= :now)', { now: Date.now() })
       .getRawMany();
     return rows.map((r) => r.id);
   },

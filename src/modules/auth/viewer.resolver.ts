@@ -1,4 +1,5 @@
 import { Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { EnvironmentEnum } from '../../graphql/enums';
@@ -30,6 +31,7 @@ export class ViewerType {
 
 @Resolver(() => ViewerType)
 export class ViewerResolver {
+  @Needs('authenticated')
   @Query(() => ViewerType)
   viewer(@Ctx() { ctx }: GqlContext): ViewerType {
     return { apiKeyId: ctx.apiKeyId, environment: ctx.environment as EnvironmentEnum, merchantId: ctx.merchantId };

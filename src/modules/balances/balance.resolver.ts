@@ -1,4 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { LedgerService } from './ledger.service';
 import { BalanceType, withBalanceId, type BalanceNode } from './balance.types';
@@ -7,6 +8,7 @@ import { BalanceType, withBalanceId, type BalanceNode } from './balance.types';
 export class BalanceResolver {
   constructor(private readonly services: { ledger: LedgerService }) {}
 
+  @Needs('balances:read')
   @Query(() => [BalanceType], { description: 'One balance per currency, for the calling merchant and environment.' })
   async balances(@Ctx() { ctx }: GqlContext): Promise<BalanceNode[]> {
     return (await this.services.ledger.list(ctx)).map(withBalanceId);

@@ -24,6 +24,7 @@ export type BalanceWire = Static<typeof BalanceSchema>;
 export const BALANCE_ROUTES = {
   list: {
     operationId: 'listBalances',
+    permission: 'balances:read',
     summary: "The merchant's balances in the key's environment, one per currency.",
     responses: {
       200: Type.Object({ data: Type.Array(Type.Ref('Balance')) }, { description: 'Balances, by currency.' }),

@@ -1,5 +1,7 @@
 /** GraphQL queries for events: translate GraphQL <-> EventService, nothing more. */
 import { Arg, Ctx, ID, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import { Needs } from '../../graphql/access';
+import { authorize, onlyReadable } from '../../domain/access';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { withArgs, withListArgs, foundOrNotFound } from '../../graphql/errors';
@@ -13,6 +15,7 @@ import { EventConnection, EventFilter, EventType } from './event.types';
 export class EventResolver {
   constructor(private readonly services: { events: EventService }) {}
 
+  @Needs('events:read')
   @Query(() => EventType, {
     nullable: true,
     description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
@@ -21,6 +24,7 @@ export class EventResolver {
     return foundOrNotFound(loaders.event.load(id), 'event');
   }
 
+  @Needs('events:read')
   @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })
   events(
     @Ctx() { ctx }: GqlContext,
@@ -44,6 +48,7 @@ export class EventResolver {
 export class EventSubscriptionResolver {
   constructor(private readonly services: { events: EventService; eventHub: EventHub }) {}
 
+  @Needs('events:read')
   @Subscription(() => EventType, {
     description:
       'Events of the calling merchant and environment, oldest first. `after` (an event id) first replays what was missed; `types` takes exact types or `resource.*` wildcards.',
@@ -52,9 +57,11 @@ export class EventSubscriptionResolver {
       const { events, eventHub } = (context.services.get(EventSubscriptionResolver) as EventSubscriptionResolver).services;
       const { ctx } = context;
       return withArgs(async () => {
+        authorize(ctx.principal, 'events:read', ctx.log, 'graphql Subscription.events');
         const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
         const afterSeq = args.after ? await events.seqOf(ctx, args.after, 'after') : await events.lastSeq(ctx);
-        return eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId);
+        // Only the events whose records the caller may read (checked again per event by the middleware: events:read).
+        return onlyReadable(ctx.principal, eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId));
       });
     },
   })

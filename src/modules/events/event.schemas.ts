@@ -64,11 +64,17 @@ export type EventWire = Static<typeof EventSchema>;
 export const EVENT_ROUTES = {
   list: {
     operationId: 'listEvents',
+    permission: 'events:read',
     summary: 'List events, newest first.',
     description:
       '`cursor` also accepts an event id: the page after that event. A cursor (or event id) of another merchant, ' +
       'environment or list is a validation_error on `cursor`.',
     responses: { 200: pageOf('Event'), ...readFailures },
   },
-  get: { operationId: 'getEvent', summary: 'Retrieve an event.', responses: { 200: answer('The event.', 'Event'), ...readFailures } },
+  get: {
+    operationId: 'getEvent',
+    permission: 'events:read',
+    summary: 'Retrieve an event.',
+    responses: { 200: answer('The event.', 'Event'), ...readFailures },
+  },
 } satisfies Record<string, RouteDoc>;

@@ -1,5 +1,6 @@
 /** GraphQL for method discovery and method settings: translate GraphQL <-> MethodRouting / MethodSettings. */
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { MethodRouting } from './method-routing.service';
 import type { MethodSettings } from './method-settings.service';
@@ -14,6 +15,7 @@ import { PaymentMethodOptionConnection, PaymentMethodSettingType } from './metho
 export class MethodResolver {
   constructor(private readonly services: { methodRouting: MethodRouting; methodSettings: MethodSettings; ops: ReturnType<typeof methodOperations> }) {}
 
+  @Needs('payment_intents:read')
   @Query(() => PaymentMethodOptionConnection, {
     description:
       'Eligible payment methods and bank choices for the amount, currency, country and checkout mode (default DIRECT), optionally pinned strictly to one provider. Empty when nothing is eligible.',
@@ -33,6 +35,7 @@ export class MethodResolver {
     return toConnection(await withArgs(() => this.services.methodRouting.discoverPage(ctx, query, { first, after })));
   }
 
+  @Needs('payment_intents:read')
   @Query(() => [PaymentMethodSettingType], {
     description: 'Every method of the catalogue and whether the merchant offers it in this environment.',
   })
@@ -40,6 +43,7 @@ export class MethodResolver {
     return this.services.methodSettings.listSettings(ctx);
   }
 
+  @Needs('payment_intents:write')
   @Mutation(() => PaymentMethodSettingType, {
     nullable: true,
     description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.',

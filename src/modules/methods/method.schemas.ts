@@ -123,6 +123,7 @@ export const METHOD_MODELS = [NextActionSchema, PaymentMethodOptionSchema, Payme
 export const METHOD_ROUTES = {
   discover: {
     operationId: 'listPaymentMethodOptions',
+    permission: 'payment_intents:read',
     summary: 'Eligible payment methods and bank choices (provider-neutral). Empty data when nothing is eligible.',
     description: 'The whole result is one page: has_more is false and next_cursor null. amount requires currency.',
     responses: {
@@ -132,6 +133,7 @@ export const METHOD_ROUTES = {
   },
   listSettings: {
     operationId: 'listPaymentMethodSettings',
+    permission: 'payment_intents:read',
     summary: "Every method of the catalogue and whether the merchant offers it in the key's environment.",
     responses: {
       200: Type.Object({ data: Type.Array(Type.Ref('PaymentMethodSetting')) }, { description: 'One setting per catalogue method.' }),
@@ -141,6 +143,7 @@ export const METHOD_ROUTES = {
   },
   updateSetting: {
     operationId: 'updatePaymentMethodSetting',
+    permission: 'payment_intents:write',
     summary: "Enable or disable a method for the merchant in the key's environment.",
     description: `payment_method is one of: ${PAYMENT_METHODS.join(', ')}.`,
     responses: {

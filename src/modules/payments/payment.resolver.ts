@@ -1,5 +1,6 @@
 /** GraphQL queries and mutations for payment intents: translate GraphQL <-> PaymentService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { paymentOperations } from './payment.operations';
 import type { PaymentService } from './payment.service';
@@ -21,6 +22,7 @@ export function createBody(input: CreatePaymentIntentInput): Record<string, unkn
 export class PaymentResolver {
   constructor(private readonly services: { payments: PaymentService; ops: ReturnType<typeof paymentOperations> }) {}
 
+  @Needs('payment_intents:read')
   @Query(() => PaymentIntentType, {
     nullable: true,
     description:
@@ -30,6 +32,7 @@ export class PaymentResolver {
     return foundOrNotFound(loaders.paymentIntent.load(id), 'payment intent');
   }
 
+  @Needs('payment_intents:read')
   @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })
   paymentIntents(
     @Ctx() { ctx }: GqlContext,
@@ -44,6 +47,7 @@ export class PaymentResolver {
     );
   }
 
+  @Needs('payment_intents:write')
   @Mutation(() => PaymentIntentType, {
     nullable: true,
     description:
@@ -53,6 +57,7 @@ export class PaymentResolver {
     return mutate(gql, this.services.ops.create, createBody(input), {});
   }
 
+  @Needs('payment_intents:write')
   @Mutation(() => PaymentIntentType, {
     nullable: true,
     description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.',

@@ -61,6 +61,7 @@ const testHelper = { description: 'A live key gets 404 not_found, as for an unkn
 export const PAYMENT_ROUTES = {
   create: {
     operationId: 'createPaymentIntent',
+    permission: 'payment_intents:write',
     summary: "Create a payment intent. Direct: the named (or service-picked) method's next_action. Hosted: redirect_to_url to the hosted checkout page.",
     responses: {
       201: record('Created.'),
@@ -86,33 +87,39 @@ export const PAYMENT_ROUTES = {
   },
   list: {
     operationId: 'listPaymentIntents',
+    permission: 'payment_intents:read',
     summary: 'List payment intents, newest first.',
     responses: { 200: pageOf('PaymentIntent'), ...readFailures },
   },
   get: {
     operationId: 'getPaymentIntent',
+    permission: 'payment_intents:read',
     summary: 'Retrieve a payment intent.',
     responses: { 200: record('The payment intent.'), ...readFailures },
   },
   cancel: {
     operationId: 'cancelPaymentIntent',
+    permission: 'payment_intents:write',
     summary: 'Cancel a payment intent in requires_action. The body may be absent.',
     responses: { 200: record('Cancelled.'), ...writeFailures, 422: failure('invalid_state: not in requires_action.') },
   },
   testSucceed: {
     operationId: 'testSucceedPaymentIntent',
+    permission: 'payment_intents:write',
     ...testHelper,
     summary: 'Test keys only: the payer paid and the provider confirmed (requires_action -> processing -> succeeded, or processing -> succeeded).',
     responses: { 200: record('Succeeded.'), ...writeFailures, 422: failure('invalid_state: not in requires_action or processing.') },
   },
   testFail: {
     operationId: 'testFailPaymentIntent',
+    permission: 'payment_intents:write',
     ...testHelper,
     summary: 'Test keys only: the payment failed (requires_action -> processing -> failed, or processing -> failed). Default failure_code payment_declined.',
     responses: { 200: record('Failed.'), ...writeFailures, 422: failure('invalid_state: not in requires_action or processing.') },
   },
   testExpire: {
     operationId: 'testExpirePaymentIntent',
+    permission: 'payment_intents:write',
     ...testHelper,
     summary: 'Test keys only: expire a payment intent in requires_action now.',
     responses: { 200: record('Expired.'), ...writeFailures, 422: failure('invalid_state: not in requires_action.') },

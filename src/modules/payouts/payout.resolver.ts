@@ -1,5 +1,6 @@
 /** GraphQL queries and mutations for payout intents: translate GraphQL <-> PayoutService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { payoutOperations } from './payout.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -12,6 +13,7 @@ import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, Pa
 export class PayoutResolver {
   constructor(private readonly services: { payouts: PayoutService; ops: ReturnType<typeof payoutOperations> }) {}
 
+  @Needs('payout_intents:read')
   @Query(() => PayoutIntentType, {
     nullable: true,
     description:
@@ -21,6 +23,7 @@ export class PayoutResolver {
     return foundOrNotFound(loaders.payoutIntent.load(id), 'payout intent');
   }
 
+  @Needs('payout_intents:read')
   @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })
   payoutIntents(
     @Ctx() { ctx }: GqlContext,
@@ -35,6 +38,7 @@ export class PayoutResolver {
     );
   }
 
+  @Needs('payout_intents:write')
   @Mutation(() => PayoutIntentType, {
     nullable: true,
     description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.',
@@ -43,6 +47,7 @@ export class PayoutResolver {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
+  @Needs('payout_approvals:write')
   @Mutation(() => PayoutIntentType, {
     nullable: true,
     description: 'requires_approval -> processing.',
@@ -51,6 +56,7 @@ export class PayoutResolver {
     return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
+  @Needs('payout_intents:write')
   @Mutation(() => PayoutIntentType, {
     nullable: true,
     description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.',

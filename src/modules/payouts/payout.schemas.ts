@@ -89,6 +89,7 @@ const record = (description: string) => answer(description, 'PayoutIntent');
 export const PAYOUT_ROUTES = {
   create: {
     operationId: 'createPayoutIntent',
+    permission: 'payout_intents:write',
     summary: 'Create a payout intent (it waits at the approval gate).',
     description: 'Reserves the amount from the available balance of the currency.',
     responses: {
@@ -100,32 +101,38 @@ export const PAYOUT_ROUTES = {
   },
   list: {
     operationId: 'listPayoutIntents',
+    permission: 'payout_intents:read',
     summary: 'List payout intents, newest first.',
     responses: { 200: pageOf('PayoutIntent'), ...readFailures },
   },
   get: {
     operationId: 'getPayoutIntent',
+    permission: 'payout_intents:read',
     summary: 'Retrieve a payout intent.',
     responses: { 200: record('The payout intent.'), ...readFailures },
   },
   approve: {
     operationId: 'approvePayoutIntent',
+    permission: 'payout_approvals:write',
     summary: 'Approve: requires_approval -> processing. The body may be absent.',
     responses: { 202: record('Approved.'), ...writeFailures, 422: failure('invalid_state') },
   },
   cancel: {
     operationId: 'cancelPayoutIntent',
+    permission: 'payout_intents:write',
     summary: 'Cancel a payout intent at the approval gate. The body may be absent.',
     responses: { 202: record('Cancelled.'), ...writeFailures, 422: failure('approval_required: the message names the current status.') },
   },
   testSucceed: {
     operationId: 'testSucceedPayoutIntent',
+    permission: 'payout_intents:write',
     summary: 'Test keys only: settle a processing payout as succeeded.',
     description: 'A live key gets 404 not_found, as for an unknown route.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state') },
   },
   testFail: {
     operationId: 'testFailPayoutIntent',
+    permission: 'payout_intents:write',
     summary: 'Test keys only: settle a processing payout as failed.',
     description: 'A live key gets 404 not_found, as for an unknown route.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state') },

@@ -1,5 +1,6 @@
 /** GraphQL queries and mutations for refunds: translate GraphQL <-> RefundService, nothing more. */
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { refundOperations } from './refund.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -14,6 +15,7 @@ import { CreateRefundInput, RefundConnection, RefundFilter, RefundType } from '.
 export class RefundResolver {
   constructor(private readonly services: { refunds: RefundService; ops: ReturnType<typeof refundOperations> }) {}
 
+  @Needs('refunds:read')
   @Query(() => RefundType, {
     nullable: true,
     description: 'A refund of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
@@ -22,6 +24,7 @@ export class RefundResolver {
     return foundOrNotFound(loaders.refund.load(id), 'refund');
   }
 
+  @Needs('refunds:read')
   @Query(() => RefundConnection, { description: 'Refunds, newest first.' })
   refunds(
     @Ctx() { ctx }: GqlContext,
@@ -36,6 +39,7 @@ export class RefundResolver {
     );
   }
 
+  @Needs('refunds:write')
   @Mutation(() => RefundType, {
     nullable: true,
     description:
@@ -45,6 +49,7 @@ export class RefundResolver {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
+  @Needs('payment_intents:read')
   @FieldResolver(() => PaymentIntentType, { description: 'The refunded payment intent, as it is now.' })
   paymentIntent(@Root() refund: RefundWire, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
     return foundOrNotFound(loaders.paymentIntent.load(refund.payment_intent), 'payment intent');
@@ -56,6 +61,7 @@ export class RefundResolver {
 export class PaymentIntentRefundsResolver {
   constructor(private readonly services: { refunds: RefundService }) {}
 
+  @Needs('refunds:read')
   @FieldResolver(() => RefundConnection, { description: 'The refunds of this payment intent, newest first.' })
   refunds(
     @Root() payment: PaymentIntentWire,

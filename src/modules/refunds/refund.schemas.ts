@@ -75,6 +75,7 @@ const testHelper = { description: 'A live key gets 404 not_found, as for an unkn
 export const REFUND_ROUTES = {
   create: {
     operationId: 'createRefund',
+    permission: 'refunds:write',
     summary: 'Refund a succeeded payment intent, in full (amount omitted) or in part.',
     description:
       'Holds the amount from the available balance of the currency (available -> reserved) until the provider settles the refund. ' +
@@ -90,16 +91,23 @@ export const REFUND_ROUTES = {
       ),
     },
   },
-  list: { operationId: 'listRefunds', summary: 'List refunds, newest first.', responses: { 200: pageOf('Refund'), ...readFailures } },
-  get: { operationId: 'getRefund', summary: 'Retrieve a refund.', responses: { 200: record('The refund.'), ...readFailures } },
+  list: {
+    operationId: 'listRefunds',
+    permission: 'refunds:read',
+    summary: 'List refunds, newest first.',
+    responses: { 200: pageOf('Refund'), ...readFailures },
+  },
+  get: { operationId: 'getRefund', permission: 'refunds:read', summary: 'Retrieve a refund.', responses: { 200: record('The refund.'), ...readFailures } },
   testSucceed: {
     operationId: 'testSucceedRefund',
+    permission: 'refunds:write',
     ...testHelper,
     summary: 'Test keys only: settle a pending refund as succeeded.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state: the refund is not pending.') },
   },
   testFail: {
     operationId: 'testFailRefund',
+    permission: 'refunds:write',
     ...testHelper,
     summary: 'Test keys only: settle a pending refund as failed (its amount goes back to available). Default failure_code refund_declined.',
     responses: { 200: record('Settled.'), ...writeFailures, 422: failure('invalid_state: the refund is not pending.') },

@@ -1,5 +1,6 @@
 /** GraphQL queries and mutations for topup intents: translate GraphQL <-> TopupService. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { topupOperations } from './topup.operations';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -12,6 +13,7 @@ import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, Topup
 export class TopupResolver {
   constructor(private readonly services: { topups: TopupService; ops: ReturnType<typeof topupOperations> }) {}
 
+  @Needs('topup_intents:read')
   @Query(() => TopupIntentType, {
     nullable: true,
     description:
@@ -21,6 +23,7 @@ export class TopupResolver {
     return foundOrNotFound(loaders.topupIntent.load(id), 'topup intent');
   }
 
+  @Needs('topup_intents:read')
   @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
   topupIntents(
     @Ctx() { ctx }: GqlContext,
@@ -35,6 +38,7 @@ export class TopupResolver {
     );
   }
 
+  @Needs('topup_intents:write')
   @Mutation(() => TopupIntentType, {
     nullable: true,
     description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.',

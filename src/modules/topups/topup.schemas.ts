@@ -48,6 +48,7 @@ const TEST_ONLY = 'A live key gets 404 not_found, as for an unknown route.';
 export const TOPUP_ROUTES = {
   create: {
     operationId: 'createTopupIntent',
+    permission: 'topup_intents:write',
     summary: 'Create a topup intent (bank-transfer instructions in next_action). Idempotency-Key is required.',
     description: 'The instructions are valid for 24 hours; the topup credits the available balance of its currency when the transfer arrives.',
     responses: {
@@ -63,16 +64,19 @@ export const TOPUP_ROUTES = {
   },
   list: {
     operationId: 'listTopupIntents',
+    permission: 'topup_intents:read',
     summary: 'List topup intents, newest first.',
     responses: { 200: pageOf('TopupIntent'), ...readFailures },
   },
   get: {
     operationId: 'getTopupIntent',
+    permission: 'topup_intents:read',
     summary: 'Retrieve a topup intent.',
     responses: { 200: record('The topup intent.'), ...readFailures },
   },
   testSucceed: {
     operationId: 'testSucceedTopupIntent',
+    permission: 'topup_intents:write',
     summary: 'Test keys only: the transfer arrived; credits the available balance. The body may be absent.',
     description: TEST_ONLY,
     responses: {
@@ -83,6 +87,7 @@ export const TOPUP_ROUTES = {
   },
   testFail: {
     operationId: 'testFailTopupIntent',
+    permission: 'topup_intents:write',
     summary: 'Test keys only: the transfer was rejected. The body may be absent.',
     description: TEST_ONLY,
     responses: {

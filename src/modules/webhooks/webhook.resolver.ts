@@ -1,5 +1,6 @@
 /** GraphQL for webhook endpoints: translate GraphQL <-> WebhookEndpointService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { WebhookEndpointService } from './webhook-endpoint.service';
 import type { webhookOperations } from './webhook.operations';
@@ -20,6 +21,7 @@ import {
 export class WebhookResolver {
   constructor(private readonly services: { webhookEndpoints: WebhookEndpointService; ops: ReturnType<typeof webhookOperations> }) {}
 
+  @Needs('webhook_endpoints:read')
   @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints of this merchant and environment, newest first.' })
   webhookEndpoints(
     @Ctx() { ctx }: GqlContext,
@@ -31,6 +33,7 @@ export class WebhookResolver {
     );
   }
 
+  @Needs('webhook_endpoints:read')
   @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
   webhookAttempts(
     @Ctx() { ctx }: GqlContext,
@@ -49,6 +52,7 @@ export class WebhookResolver {
     );
   }
 
+  @Needs('webhook_endpoints:write')
   @Mutation(() => WebhookEndpointType, {
     nullable: true,
     description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.',
@@ -57,6 +61,7 @@ export class WebhookResolver {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
+  @Needs('webhook_endpoints:write')
   @Mutation(() => WebhookEndpointType, {
     nullable: true,
     description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.',
@@ -71,6 +76,7 @@ export class WebhookResolver {
     return mutate(gql, this.services.ops.update, snakeKeys(given), { id });
   }
 
+  @Needs('webhook_endpoints:write')
   @Mutation(() => WebhookEndpointType, {
     nullable: true,
     description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.',
@@ -79,6 +85,7 @@ export class WebhookResolver {
     return mutate(gql, this.services.ops.rotateSecret, {}, { id }, '');
   }
 
+  @Needs('webhook_endpoints:write')
   @Mutation(() => WebhookDeliveryType, {
     nullable: true,
     description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.',
@@ -87,6 +94,7 @@ export class WebhookResolver {
     return mutate(gql, this.services.ops.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
   }
 
+  @Needs('webhook_endpoints:write')
   @Mutation(() => DeletedWebhookEndpointType, {
     nullable: true,
     description: 'Deletes a webhook endpoint; pending deliveries are cancelled.',

@@ -198,6 +198,7 @@ export type WebhookDeliveryWire = Static<typeof WebhookDeliverySchema>;
 export const WEBHOOK_ROUTES = {
   create: {
     operationId: 'createWebhookEndpoint',
+    permission: 'webhook_endpoints:write',
     summary: 'Create a webhook endpoint; the answer carries its `secret` (whsec_...), shown this once.',
     description:
       "SSRF rule: the url's host is resolved when the endpoint is created; if any of its addresses is loopback, private, " +
@@ -216,21 +217,25 @@ export const WEBHOOK_ROUTES = {
   },
   list: {
     operationId: 'listWebhookEndpoints',
+    permission: 'webhook_endpoints:read',
     summary: 'List webhook endpoints, newest first (never their secrets).',
     responses: { 200: pageOf('WebhookEndpoint'), ...readFailures },
   },
   get: {
     operationId: 'getWebhookEndpoint',
+    permission: 'webhook_endpoints:read',
     summary: 'Retrieve a webhook endpoint (never its secret).',
     responses: { 200: answer('The endpoint.', 'WebhookEndpoint'), ...readFailures },
   },
   remove: {
     operationId: 'deleteWebhookEndpoint',
+    permission: 'webhook_endpoints:write',
     summary: 'Delete a webhook endpoint; its pending deliveries are cancelled.',
     responses: { 200: answer('Deleted.', 'DeletedWebhookEndpoint'), ...writeFailures },
   },
   update: {
     operationId: 'updateWebhookEndpoint',
+    permission: 'webhook_endpoints:write',
     summary: 'Update a webhook endpoint: any of url, enabled_events, status (enabled | disabled).',
     description:
       'The same rules as the create for `url` (SSRF rule included) and `enabled_events`. `status: "disabled"` pauses the endpoint ' +
@@ -247,6 +252,7 @@ export const WEBHOOK_ROUTES = {
   },
   rotateSecret: {
     operationId: 'rotateWebhookEndpointSecret',
+    permission: 'webhook_endpoints:write',
     summary: 'Replace the signing secret; the answer carries the new `secret`, shown this once.',
     description:
       'For 24 hours after a rotation every delivery carries two signatures in `webhook-signature` (space-separated `v1,...` ' +
@@ -256,6 +262,7 @@ export const WEBHOOK_ROUTES = {
   },
   resend: {
     operationId: 'resendEvent',
+    permission: 'webhook_endpoints:write',
     summary: 'Send one event again to one endpoint: one new delivery attempt, recorded like any other.',
     description:
       'The attempt carries the same `webhook-id` (the event id) and is not retried. Allowed for a disabled endpoint ' +
@@ -269,6 +276,7 @@ export const WEBHOOK_ROUTES = {
   },
   attempts: {
     operationId: 'listWebhookAttempts',
+    permission: 'webhook_endpoints:read',
     summary: 'Delivery attempts to this endpoint, newest first.',
     description: 'Cursors are bound to the endpoint: a cursor of another endpoint is a validation_error on `cursor`.',
     responses: { 200: pageOf('WebhookAttempt'), ...readFailures },
