@@ -7,6 +7,7 @@
  *   users create --merchant <id|name> --email <e> --role <role> [--name <display name>]
  *                                adds a member (creates the merchant by name if needed); prints the
  *                                user id and the one-time setup link (null for someone who has a password)
+ *   approvals set|list|delete    approval policies (src/cli/approvals.ts)
  *   merchants create --name <name>
  *   merchants list
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
@@ -27,6 +28,7 @@ import { SEALED } from '../modules';
 import { createDataSource } from '../db/data-source';
 import { alignSchema, allTables } from '../db/charset';
 import { parseGrants } from '../domain/access';
+import { approvalsCommand } from './approvals';
 
 /** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
 const CLI_DB_LIMIT_MS = 10 * 60_000;
@@ -35,6 +37,9 @@ const USAGE = `usage:
   cli keys create --merchant <id|name> --env test|live [--permissions payout_intents:read,balances:read]
   cli keys revoke <public_key|key_id>
   cli users create --merchant <id|name> --email <e> --role owner|admin|developer|finance|viewer [--name <display name>]
+  cli approvals set --merchant <id|name> --env test|live --currency THB --min-amount 100000 --approvals 1|2|3 [--keys-count]
+  cli approvals list --merchant <id|name> --env test|live
+  cli approvals delete --merchant <id|name> --env test|live --currency THB
   cli merchants create --name <name>
   cli merchants list
   cli ledger verify
@@ -67,7 +72,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (group === 'db' && command === 'fix-charset') return fixCharset();
-  const known = ['keys create', 'keys revoke', 'users create', 'merchants create', 'merchants list', 'ledger verify', 'data-key rewrap', 'migrate undefined'];
+  const known = [
+    'keys create',
+    'keys revoke',
+    'users create',
+    'approvals set',
+    'approvals list',
+    'approvals delete',
+    'merchants create',
+    'merchants list',
+    'ledger verify',
+    'data-key rewrap',
+    'migrate undefined',
+  ];
   if (!known.includes(`${group} ${command}`)) fail(USAGE);
 
   const loaded = loadConfig();
@@ -136,6 +153,15 @@ async function main(argv: string[]): Promise<number> {
         print(await app.team.createUser(merchant.id, email, role, option(rest, 'name')));
         return 0;
       }
+      case 'approvals set':
+      case 'approvals list':
+      case 'approvals delete':
+        return await approvalsCommand(app, command, {
+          option: (name) => option(rest, name),
+          flag: (name) => rest.includes(`--${name}`),
+          fail,
+          print,
+        });
       case 'keys revoke': {
         const target = rest[0] ?? fail('keys revoke needs <public_key|key_id>');
         const ok = await app.auth.revokeKey(target);

@@ -96,6 +96,7 @@ export const ID_PREFIX = {
   paymentLink: 'plink',
   payoutBatch: 'pob',
   payoutBatchItem: 'pobi',
+  approvalPolicy: 'apol',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

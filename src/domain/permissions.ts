@@ -70,7 +70,15 @@ export function covers(granted: Access, needed: 'read' | 'write'): boolean {
 
 /** Who is calling: an API key (full or restricted) or a signed-in member of the merchant's team. */
 export type Principal =
-  { type: 'api_key'; id: string; restricted: boolean; grants: Readonly<Record<Resource, Access>> } | { type: 'member'; id: string; email: string; role: Role };
+  | { type: 'api_key'; id: string; restricted: boolean; grants: Readonly<Record<Resource, Access>> }
+  | {
+      type: 'member';
+      id: string;
+      email: string;
+      role: Role;
+      /** When the member last entered a TOTP code (sign-in or step-up); live approvals need one from the last 5 minutes. */
+      secondFactorAt?: Date;
+    };
 
 /** The resource grants of a principal. */
 export function grantsOf(p: Principal): Readonly<Record<Resource, Access>> {

@@ -4,6 +4,7 @@
  * context, routes for the server, fragments for the OpenAPI document), and `composeModules`
  * builds the modules' services from it.
  */
+import { approvalsModule } from './approvals/approval.module';
 import { auditModule } from './audit/audit.module';
 import { authModule } from './auth/auth.module';
 import { balancesModule } from './balances/balance.module';
@@ -33,6 +34,7 @@ export const MODULES: readonly AnyModule[] = [
   eventsModule,
   webhooksModule,
   balancesModule,
+  approvalsModule,
   payoutsModule,
   batchesModule,
   topupsModule,

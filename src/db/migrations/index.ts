@@ -16,6 +16,7 @@ import { KeysetFilterIndexes1734000000000 } from './1734000000000-KeysetFilterIn
 import { LateGuardProcedure1734100000000 } from './1734100000000-LateGuardProcedure';
 import { People1736000000000 } from './1736000000000-People';
 import { RestrictedKeys1736500000000 } from './1736500000000-RestrictedKeys';
+import { ApprovalPolicies1736500001000 } from './1736500001000-ApprovalPolicies';
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   LateGuardProcedure1734100000000,
   People1736000000000,
   RestrictedKeys1736500000000,
+  ApprovalPolicies1736500001000,
   PaymentLinks1738000000000,
   PayoutBatches1739100000000,
 ];

@@ -1,6 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { IntentRecord } from '../shared/intent.entity';
-import { timeTransformer } from '../../db/columns';
+import { jsonTransformer, timeTransformer } from '../../db/columns';
+import type { ApprovalVote } from '../approvals/approval-rules';
 import type { PayoutStatus } from './payout.states';
 
 @Entity('payout_intents')
@@ -28,4 +29,20 @@ export class PayoutIntent extends IntentRecord<PayoutStatus> {
   /** When the simulated provider settles a processing payout on its own (null = never). */
   @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   settleAt: Date | null;
+
+  /** Approvals it needs to move (the policy at its creation; 1 without one). */
+  @Column({ name: 'approvals_required', type: 'int', default: 1 })
+  approvalsRequired: number;
+
+  /** The policy's rule at creation: null = no policy (the spec's single approve), else who may vote. */
+  @Column({ name: 'approval_rule', type: 'varchar', length: 16, nullable: true })
+  approvalRule: 'members' | 'members_or_keys' | null;
+
+  /** The id of the key or member that created it. */
+  @Column({ name: 'created_by', type: 'varchar', length: 40, nullable: true })
+  createdBy: string | null;
+
+  /** The votes recorded so far, oldest first. */
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  approvals: ApprovalVote[] | null;
 }

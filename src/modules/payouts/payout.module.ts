@@ -2,6 +2,7 @@
 import DataLoader from 'dataloader';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
+import { approvalsModule } from '../approvals/approval.module';
 import { byKey, defineModule } from '../module';
 import { registerNode } from '../../graphql/node';
 import { PayoutIntentType } from './payout.types';
@@ -24,14 +25,15 @@ registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(
 
 export const payoutsModule = defineModule({
   name: 'payouts',
-  uses: { balances: balancesModule, events: eventsModule },
-  provide({ db, cipher, config }, { balances, events }) {
+  uses: { balances: balancesModule, events: eventsModule, approvals: approvalsModule },
+  provide({ db, cipher, config }, { balances, events, approvals }) {
     const payouts = new PayoutService({
       db,
       cipher,
       lifecycle: { ledger: balances.ledger, events: events.events },
       connector: simulatedPayoutConnector(),
       settleMs: config.simulatedSettleMs,
+      policies: approvals.approvalPolicies,
     });
     return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive) };
   },

@@ -55,6 +55,17 @@ export const CreatePayoutIntentBody = Obj(
 );
 export type CreatePayoutIntentBody = Static<typeof CreatePayoutIntentBody>;
 
+/** Who acted, as audit entries, events and approvals name them. */
+export const ActorSchema = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('api_key'), id: Type.String(), restricted: Type.Boolean() }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('member'), id: Type.String(), email: Type.String() }, { additionalProperties: false }),
+  ],
+  { description: 'An API key (restricted or not) or a member of the team.' },
+);
+
+export const ApprovalSchema = Type.Object({ actor: ActorSchema, created_at: Instant }, { additionalProperties: false });
+
 export const PayoutIntentSchema = Type.Object(
   {
     object: Type.Literal('payout_intent'),
@@ -77,6 +88,12 @@ export const PayoutIntentSchema = Type.Object(
     failure_code: Nullable(Type.String()),
     failure_message: Nullable(Type.String()),
     payout_batch: Nullable(Type.String({ description: 'The payout batch it was approved with; null for a payout created on its own.' })),
+    approvals_required: Type.Integer({
+      minimum: 1,
+      maximum: 3,
+      description: 'Approvals it needs to move to processing: its approval policy at creation (1 without one).',
+    }),
+    approvals: Type.Array(ApprovalSchema, { description: 'The approvals recorded so far, oldest first.' }),
     created_at: Instant,
     updated_at: Instant,
   },

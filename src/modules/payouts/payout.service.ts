@@ -21,6 +21,8 @@ import { PayoutIntent } from './payout.entity';
 import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { isoInstant } from '../../domain/instant';
 import type { PayoutIntentWire } from './payout.schemas';
+import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
+import { castVote } from '../approvals/approval-rules';
 export type { PayoutIntentWire } from './payout.schemas';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
@@ -63,6 +65,8 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
     payout_batch: p.payoutBatch,
+    approvals_required: p.approvalsRequired,
+    approvals: p.approvals ?? [],
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
   };
@@ -92,6 +96,8 @@ export interface PayoutServiceDeps {
   connector: PayoutConnector;
   /** Delay before the provider settles an approved payout on its own; 0 = never. */
   settleMs: number;
+  /** The approval policies a new payout reads its gate from. */
+  policies: Pick<ApprovalPolicyService, 'gateFor'>;
 }
 
 export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
@@ -115,6 +121,8 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
    */
   async create(em: Tx, ctx: Actor, input: CreatePayoutInput): Promise<Done<PayoutIntentWire>> {
     const now = new Date();
+    // The policy as it is now: a later change applies to payouts created after it.
+    const gate = await this.deps.policies.gateFor(em, ctx, input.currency, input.amount);
     const p = Object.assign(new PayoutIntent(), {
       id: newId('payoutIntent', now.getTime()),
       merchantId: ctx.merchantId,
@@ -133,6 +141,10 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       failureMessage: null,
       payoutBatch: null,
       settleAt: null,
+      approvalsRequired: gate.approvalsRequired,
+      approvalRule: gate.approvalRule,
+      createdBy: ctx.principal?.id ?? null,
+      approvals: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -160,11 +172,28 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     return toPage(rows, params, PAYOUT_LIST.resource, scope, payoutToWire);
   }
 
-  /** requires_approval -> processing; the provider settles it after SIMULATED_SETTLE_MS. */
+  /**
+   * Records the caller's approval under the row lock; the last one needed moves the payout
+   * requires_approval -> processing (the provider settles it after SIMULATED_SETTLE_MS). One
+   * short of the count, the vote is recorded and the payout stays requires_approval (202).
+   * Refusals (approval_requires_member, approval_by_creator, approval_already_recorded)
+   * change nothing. Parallel last votes: the lock orders them; the second finds it moved.
+   */
   async approve(em: Tx, ctx: Actor, id: string): Promise<Done<PayoutIntentWire>> {
     const now = new Date();
+    const p = await this.store.lock(em, ctx, id);
+    this.lifecycle.machine.check('approve', p.status);
+    const votes = p.approvals ?? [];
+    const vote = ctx.principal
+      ? castVote(ctx.principal, { rule: p.approvalRule, createdBy: p.createdBy, votes, environment: ctx.environment, now })
+      : undefined;
+    const approvals = vote ? [...votes, vote] : votes;
+    if (approvals.length < p.approvalsRequired) {
+      await this.store.patch(em, ctx, p, { approvals }, now);
+      return { outcome: 'accepted', value: payoutToWire(p) };
+    }
     const settleAt = this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
-    return { outcome: 'accepted', value: await this.lifecycle.applyTo(em, ctx, id, 'approve', { settleAt }, now) };
+    return { outcome: 'accepted', value: await this.lifecycle.apply(em, ctx, p, 'approve', { settleAt, approvals }, now) };
   }
 
   async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {

@@ -4,7 +4,8 @@
  * same object (fresh, replayed, or from an event) serves both surfaces. Input types are
  * camelCase and reach the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ApprovalType } from '../../graphql/actor.types';
 import { Connection } from '../../graphql/connection';
 import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
@@ -43,6 +44,12 @@ export class PayoutIntentType extends IntentFields {
     simple: true,
   })
   payout_batch: string | null;
+
+  @Field(() => Int, { name: 'approvalsRequired', description: 'Approvals it needs to move to processing: its approval policy at creation (1 without one).' })
+  approvals_required: number;
+
+  @Field(() => [ApprovalType], { simple: true, description: 'The approvals recorded so far, oldest first.' })
+  approvals: ApprovalType[];
 }
 
 export const PayoutIntentConnection = Connection('PayoutIntent', PayoutIntentType);

@@ -1,0 +1,45 @@
+/**
+ * Who may approve a payout under a policy (four eyes), as one pure function: the votes a
+ * payout has, the rule it was created under, and the principal voting. Without a policy
+ * (rule null) any principal allowed to approve moves it with one call, as the spec says.
+ */
+import { ApiError } from '../../domain/errors';
+import { wireActor, type Principal, type WireActor } from '../../domain/permissions';
+
+export interface ApprovalVote {
+  actor: WireActor;
+  created_at: string;
+}
+
+/** A live-mode approval by a member needs a second factor (TOTP) entered this recently. */
+export const SECOND_FACTOR_MAX_AGE_MS = 5 * 60_000;
+
+export interface VoteContext {
+  rule: 'members' | 'members_or_keys' | null;
+  createdBy: string | null;
+  votes: readonly ApprovalVote[];
+  environment: 'test' | 'live';
+  now: Date;
+}
+
+/** Throws the contract's refusal when `principal` may not vote on this payout; returns the vote otherwise. */
+export function castVote(principal: Principal, v: VoteContext): ApprovalVote {
+  const vote = { actor: wireActor(principal), created_at: v.now.toISOString() };
+  if (v.rule === null) return vote;
+  if (principal.type === 'api_key' && v.rule === 'members') {
+    throw new ApiError('approval_requires_member', 'This payout intent needs approvals by members of the team; an API key cannot approve it.');
+  }
+  if (v.createdBy !== null && principal.id === v.createdBy) {
+    throw new ApiError('approval_by_creator', 'The creator of a payout intent cannot approve it.');
+  }
+  if (v.votes.some((x) => x.actor.type === principal.type && x.actor.id === principal.id)) {
+    throw new ApiError('approval_already_recorded', 'Your approval of this payout intent is already recorded; another person must approve it.');
+  }
+  if (principal.type === 'member' && v.environment === 'live') {
+    const at = principal.secondFactorAt?.getTime();
+    if (at === undefined || v.now.getTime() - at > SECOND_FACTOR_MAX_AGE_MS) {
+      throw new ApiError('permission_denied', 'Approving a live payout needs an authentication code entered in the last 5 minutes (payout_approvals:write).');
+    }
+  }
+  return vote;
+}

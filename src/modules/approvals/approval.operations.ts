@@ -1,0 +1,22 @@
+/** The approval-policy operations: what each parses and which service method performs it. */
+import { defineOperation, withBody } from '../../ops/operation';
+import { EmptyBody } from '../../domain/fields';
+import { ApprovalPolicyService, parsePolicy } from './approval-policy.service';
+import { SetApprovalPolicyBody } from './approval.schemas';
+
+export function approvalOperations(policies: ApprovalPolicyService) {
+  return {
+    set: defineOperation({
+      name: 'approval_policy.set',
+      label: 'POST /v1/approval_policies',
+      ...withBody(SetApprovalPolicyBody, (body) => parsePolicy(body)),
+      execute: (em, ctx, input) => policies.set(em, ctx, input),
+    }),
+    remove: defineOperation({
+      name: 'approval_policy.delete',
+      label: 'DELETE /v1/approval_policies/:id',
+      ...withBody(EmptyBody, (_body, { id }: { id: string }) => ({ id })),
+      execute: (em, ctx, { id }) => policies.remove(em, ctx, id),
+    }),
+  };
+}
