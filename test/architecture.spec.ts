@@ -1,4 +1,6 @@
 /** The layering rules of docs/architecture.md, checked on the source tree. */
+import { approvalsModule } from '../src/modules/approvals/approval.module';
+import { ApprovalPolicyResolver } from '../src/modules/approvals/approval.resolver';
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -242,6 +244,7 @@ describe('modules build their own services', () => {
  * `provide` is read; this list does, and the test below keeps it complete.
  */
 const RESOLVERS_FIT = [
+  fits(approvalsModule, ApprovalPolicyResolver),
   fits(auditModule, AuditResolver),
   fits(authModule, ViewerResolver),
   fits(balancesModule, BalanceResolver),

@@ -120,7 +120,7 @@ export function parseGrants(list: readonly string[]): Record<Resource, Access> {
 
 /** Grants as the wire lists them: `["balances:read", "payout_intents:write"]`, resources with none left out. */
 export function grantList(grants: Readonly<Record<Resource, Access>>): Permission[] {
-  return RESOURCES.filter((r) => grants[r] !== 'none').map((r) => `${r}:${grants[r] as 'read' | 'write'}` as Permission);
+  return RESOURCES.filter((r) => grants[r] !== 'none').map((r) => `${r}:${grants[r]}` as Permission);
 }
 
 /**

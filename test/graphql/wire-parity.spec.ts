@@ -176,6 +176,7 @@ const ALL = comparisons();
 
 test('the modules publish the wire records this spec expects to compare', () => {
   expect([...RECORDS.keys()].sort()).toEqual([
+    'ApprovalPolicy',
     'AuditEntry',
     'Balance',
     'DeletedWebhookEndpoint',
