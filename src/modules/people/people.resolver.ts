@@ -3,6 +3,7 @@
  * nothing more. Everything here needs a signed-in member (an API key is refused with
  * permission_denied, `me` answers null for it); the role rules are the services'.
  */
+import { Needs } from '../../graphql/access';
 import QRCode from 'qrcode';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../domain/errors';
@@ -41,6 +42,7 @@ type Services = { team: TeamService; sessions: SessionService; secondFactor: Sec
 export class PeopleResolver {
   constructor(private readonly services: Services) {}
 
+  @Needs('authenticated')
   @Query(() => MeType, { nullable: true, description: 'The signed-in member; null when the caller is an API key.' })
   async me(@Ctx() { ctx }: GqlContext): Promise<MeType | null> {
     if (ctx.principal.type !== 'member') return null;
@@ -59,12 +61,14 @@ export class PeopleResolver {
     };
   }
 
+  @Needs('authenticated')
   @Query(() => [TeamMemberType], { description: 'The members of the current merchant, oldest first.' })
   async teamMembers(@Ctx() { ctx }: GqlContext): Promise<TeamMemberType[]> {
     signedIn(ctx);
     return (await this.services.team.members(ctx.merchantId)).map(memberType);
   }
 
+  @Needs('members')
   @Mutation(() => InvitationType, {
     nullable: true,
     description: 'Invites a person with a role (owners and admins; only an owner invites an owner). The setup link is answered once.',
@@ -80,6 +84,7 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('members')
   @Mutation(() => TeamMemberType, {
     nullable: true,
     description: 'Changes a member\u2019s role; their sessions on this merchant end. A merchant keeps at least one owner.',
@@ -92,6 +97,7 @@ export class PeopleResolver {
     return withArgs(async () => memberType(await this.services.team.changeRole(signedIn(ctx).principal, ctx.merchantId, userId, role)));
   }
 
+  @Needs('members')
   @Mutation(() => Boolean, {
     nullable: true,
     description: 'Removes a member from this merchant; their sessions on it end at once. A merchant keeps at least one owner.',
@@ -103,6 +109,7 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('authenticated')
   @Mutation(() => MeType, { nullable: true, description: 'Moves the session to another merchant the member belongs to, and/or the other environment.' })
   switchMerchant(
     @Ctx() gql: GqlContext,
@@ -118,12 +125,14 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('authenticated')
   @Query(() => [SessionType], { description: 'The signed-in person\u2019s open sessions, newest first.' })
   async sessions(@Ctx() { ctx }: GqlContext): Promise<SessionType[]> {
     const me = signedIn(ctx);
     return (await this.services.sessions.list(me.principal.id)).map((s) => ({ ...s, current: s.id === me.sessionId }));
   }
 
+  @Needs('authenticated')
   @Mutation(() => Boolean, { nullable: true, description: 'Ends one of the signed-in person\u2019s own sessions (its open sockets close too).' })
   endSession(@Ctx() { ctx }: GqlContext, @Arg('id', () => ID, { description: 'The session id.' }) id: string): Promise<boolean> {
     return withArgs(async () => {
@@ -132,6 +141,7 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('authenticated')
   @Mutation(() => Boolean, { nullable: true, description: 'Changes the signed-in person\u2019s password (at least 12 characters); their other sessions end.' })
   changePassword(
     @Ctx() { ctx }: GqlContext,
@@ -144,6 +154,7 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('authenticated')
   @Mutation(() => TotpEnrolmentType, { nullable: true, description: 'Starts setting up an authenticator app: answers a new secret; confirmTotp turns it on.' })
   enrolTotp(@Ctx() { ctx }: GqlContext): Promise<TotpEnrolmentType> {
     return withArgs(async () => {
@@ -152,6 +163,7 @@ export class PeopleResolver {
     });
   }
 
+  @Needs('authenticated')
   @Mutation(() => TotpConfirmationType, {
     nullable: true,
     description: 'Turns the authenticator on with a current code from it; answers the recovery codes once.',
