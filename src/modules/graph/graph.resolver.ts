@@ -5,11 +5,18 @@ import { ErrorCodeInfoType, errorCodeInfos } from '../../graphql/error-codes';
 import { foundOrNotFound, toGraphQLError } from '../../graphql/errors';
 import { ApiError } from '../../domain/errors';
 import { NodeInterface, nodeKindOf } from '../../graphql/node';
+import { Needs } from '../../graphql/access';
+import { authorize, isPermission } from '../../domain/access';
 
 /** A record of any Node type by id, or a not_found error (an unknown prefix included). */
-function loadNode({ loaders, ctx }: GqlContext, id: string): Promise<object> {
+async function loadNode({ loaders, ctx }: GqlContext, id: string): Promise<object> {
   const kind = nodeKindOf(id);
-  return foundOrNotFound(kind ? kind.load(loaders, id, ctx) : Promise.resolve(null), 'record');
+  const record = await foundOrNotFound(kind ? kind.load(loaders, id, ctx) : Promise.resolve(null), 'record');
+  // The record's own resource decides (a key restricted to payouts reads no payment through node).
+  const object = (record as { object?: unknown }).object;
+  const needed = typeof object === 'string' ? `${object}s:read` : '';
+  if (isPermission(needed)) authorize(ctx.principal, needed, ctx.log, 'graphql Query.node');
+  return record;
 }
 
 /** What one `nodes` call may ask for. */
@@ -17,6 +24,7 @@ export const MAX_NODE_IDS = 100;
 
 @Resolver()
 export class NodeResolver {
+  @Needs('authenticated')
   @Query(() => NodeInterface, {
     nullable: true,
     description:
@@ -26,6 +34,7 @@ export class NodeResolver {
     return loadNode(gql, id);
   }
 
+  @Needs('authenticated')
   @Query(() => [NodeInterface], {
     nullable: 'items',
     description: 'The records with these ids, in the order asked (at most 100); an id not found is null, with its own not_found error at its index.',
@@ -35,6 +44,7 @@ export class NodeResolver {
     return ids.map((id) => loadNode(gql, id));
   }
 
+  @Needs('authenticated')
   @Query(() => [ErrorCodeInfoType], { description: 'Every error code the API reports, with its meaning and HTTP status.' })
   errorCodes(): ErrorCodeInfoType[] {
     return errorCodeInfos();
