@@ -1,4 +1,5 @@
 /** GraphQL for payment links: translate GraphQL <-> LinkService, nothing more. Permission resource: payment_links. */
+import { Needs } from '../../graphql/access';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -24,6 +25,7 @@ function bodyOf(input: object): Record<string, unknown> {
 export class LinkResolver {
   constructor(private readonly services: { links: LinkService; linkOps: ReturnType<typeof linkOperations> }) {}
 
+  @Needs('payment_links:read')
   @Query(() => PaymentLinkType, {
     nullable: true,
     description:
@@ -33,6 +35,7 @@ export class LinkResolver {
     return foundOrNotFound(loaders.paymentLink.load(id), 'payment link');
   }
 
+  @Needs('payment_links:read')
   @Query(() => PaymentLinkConnection, { description: 'Payment links, newest first.' })
   paymentLinks(
     @Ctx() { ctx }: GqlContext,
@@ -42,6 +45,7 @@ export class LinkResolver {
     return withListArgs(async () => toConnection(await this.services.links.list(ctx, this.services.links.parseList(ctx, listQuery(first, after)))));
   }
 
+  @Needs('payment_links:write')
   @Mutation(() => PaymentLinkType, {
     nullable: true,
     description: 'Creates a payment link (a fixed amount, or customerChooses). Honors the Idempotency-Key header.',
@@ -50,6 +54,7 @@ export class LinkResolver {
     return mutate(gql, this.services.linkOps.create, bodyOf(input), {});
   }
 
+  @Needs('payment_links:write')
   @Mutation(() => PaymentLinkType, {
     nullable: true,
     description: 'Updates any of description, active, completionLimit, expiresAt. Honors the Idempotency-Key header.',
@@ -62,6 +67,7 @@ export class LinkResolver {
     return mutate(gql, this.services.linkOps.update, bodyOf(input), { id });
   }
 
+  @Needs('payment_links:write')
   @Mutation(() => PaymentLinkType, { nullable: true, description: 'Deactivates a payment link (active false): its page answers 410 from now on.' })
   async deactivatePaymentLink(@Arg('id', () => ID, { description: 'plink_...' }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.linkOps.update, { active: false }, { id });
@@ -71,6 +77,7 @@ export class LinkResolver {
 /** `PaymentIntent.paymentLink`: the links module adds the field, so the payments module does not depend on it. */
 @Resolver(() => PaymentIntentType)
 export class PaymentIntentLinkResolver {
+  @Needs('payment_links:read')
   @FieldResolver(() => PaymentLinkType, {
     nullable: true,
     description: 'The payment link the payer started from, as it is now; null for an intent created through the API.',

@@ -23,6 +23,7 @@ export function registerLinkRoutes(
   fastify.get<{ Params: { id: string } }>(
     '/v1/payment_links/:id/qr.svg',
     {
+      config: { permission: doc.qr.permission },
       schema: {
         operationId: doc.qr.operationId,
         summary: doc.qr.summary,

@@ -108,6 +108,7 @@ const record = (description: string) => answer(description, 'PaymentLink');
 export const PAYMENT_LINK_ROUTES = {
   create: {
     operationId: 'createPaymentLink',
+    permission: 'payment_links:write',
     summary: 'Create a payment link: a page (url) where a payer pays a fixed or chosen amount through the hosted checkout.',
     responses: {
       201: record('Created.'),
@@ -119,10 +120,21 @@ export const PAYMENT_LINK_ROUTES = {
       422: failure('payment_method_unavailable: none of the allowed methods (or no method at all) is available for this currency, country and amount.'),
     },
   },
-  list: { operationId: 'listPaymentLinks', summary: 'List payment links, newest first.', responses: { 200: pageOf('PaymentLink'), ...readFailures } },
-  get: { operationId: 'getPaymentLink', summary: 'Retrieve a payment link.', responses: { 200: record('The payment link.'), ...readFailures } },
+  list: {
+    operationId: 'listPaymentLinks',
+    permission: 'payment_links:read',
+    summary: 'List payment links, newest first.',
+    responses: { 200: pageOf('PaymentLink'), ...readFailures },
+  },
+  get: {
+    operationId: 'getPaymentLink',
+    permission: 'payment_links:read',
+    summary: 'Retrieve a payment link.',
+    responses: { 200: record('The payment link.'), ...readFailures },
+  },
   update: {
     operationId: 'updatePaymentLink',
+    permission: 'payment_links:write',
     summary: 'Update a payment link: any of description, active (false deactivates), completion_limit, expires_at.',
     responses: {
       200: record('Updated.'),
@@ -134,6 +146,7 @@ export const PAYMENT_LINK_ROUTES = {
   },
   qr: {
     operationId: 'getPaymentLinkQr',
+    permission: 'payment_links:read',
     summary: "The link's url as a QR code (SVG): any phone camera opens the payment page. Not a PromptPay code.",
     responses: { 200: Type.String({ description: 'image/svg+xml' }), ...readFailures },
   },
