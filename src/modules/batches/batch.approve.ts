@@ -92,6 +92,11 @@ function payoutOf(item: PayoutBatchItem, settleAt: Date | null, now: Date): Payo
     failureMessage: null,
     payoutBatch: item.batchId,
     settleAt,
+    // Approved with its batch: the batch's own gate counted the approvals.
+    approvalsRequired: 1,
+    approvalRule: null,
+    createdBy: null,
+    approvals: null,
     createdAt: now,
     updatedAt: now,
   });

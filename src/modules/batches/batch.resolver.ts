@@ -1,4 +1,5 @@
 /** GraphQL queries and mutations for payout batches: translate GraphQL <-> PayoutBatchService, nothing more. */
+import { Needs } from '../../graphql/access';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { listQuery, toConnection } from '../../graphql/connection';
@@ -14,6 +15,7 @@ import { PayoutBatchConnection, PayoutBatchFilter, PayoutBatchType } from './bat
 export class PayoutBatchResolver {
   constructor(private readonly services: { batches: PayoutBatchService; ops: ReturnType<typeof batchOperations> }) {}
 
+  @Needs('payout_batches:read')
   @Query(() => PayoutBatchType, {
     nullable: true,
     description:
@@ -23,6 +25,7 @@ export class PayoutBatchResolver {
     return foundOrNotFound(loaders.payoutBatch.load(id), 'payout batch');
   }
 
+  @Needs('payout_batches:read')
   @Query(() => PayoutBatchConnection, { description: 'Payout batches, newest first.' })
   payoutBatches(
     @Ctx() { ctx }: GqlContext,
@@ -36,6 +39,7 @@ export class PayoutBatchResolver {
     );
   }
 
+  @Needs('payout_batches:read')
   @FieldResolver(() => PayoutIntentConnection, { description: "The batch's payout intents (from approval on), newest first." })
   items(
     @Root() batch: PayoutBatchWire,
@@ -46,6 +50,7 @@ export class PayoutBatchResolver {
     return withListArgs(async () => toConnection(await this.services.batches.items(ctx, batch.id, listQuery(first, after, {}))));
   }
 
+  @Needs('payout_batches:write')
   @Mutation(() => PayoutBatchType, {
     nullable: true,
     description:
@@ -59,11 +64,13 @@ export class PayoutBatchResolver {
     return mutate(gql, this.services.ops.create, { items: snakeKeys(items) }, {}, '');
   }
 
+  @Needs('payout_approvals:write')
   @Mutation(() => PayoutBatchType, { nullable: true, description: 'requires_approval -> processing: every item becomes a payout intent in processing.' })
   async approvePayoutBatch(@Arg('id', () => ID, { description: 'pob_...' }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
+  @Needs('payout_batches:write')
   @Mutation(() => PayoutBatchType, { nullable: true, description: 'requires_approval -> cancelled: the reservation is released.' })
   async cancelPayoutBatch(
     @Arg('id', () => ID, { description: 'pob_...' }) id: string,

@@ -75,6 +75,7 @@ const record = (description: string) => answer(description, 'PayoutBatch');
 export const BATCH_ROUTES = {
   create: {
     operationId: 'createPayoutBatch',
+    permission: 'payout_batches:write',
     summary: 'Create a payout batch from JSON items or a CSV file (multipart field `file`).',
     description:
       `Up to ${MAX_BATCH_ROWS} rows; a JSON body up to ${MAX_JSON_BATCH_BYTES} bytes, or a CSV file up to ${MAX_CSV_BYTES} bytes, UTF-8, header ${CSV_COLUMNS.join(',')} ` +
@@ -88,20 +89,33 @@ export const BATCH_ROUTES = {
       422: failure('insufficient_balance: a total is above the available balance of its currency; nothing is created.'),
     },
   },
-  list: { operationId: 'listPayoutBatches', summary: 'List payout batches, newest first.', responses: { 200: pageOf('PayoutBatch'), ...readFailures } },
-  get: { operationId: 'getPayoutBatch', summary: 'Retrieve a payout batch.', responses: { 200: record('The payout batch.'), ...readFailures } },
+  list: {
+    operationId: 'listPayoutBatches',
+    permission: 'payout_batches:read',
+    summary: 'List payout batches, newest first.',
+    responses: { 200: pageOf('PayoutBatch'), ...readFailures },
+  },
+  get: {
+    operationId: 'getPayoutBatch',
+    permission: 'payout_batches:read',
+    summary: 'Retrieve a payout batch.',
+    responses: { 200: record('The payout batch.'), ...readFailures },
+  },
   items: {
     operationId: 'listPayoutBatchItems',
+    permission: 'payout_batches:read',
     summary: "The batch's payout intents (from approval on), newest first.",
     responses: { 200: pageOf('PayoutIntent'), ...readFailures },
   },
   approve: {
     operationId: 'approvePayoutBatch',
+    permission: 'payout_approvals:write',
     summary: 'Approve: every item becomes a payout intent in processing. The body may be absent.',
     responses: { 202: record('Approved (processing).'), ...writeFailures, 422: failure('invalid_state: the batch is not in requires_approval.') },
   },
   cancel: {
     operationId: 'cancelPayoutBatch',
+    permission: 'payout_batches:write',
     summary: 'Cancel a batch at the approval gate; its reservation is released. The body may be absent.',
     responses: { 202: record('Cancelled.'), ...writeFailures, 422: failure('invalid_state: the batch is not in requires_approval.') },
   },
