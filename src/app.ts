@@ -31,6 +31,7 @@ import type { EventHub } from './modules/events/event.hub';
 import type { WebhookEndpointService } from './modules/webhooks/webhook-endpoint.service';
 import type { WebhookDeliveryService } from './modules/webhooks/webhook-delivery.service';
 import type { LedgerService } from './modules/balances/ledger.service';
+import type { FeeService } from './modules/balances/fee.service';
 import type { PayoutService } from './modules/payouts/payout.service';
 import type { TopupService } from './modules/topups/topup.service';
 import type { MethodRouting } from './modules/methods/method-routing.service';
@@ -82,6 +83,7 @@ export interface App {
   webhookEndpoints: WebhookEndpointService;
   webhookDelivery: WebhookDeliveryService;
   ledger: LedgerService;
+  fees: FeeService;
   payouts: PayoutService;
   topups: TopupService;
   methodRouting: MethodRouting;
@@ -183,7 +185,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const { audit } = modules.of(auditModule);
   const { events, eventHub } = modules.of(eventsModule);
   const { webhookEndpoints, webhookDelivery } = modules.of(webhooksModule);
-  const { ledger } = modules.of(balancesModule);
+  const { ledger, fees } = modules.of(balancesModule);
   const { payouts } = modules.of(payoutsModule);
   const { topups } = modules.of(topupsModule);
   const { methodRouting, methodSettings } = modules.of(methodsModule);
@@ -230,6 +232,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     webhookEndpoints,
     webhookDelivery,
     ledger,
+    fees,
     payouts,
     topups,
     methodRouting,

@@ -18,6 +18,13 @@ import { batchesModule } from '../src/modules/batches/batch.module';
 import { PayoutBatchResolver } from '../src/modules/batches/batch.resolver';
 import { eventsModule } from '../src/modules/events/event.module';
 import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
+import { financeModule } from '../src/modules/finance/finance.module';
+import {
+  BalanceTransactionResolver,
+  PaymentIntentBalanceTransactionsResolver,
+  PayoutIntentBalanceTransactionsResolver,
+  RefundBalanceTransactionsResolver,
+} from '../src/modules/finance/balance-transaction.resolver';
 import { methodsModule } from '../src/modules/methods/method.module';
 import { MethodResolver } from '../src/modules/methods/method.resolver';
 import { paymentsModule } from '../src/modules/payments/payment.module';
@@ -251,6 +258,13 @@ const RESOLVERS_FIT = [
   fits(batchesModule, PayoutBatchResolver),
   fits(eventsModule, EventResolver, EventSubscriptionResolver),
   fits(linksModule, LinkResolver, PaymentIntentLinkResolver),
+  fits(
+    financeModule,
+    BalanceTransactionResolver,
+    PaymentIntentBalanceTransactionsResolver,
+    PayoutIntentBalanceTransactionsResolver,
+    RefundBalanceTransactionsResolver,
+  ),
   fits(methodsModule, MethodResolver),
   fits(paymentsModule, PaymentResolver),
   fits(peopleModule, PeopleResolver),

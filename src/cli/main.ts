@@ -10,6 +10,8 @@
  *   approvals set|list|delete    approval policies (src/cli/approvals.ts)
  *   merchants create --name <name>
  *   merchants list
+ *   fees set --merchant <m> --env test [--method <m> --percent-bps <n> --fixed <minor>] [--payout-fixed <minor>] [--tax-bps <n>]
+ *   fees show --merchant <m> --env test   the fee schedule (docs/finance.md)
  *   ledger verify                check every balance against the sum of its ledger rows (exit 1 on mismatch)
  *   data-key rewrap              re-encrypt every sealed column with the current data key (docs/operations.md)
  *   migrate                      apply pending migrations
@@ -29,6 +31,7 @@ import { createDataSource } from '../db/data-source';
 import { alignSchema, allTables } from '../db/charset';
 import { parseGrants } from '../domain/access';
 import { approvalsCommand } from './approvals';
+import { feesCommand } from './fees';
 
 /** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
 const CLI_DB_LIMIT_MS = 10 * 60_000;
@@ -42,6 +45,8 @@ const USAGE = `usage:
   cli approvals delete --merchant <id|name> --env test|live --currency THB
   cli merchants create --name <name>
   cli merchants list
+  cli fees set --merchant <id|name> --env test|live [--method <m> --percent-bps <n> --fixed <minor>] [--payout-fixed <minor>] [--tax-bps <n>]
+  cli fees show --merchant <id|name> --env test|live
   cli ledger verify
   cli data-key rewrap
   cli migrate
@@ -82,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
     'merchants create',
     'merchants list',
     'ledger verify',
+    'fees set',
+    'fees show',
     'data-key rewrap',
     'migrate undefined',
   ];
@@ -110,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
         print({ ok: report.mismatches.length === 0, ...report });
         return report.mismatches.length === 0 ? 0 : 1;
       }
+      case 'fees set':
+      case 'fees show':
+        print(await feesCommand(app, command as 'set' | 'show', (name) => option(rest, name), fail));
+        return 0;
       case 'data-key rewrap':
         print(await rewrapSealedColumns(app.db, app.cipher, SEALED));
         return 0;

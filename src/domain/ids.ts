@@ -97,6 +97,11 @@ export const ID_PREFIX = {
   payoutBatch: 'pob',
   payoutBatchItem: 'pobi',
   approvalPolicy: 'apol',
+  balanceTransaction: 'txn',
+  reportRun: 'frr',
+  reportChunk: 'frc',
+  feeSchedule: 'fee',
+  feeRate: 'fer',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -11,6 +11,7 @@ import { balancesModule } from './balances/balance.module';
 import { batchesModule } from './batches/batch.module';
 import { eventsModule } from './events/event.module';
 import { graphModule } from './graph/graph.module';
+import { financeModule } from './finance/finance.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
 import { linksModule } from './links/link.module';
 import { methodsModule } from './methods/method.module';
@@ -43,6 +44,7 @@ export const MODULES: readonly AnyModule[] = [
   refundsModule,
   linksModule,
   graphModule,
+  financeModule,
 ];
 
 /** Builds every module's services, each after the modules it uses. */

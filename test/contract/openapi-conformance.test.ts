@@ -158,6 +158,12 @@ const someEvent = async () => {
   return page.data[0].id as string;
 };
 
+const someBalanceTransaction = async () => {
+  const page = await ok(await c.get('/v1/balance_transactions?limit=1'), 'list balance transactions');
+  if (!page.data?.length) throw new Error('setup: no balance transaction to read');
+  return page.data[0].id as string;
+};
+
 /** Fresh records for routes acting on one, in the state the route needs (first match wins). */
 const RECORDS: [RegExp, () => Promise<string>][] = [
   [/^\/test_helpers\/payout_intents\/\{id\}/, approvedPayout],
@@ -168,6 +174,7 @@ const RECORDS: [RegExp, () => Promise<string>][] = [
   [/^(\/test_helpers)?\/refunds\/\{id\}/, newRefund],
   [/^\/webhook_endpoints\/\{id\}/, newEndpoint],
   [/^\/events\/\{id\}/, someEvent],
+  [/^\/balance_transactions\/\{id\}/, someBalanceTransaction],
 ];
 
 const readRecords: Record<string, string> = {};

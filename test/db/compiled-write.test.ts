@@ -197,7 +197,7 @@ describe('the create path (writes)', () => {
     return [srv.app.db.queryCount - before, srv.app.db.roundTripCount - tripsBefore];
   }
 
-  test('a payout create is 14 statements in 5 round trips and a PromptPay payment create 16 in 10 on MariaDB, 16 in 8 and 18 in 13 on MySQL 8, 15 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
+  test('a payout create is 16 statements in 6 round trips and a PromptPay payment create 16 in 10 on MariaDB, 18 in 9 and 18 in 13 on MySQL 8, 17 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
     const c = await srv.merchant();
     await c.post('/v1/payout_intents', payout(ref('warm')), { idempotencyKey: ref('k') });
     await c.post('/v1/payment_intents', promptPay(ref('warm')), { idempotencyKey: ref('k') });
@@ -209,24 +209,25 @@ describe('the create path (writes)', () => {
     );
     if (mysqlServer() === 'MariaDB') {
       // MariaDB, the payout: auth | START, key claim (the transaction's opening) | payout |
-      // webhook endpoints | ledger, balance, its guard, counter, event, audit, key done, its
-      // guard, COMMIT (src/db/tx.ts: the unit's end-of-unit work and its COMMIT in one query).
+      // fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard,
+      // counter, event, audit, key done, its guard, COMMIT (src/db/tx.ts: the unit's end-of-unit work and its COMMIT in one query).
       // The payment: auth | START, key claim | method settings | payment | merchant | COMMIT |
       // START | payment | webhook endpoints | counter, event, audit, key done, its guard, COMMIT.
-      expect(payoutStatements).toEqual([14, 5]);
+      expect(payoutStatements).toEqual([16, 6]);
       expect(paymentStatements).toEqual([16, 10]);
     } else if (mysqlServer() === 'MySQL') {
       // MySQL 8 (no SET STATEMENT): the key is claimed in its own transaction, and the guard is
       // a CALL of the guard procedure. The payout: auth | START | key claim | COMMIT | START |
-      // payout | webhook endpoints | ledger, balance, its guard, counter, event, audit, key done,
+      // payout | fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard, counter, event, audit, key done,
       // its guard, COMMIT. The payment: auth | START | key claim | COMMIT | START | method
       // settings | payment | merchant | COMMIT | START | payment | webhook endpoints | counter,
       // event, audit, key done, its guard, COMMIT.
-      expect(payoutStatements).toEqual([16, 8]);
+      expect(payoutStatements).toEqual([18, 9]);
       expect(paymentStatements).toEqual([18, 13]);
     } else {
-      // SQLite: the key's own transaction (BEGIN, INSERT, COMMIT) and the balance's locking path (SELECT, UPDATE).
-      expect(payoutStatements[0]).toBe(15);
+      // SQLite: the key's own transaction (BEGIN, INSERT, COMMIT), the balance's locking path (SELECT, UPDATE),
+      // and for the payout the fee schedule's read and the balance transaction's insert.
+      expect(payoutStatements[0]).toBe(17);
       expect(paymentStatements[0]).toBe(17);
     }
   });

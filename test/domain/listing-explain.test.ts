@@ -426,7 +426,10 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
     events: { table: 'events', prefix: 'evt_0', resource: 'event' },
     audit: { table: 'audit_log', prefix: 'aud_0', resource: 'audit_entry' },
     attempts: { table: 'webhook_attempts', prefix: 'wa_0', resource: '' },
+    txns: { table: 'balance_transactions', prefix: 'txn_0', resource: 'balance_transaction' },
   } satisfies Record<string, Table>;
+  /** The record half of the balance transactions are movements of. */
+  const movedRecord = `pi_${'0'.repeat(25)}1`;
   /** The payment intent that half of the refunds belong to; the record half of the audit entries are about; the endpoint of half of the attempts. */
   const refundedPayment = seqId(T.payments.prefix, M);
   const auditedRecord = 'po_target';
@@ -513,6 +516,21 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
       status_code: '200',
       error: 'NULL',
       duration_ms: '5',
+      created_at: sqlTime(),
+    });
+    // Types cycle payment, payment_fee, payout, refund; a quarter is in USD; even seqs are one record's.
+    await bulkInsert('balance_transactions', {
+      ...common(T.txns),
+      currency: "CASE WHEN n % 4 = 1 THEN 'USD' ELSE 'THB' END",
+      type: "CASE n % 4 WHEN 0 THEN 'payment' WHEN 1 THEN 'payment_fee' WHEN 2 THEN 'payout' ELSE 'refund' END",
+      amount: sqlText('100 + n'),
+      fee: "'0'",
+      net: sqlText('100 + n'),
+      tax: "'0'",
+      status: "'available'",
+      available_on: sqlTime(),
+      source_type: "'payment_intent'",
+      source_id: `CASE WHEN n % 2 = 0 THEN '${movedRecord}' ELSE ${sqlId('pi_0')} END`,
       created_at: sqlTime(),
     });
     if (!mysql) await srv.app.db.ds.query('ANALYZE');
@@ -700,6 +718,43 @@ describe(`${M.toLocaleString('en')} rows in each of the other listed tables, one
       t: T.attempts,
       ref: ['endpoint_id = ?', [endpointId]],
       indexes: ['ix_webhook_attempts_endpoint'],
+      maxRows: LIMIT + 2,
+    },
+    { name: 'balance_transactions', path: '/v1/balance_transactions', t: T.txns, indexes: ['ix_balance_transactions_list'], maxRows: LIMIT + 2 },
+    {
+      name: 'balance_transactions type=payment_fee',
+      path: '/v1/balance_transactions',
+      t: T.txns,
+      query: { type: 'payment_fee' },
+      ref: ["type = 'payment_fee'", []],
+      indexes: ['ix_balance_transactions_type_list'],
+      maxRows: LIMIT + 2,
+    },
+    {
+      name: 'balance_transactions type=payment,payout',
+      path: '/v1/balance_transactions',
+      t: T.txns,
+      query: { type: 'payment,payout' },
+      ref: ["type IN ('payment', 'payout')", []],
+      indexes: ['ix_balance_transactions_type_list'],
+      maxRows: 2 * (LIMIT + 2),
+    },
+    {
+      name: 'balance_transactions source',
+      path: '/v1/balance_transactions',
+      t: T.txns,
+      query: { source: movedRecord },
+      ref: ['source_id = ?', [movedRecord]],
+      indexes: ['ix_balance_transactions_source'],
+      maxRows: LIMIT + 2,
+    },
+    {
+      name: 'balance_transactions currency=USD',
+      path: '/v1/balance_transactions',
+      t: T.txns,
+      query: { currency: 'USD' },
+      ref: ["currency = 'USD'", []],
+      indexes: ['ix_balance_transactions_currency_list'],
       maxRows: LIMIT + 2,
     },
   ];

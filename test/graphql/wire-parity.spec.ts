@@ -48,6 +48,8 @@ const RENAMED: Record<string, Record<string, { graphql: string; why: string }>> 
   },
 };
 
+const BTX = 'its movements of the balance (REST: GET /v1/balance_transactions?source=)';
+
 /** GraphQL fields with no REST field of the record, per REST record: resolved from elsewhere. */
 const MONEY = 'a String amount as Money (docs/graphql.md, Money): GraphQL-only, beside the contract field';
 const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
@@ -56,9 +58,10 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
     paymentLink: 'the payment link the payer started from, resolved from payment_link',
     amountMoney: MONEY,
     amountRefundedMoney: MONEY,
+    balanceTransactions: BTX,
   },
   PaymentLink: { amountMoney: MONEY },
-  PayoutIntent: { amountMoney: MONEY },
+  PayoutIntent: { amountMoney: MONEY, balanceTransactions: BTX },
   PayoutBatch: { items: "the batch's payout intents, a connection (REST: GET /v1/payout_batches/:id/items)" },
   TopupIntent: { amountMoney: MONEY },
   PaymentReceipt: { amountMoney: MONEY },
@@ -69,7 +72,7 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
     pendingMoney: MONEY,
     reservedMoney: MONEY,
   },
-  Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent', amountMoney: MONEY },
+  Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent', amountMoney: MONEY, balanceTransactions: BTX },
   WebhookEndpoint: {
     secret: 'one GraphQL type serves the reads (no secret: null) and the create/rotate answers (WebhookEndpointWithSecret)',
   },
@@ -179,6 +182,7 @@ test('the modules publish the wire records this spec expects to compare', () => 
     'ApprovalPolicy',
     'AuditEntry',
     'Balance',
+    'BalanceTransaction',
     'DeletedWebhookEndpoint',
     'Event',
     'NextAction',

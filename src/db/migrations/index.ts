@@ -18,6 +18,7 @@ import { People1736000000000 } from './1736000000000-People';
 import { RestrictedKeys1736500000000 } from './1736500000000-RestrictedKeys';
 import { ApprovalPolicies1736500001000 } from './1736500001000-ApprovalPolicies';
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
+import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 
 /** Every migration, in order. New migrations are appended here. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   RestrictedKeys1736500000000,
   ApprovalPolicies1736500001000,
   PaymentLinks1738000000000,
+  Finance1737000000000,
   PayoutBatches1739100000000,
 ];

@@ -1,8 +1,10 @@
-/** Balances per currency and the ledger behind them. */
+/** Balances per currency, the ledger behind them, the fees it books and its balance transactions. */
 import DataLoader from 'dataloader';
 import { defineModule } from '../module';
 import { registerNode } from '../../graphql/node';
 import { Balance, LedgerEntry } from './balance.entity';
+import { BalanceTransaction, FeeRateRow, FeeSchedule } from './finance.entity';
+import { FeeService } from './fee.service';
 import { BalanceResolver } from './balance.resolver';
 import { registerBalanceRoutes } from './balance.routes';
 import { BalanceSchema } from './balance.schemas';
@@ -20,8 +22,11 @@ registerNode('bal', BalanceType, (loaders, id) => loaders.balance.load(id));
 
 export const balancesModule = defineModule({
   name: 'balances',
-  provide: ({ db }) => ({ ledger: new LedgerService(db) }),
-  entities: [Balance, LedgerEntry],
+  provide: ({ db }) => {
+    const fees = new FeeService(db);
+    return { ledger: new LedgerService(db, fees), fees };
+  },
+  entities: [Balance, LedgerEntry, BalanceTransaction, FeeSchedule, FeeRateRow],
   resolvers: [BalanceResolver],
   routes: registerBalanceRoutes,
   loaders: ({ ledger }, ctx) => ({

@@ -14,8 +14,12 @@ import { PrepareAndRetry, type Db } from '../../db/db';
 import { insertOf, insertRows } from '../../db/compiled-write';
 import { exactlyOneRow, type EndWork, type Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
-import { Balance, Bucket, BUCKETS, LedgerEntry } from './balance.entity';
-import { MOVES, type LedgerEffect, type Movement } from '../../domain/moves';
+import { Balance, BUCKETS, LedgerEntry, type Bucket } from './balance.entity';
+import { MOVES, type LedgerEffect, type Movement, type Posting } from '../../domain/moves';
+import { BalanceTransaction } from './finance.entity';
+import { ledgerRows, transactionRows } from './ledger-rows';
+import { verifyLedger, type LedgerReport } from './ledger-verify';
+import type { FeeService } from './fee.service';
 import { isoInstant } from '../../domain/instant';
 import type { BalanceWire } from './balance.schemas';
 import { lockedOne } from '../../db/locking-read';
@@ -28,14 +32,7 @@ export interface LedgerSource {
   sourceId: string;
 }
 
-export interface LedgerMismatch {
-  merchant_id: string;
-  environment: string;
-  currency: string;
-  bucket: Bucket;
-  balance: string;
-  ledger_sum: string;
-}
+export type { LedgerMismatch, LedgerReport } from './ledger-verify';
 
 export function balanceToWire(b: Balance): BalanceWire {
   return {
@@ -66,11 +63,28 @@ function newBalance(scope: Scope, currency: string, now: Date): Balance {
 }
 
 export class LedgerService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly fees: FeeService,
+  ) {}
 
-  /** Applies a transition's ledger effect (a named movement of `amount`) for the record `source`. */
-  effect(tx: Tx, scope: Scope, currency: string, amount: bigint, effect: LedgerEffect, source: Omit<LedgerSource, 'entryType'>, now = new Date()): EndWork {
-    return this.postWork(tx, scope, currency, MOVES[effect.move](amount), { ...source, entryType: effect.entryType }, now);
+  /**
+   * A transition's ledger effect (a named movement of `amount`) for the record `source`, with
+   * its fees (src/modules/balances/fee.service.ts), as end-of-unit work. The fees' reads run now.
+   */
+  async effect(
+    tx: Tx,
+    scope: Scope,
+    currency: string,
+    amount: bigint,
+    effect: LedgerEffect,
+    source: Omit<LedgerSource, 'entryType'>,
+    now = new Date(),
+    method: string | null = null,
+  ): Promise<EndWork> {
+    const postings: Posting[] = [{ entryType: effect.entryType, movements: MOVES[effect.move](amount) }];
+    if (effect.fees) postings.push(...(await this.fees.postings(tx, scope, effect.fees, { sourceId: source.sourceId, amount, currency, method })));
+    return this.postWork(tx, scope, currency, postings, source, now);
   }
 
   /**
@@ -79,38 +93,30 @@ export class LedgerService {
    * one, and a credit creates it (see `createBalance`).
    */
   post(tx: Tx, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now = new Date()): Promise<void> {
-    return tx.now(this.postWork(tx, scope, currency, movements, source, now)).then(() => undefined);
+    return tx.now(this.postWork(tx, scope, currency, [{ entryType: source.entryType, movements }], source, now)).then(() => undefined);
   }
 
-  /** `post` as end-of-unit work (`tx.atEnd`): on MySQL the entries' INSERT and the guarded balance UPDATE, one batch. */
-  private postWork(tx: Tx, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): EndWork {
-    const entries = movements.map((m) =>
-      Object.assign(new LedgerEntry(), {
-        id: newId('ledgerEntry', now.getTime()),
-        merchantId: scope.merchantId,
-        environment: scope.environment,
-        currency,
-        bucket: m.bucket,
-        amount: m.amount,
-        entryType: source.entryType,
-        sourceType: source.sourceType,
-        sourceId: source.sourceId,
-        createdAt: now,
-      }),
-    );
+  /**
+   * `post` as end-of-unit work (`tx.atEnd`): the entries, the balance transactions they make,
+   * and the balance's move; on MySQL the INSERTs and the guarded balance UPDATE, one batch.
+   */
+  private postWork(tx: Tx, scope: Scope, currency: string, postings: Posting[], source: Omit<LedgerSource, 'entryType'>, now: Date): EndWork {
+    const entries = ledgerRows(scope, currency, postings, source, now);
+    const transactions = transactionRows(scope, currency, postings, source, now);
+    const movements = postings.flatMap((p) => p.movements);
     if (this.db.kind === 'mysql') {
       // The entries first (they take no hot lock), then one conditional UPDATE that both
       // checks and moves the buckets: the balance row is locked for that statement and the
       // COMMIT only, instead of a locking read, an UPDATE and the entries' INSERT. It is a
       // batch sent with the unit's last statements and its COMMIT, guarded (src/db/batch.ts).
       // No row yet, or a bucket would go negative: the locking path finds out which (and refuses).
-      return exactlyOneRow(tx, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(tx, scope, currency, movements, source, now), [
-        insertOf(tx, LedgerEntry, entries),
-      ]);
+      const inserts = [insertOf(tx, LedgerEntry, entries), ...(transactions.length > 0 ? [insertOf(tx, BalanceTransaction, transactions)] : [])];
+      return exactlyOneRow(tx, this.moveInPlace(scope, currency, movements, now), () => this.lockAndMove(tx, scope, currency, movements, source, now), inserts);
     }
     return async () => {
       await this.lockAndMove(tx, scope, currency, movements, source, now);
       await insertRows(tx, LedgerEntry, entries);
+      if (transactions.length > 0) await insertRows(tx, BalanceTransaction, transactions);
     };
   }
 
@@ -141,21 +147,30 @@ export class LedgerService {
   }
 
   /** The locking path: reads the balance under a row lock, refuses an overdraft, writes it back (or creates the row). */
-  private async lockAndMove(em: EntityManager, scope: Scope, currency: string, movements: Movement[], source: LedgerSource, now: Date): Promise<void> {
+  private async lockAndMove(
+    em: EntityManager,
+    scope: Scope,
+    currency: string,
+    movements: Movement[],
+    source: Omit<LedgerSource, 'entryType'>,
+    now: Date,
+  ): Promise<void> {
     const locked = await this.lockBalance(em, scope, currency);
     const balance = locked ?? newBalance(scope, currency, now);
-    for (const m of movements) {
-      const next = balance[m.bucket] + m.amount;
+    // Each bucket's move as a whole: a payout and its fee are refused together, naming both.
+    for (const bucket of BUCKETS) {
+      const delta = movements.filter((m) => m.bucket === bucket).reduce((sum, m) => sum + m.amount, 0n);
+      const next = balance[bucket] + delta;
       if (next < 0n) {
-        if (m.bucket === 'available') {
+        if (bucket === 'available') {
           throw new ApiError(
             'insufficient_balance',
-            `The available ${currency} balance (${formatAmount(balance.available)}) is lower than ${formatAmount(-m.amount)}.`,
+            `The available ${currency} balance (${formatAmount(balance.available)}) is lower than ${formatAmount(-delta)}.`,
           );
         }
-        throw new Error(`ledger invariant: ${m.bucket} ${currency} would become negative for ${source.sourceId}`);
+        throw new Error(`ledger invariant: ${bucket} ${currency} would become negative for ${source.sourceId}`);
       }
-      balance[m.bucket] = next;
+      balance[bucket] = next;
     }
     balance.updatedAt = now;
     if (locked) {
@@ -184,66 +199,9 @@ export class LedgerService {
     return rows.map(balanceToWire);
   }
 
-  /**
-   * Checks every balance against the sum of its ledger entries (summed as bigint, never as floats).
-   * Balances and entries are read in one transaction, i.e. one consistent snapshot: read
-   * separately, a transition committing between the two reads shows up as a false mismatch
-   * while the gateway is taking traffic (MySQL and a SQLite file shared with a running server).
-   */
-  async verify(): Promise<{ balances: number; entries: number; mismatches: LedgerMismatch[] }> {
-    return this.snapshot(async (em) => {
-      const balances = await em.find(Balance);
-      const sums = new Map<string, bigint>();
-      let entries = 0;
-      const pageSize = 5000;
-      for (let lastId = ''; ;) {
-        const rows = await em.createQueryBuilder(LedgerEntry, 'l').where('l.id > :lastId', { lastId }).orderBy('l.id', 'ASC').limit(pageSize).getMany();
-        for (const r of rows) {
-          const key = `${r.merchantId}/${r.environment}/${r.currency}/${r.bucket}`;
-          sums.set(key, (sums.get(key) ?? 0n) + r.amount);
-        }
-        entries += rows.length;
-        if (rows.length < pageSize) break;
-        lastId = rows[rows.length - 1].id;
-      }
-      const mismatches: LedgerMismatch[] = [];
-      const seen = new Set<string>();
-      for (const b of balances) {
-        for (const bucket of BUCKETS) {
-          const key = `${b.merchantId}/${b.environment}/${b.currency}/${bucket}`;
-          seen.add(key);
-          const sum = sums.get(key) ?? 0n;
-          if (sum !== b[bucket]) {
-            mismatches.push({
-              merchant_id: b.merchantId,
-              environment: b.environment,
-              currency: b.currency,
-              bucket,
-              balance: formatAmount(b[bucket]),
-              ledger_sum: sum.toString(),
-            });
-          }
-        }
-      }
-      for (const [key, sum] of sums) {
-        if (seen.has(key) || sum === 0n) continue;
-        const [merchantId, environment, currency, bucket] = key.split('/');
-        mismatches.push({
-          merchant_id: merchantId,
-          environment,
-          currency,
-          bucket: bucket as Bucket,
-          balance: 'missing',
-          ledger_sum: sum.toString(),
-        });
-      }
-      return { balances: balances.length, entries, mismatches };
-    });
-  }
-
-  /** A read-only unit of work on one snapshot (REPEATABLE READ even if the server default differs). */
-  private snapshot<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.tx(fn, { isolation: 'REPEATABLE READ' });
+  /** Checks every balance against the sum of its ledger entries (src/modules/balances/ledger-verify.ts). */
+  verify(): Promise<LedgerReport> {
+    return verifyLedger(this.db);
   }
 
   /** The (scope, currency) balance row, locked until `em`'s transaction ends; null when there is none yet. */

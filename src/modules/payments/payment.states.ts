@@ -12,7 +12,7 @@ const settleRefusal = {
   code: 'invalid_state',
   message: 'This payment intent is {status}; only a payment intent in requires_action or processing can be settled.',
 } as const;
-const succeeded = { entryType: 'payment_succeeded' } as const;
+const succeeded = { entryType: 'payment_succeeded', fees: 'charge' } as const;
 
 /**
  * requires_action -> processing -> succeeded | failed; requires_action -> cancelled | expired.

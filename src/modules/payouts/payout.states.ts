@@ -3,7 +3,7 @@ import { StateMachine } from '../../domain/state-machine';
 export const PAYOUT_STATUSES = ['requires_approval', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-const released = { entryType: 'payout_released', move: 'release' } as const;
+const released = { entryType: 'payout_released', move: 'release', fees: 'release' } as const;
 const settleRefusal = {
   code: 'invalid_state',
   message: 'This payout intent is {status}; only a processing payout intent can be settled.',
@@ -18,7 +18,7 @@ export const payoutStates = new StateMachine(
   PAYOUT_STATUSES,
   {
     to: 'requires_approval',
-    ledger: { entryType: 'payout_reserved', move: 'reserve' },
+    ledger: { entryType: 'payout_reserved', move: 'reserve', fees: 'hold' },
   },
   {
     approve: {
@@ -38,7 +38,7 @@ export const payoutStates = new StateMachine(
         message: 'This payout intent is {status}; only a payout intent in requires_approval can be cancelled.',
       },
     },
-    succeed: { from: ['processing'], to: 'succeeded', ledger: { entryType: 'payout_paid', move: 'payOut' }, refusal: settleRefusal },
+    succeed: { from: ['processing'], to: 'succeeded', ledger: { entryType: 'payout_paid', move: 'payOut', fees: 'pay' }, refusal: settleRefusal },
     fail: { from: ['processing'], to: 'failed', ledger: released, refusal: settleRefusal },
   },
 );

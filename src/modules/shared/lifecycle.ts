@@ -7,6 +7,8 @@
  * new record: insert, entry ledger effect, `created` event. The ledger effect and the event
  * take the merchant's hot locks (balance row, event counter): they are queued with
  * `tx.atEnd` and run at the end of the unit of work, after its other writes, in this order.
+ * A ledger effect with fees (a payment's success, a payout's) reads the merchant's fee
+ * schedule first, in the transaction (src/modules/balances/fee.service.ts).
  */
 import type { Actor } from '../../domain/scope';
 import { insertRows } from '../../db/compiled-write';
@@ -20,6 +22,12 @@ import type { IntentRow, IntentStore } from './intent-store';
 export interface LifecycleRow extends IntentRow {
   amount: bigint;
   currency: string;
+}
+
+/** A payment's method, whose rate its fee follows (null for the other records). */
+function methodOf(row: LifecycleRow): string | null {
+  const method: unknown = row.paymentMethod;
+  return typeof method === 'string' ? method : null;
 }
 
 export interface LifecycleDeps {
@@ -39,7 +47,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async create(tx: Tx, actor: Actor, row: E, now: Date): Promise<W> {
     await insertRows(tx, this.store.entity, [row]);
     const { ledger } = this.machine.entry;
-    if (ledger) tx.atEnd(this.deps.ledger.effect(tx, actor, row.currency, row.amount, ledger, this.source(row), now));
+    if (ledger) tx.atEnd(await this.deps.ledger.effect(tx, actor, row.currency, row.amount, ledger, this.source(row), now, methodOf(row)));
     return this.record(tx, actor, row, 'created', now);
   }
 
@@ -47,7 +55,7 @@ export class Lifecycle<E extends LifecycleRow, S extends E['status'], T extends 
   async apply(tx: Tx, actor: Actor, row: E, name: T, changes: Partial<E> = {}, now = new Date()): Promise<W> {
     const t = this.machine.check(name, row.status as S);
     await this.store.transition(tx, actor, row, t.to, changes, now);
-    if (t.ledger) tx.atEnd(this.deps.ledger.effect(tx, actor, row.currency, row.amount, t.ledger, this.source(row), now));
+    if (t.ledger) tx.atEnd(await this.deps.ledger.effect(tx, actor, row.currency, row.amount, t.ledger, this.source(row), now, methodOf(row)));
     return this.record(tx, actor, row, t.event ?? t.to, now);
   }
 
