@@ -97,6 +97,8 @@ export interface Config {
   simulatedSettleMs: number;
   /** How often the in-process scheduler looks for due work (settlements, expiries). */
   schedulerIntervalMs: number;
+  /** How long a process holds a report run it generates before another may take it over (REPORT_LEASE_MS, default 60 s; renewed per chunk). */
+  reportLeaseMs: number;
   /** Base64 of 32 bytes used to encrypt stored bank account numbers (AES-256-GCM). */
   dataEncryptionKey?: string;
   /** Earlier data keys, still used to open values sealed before a rotation (DATA_ENCRYPTION_KEYS_PREVIOUS, comma list of base64). */
@@ -249,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedProvidersInLive: env.SIMULATED_PROVIDERS_IN_LIVE === '1',
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
+    reportLeaseMs: int('REPORT_LEASE_MS', env.REPORT_LEASE_MS, 60_000, 100),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
     dataEncryptionKeysPrevious: (env.DATA_ENCRYPTION_KEYS_PREVIOUS ?? '')
       .split(',')

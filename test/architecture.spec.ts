@@ -19,6 +19,7 @@ import { PayoutBatchResolver } from '../src/modules/batches/batch.resolver';
 import { eventsModule } from '../src/modules/events/event.module';
 import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
 import { financeModule } from '../src/modules/finance/finance.module';
+import { ReportRunResolver } from '../src/modules/finance/report.resolver';
 import {
   BalanceTransactionResolver,
   PaymentIntentBalanceTransactionsResolver,
@@ -260,6 +261,7 @@ const RESOLVERS_FIT = [
   fits(linksModule, LinkResolver, PaymentIntentLinkResolver),
   fits(
     financeModule,
+    ReportRunResolver,
     BalanceTransactionResolver,
     PaymentIntentBalanceTransactionsResolver,
     PayoutIntentBalanceTransactionsResolver,

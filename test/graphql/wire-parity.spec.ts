@@ -194,6 +194,7 @@ test('the modules publish the wire records this spec expects to compare', () => 
     'PayoutBatch',
     'PayoutIntent',
     'Refund',
+    'ReportRun',
     'TopupIntent',
     'WebhookAttempt',
     'WebhookDelivery',

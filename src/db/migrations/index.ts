@@ -20,6 +20,7 @@ import { ApprovalPolicies1736500001000 } from './1736500001000-ApprovalPolicies'
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
+import { ReportRuns1737000001000 } from './1737000001000-ReportRuns';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   ApprovalPolicies1736500001000,
   PaymentLinks1738000000000,
   Finance1737000000000,
+  ReportRuns1737000001000,
   PayoutBatches1739100000000,
 ];

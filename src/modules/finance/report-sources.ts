@@ -1,0 +1,263 @@
+/**
+ * What each report type's CSV holds (docs/finance.md "Reports"): its columns, and its rows as
+ * pages read by keyset (created_at, id ascending; 1,000 rows a page), so a report of any size
+ * is generated in bounded memory. Itemized reports list the records created in
+ * [interval_start, interval_end); the balance summary gives, per currency, the available
+ * balance at interval_start, the total of each balance-transaction type in the interval, and
+ * the balance at interval_end.
+ */
+import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { Db } from '../../db/db';
+import { isoInstant } from '../../domain/instant';
+import type { Scope } from '../../domain/scope';
+import { BALANCE_TRANSACTION_TYPES, BalanceTransaction } from '../balances/finance.entity';
+import { PaymentIntent } from '../payments/payment.entity';
+import { PayoutIntent } from '../payouts/payout.entity';
+import { Refund } from '../refunds/refund.entity';
+import type { ReportType } from './report.entity';
+
+export const PAGE_ROWS = 1000;
+
+export interface ReportQuery {
+  scope: Scope;
+  start: number;
+  end: number;
+  currency: string | null;
+}
+
+type Row = (string | number | null)[];
+
+interface Keyed {
+  id: string;
+  createdAt: Date;
+}
+
+/** Pages of `qb`'s rows (scope, interval and currency applied) in keyset order, each page read in its own short read. */
+async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, build: (em: EntityManager) => SelectQueryBuilder<E>): AsyncGenerator<E[]> {
+  let after: { t: number; id: string } | null = null;
+  for (;;) {
+    const page: E[] = await db.read((em) => {
+      const qb = build(em)
+        .andWhere('r.merchant_id = :merchantId AND r.environment = :environment', q.scope)
+        .andWhere('r.created_at >= :start AND r.created_at < :end', { start: q.start, end: q.end });
+      if (q.currency) qb.andWhere('r.currency = :currency', { currency: q.currency });
+      if (after) qb.andWhere('r.created_at >= :at AND (r.created_at > :at OR r.id > :aid)', { at: after.t, aid: after.id });
+      return qb.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').limit(PAGE_ROWS).getMany();
+    });
+    if (page.length > 0) yield page;
+    if (page.length < PAGE_ROWS) return;
+    const last = page[page.length - 1];
+    after = { t: last.createdAt.getTime(), id: last.id };
+  }
+}
+
+/** The fee and tax of each of `ids` (payment_fee / payout_fee balance transactions), as positive amounts. */
+async function feesOf(db: Db, scope: Scope, ids: string[], type: 'payment_fee' | 'payout_fee'): Promise<Map<string, { fee: bigint; tax: bigint }>> {
+  const rows = await db.read((em) =>
+    em
+      .createQueryBuilder(BalanceTransaction, 't')
+      .where('t.source_id IN (:...ids) AND t.type = :type AND t.merchant_id = :merchantId AND t.environment = :environment', { ids, type, ...scope })
+      .getMany(),
+  );
+  const out = new Map<string, { fee: bigint; tax: bigint }>();
+  for (const t of rows) {
+    const f = out.get(t.sourceId) ?? { fee: 0n, tax: 0n };
+    f.fee -= t.amount - t.tax;
+    f.tax -= t.tax;
+    out.set(t.sourceId, f);
+  }
+  return out;
+}
+
+const time = (d: Date | null) => (d ? isoInstant(d) : null);
+
+export interface ReportSource {
+  columns: string[];
+  pages(db: Db, q: ReportQuery): AsyncGenerator<Row[]>;
+}
+
+const TXN_COLUMNS = ['id', 'created_at', 'available_on', 'type', 'currency', 'amount', 'fee', 'net', 'tax', 'status', 'source_type', 'source_id'];
+
+async function* transactions(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
+  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(BalanceTransaction, 'r'))) {
+    yield page.map((t) => [
+      t.id,
+      time(t.createdAt),
+      time(t.availableOn),
+      t.type,
+      t.currency,
+      String(t.amount),
+      String(t.fee),
+      String(t.net),
+      String(t.tax),
+      t.status,
+      t.sourceType,
+      t.sourceId,
+    ]);
+  }
+}
+
+/** Sums of `net` per currency (and per type) of the scope's transactions in [from, to), streamed by keyset. */
+async function sums(db: Db, q: ReportQuery, from: number, to: number): Promise<Map<string, Map<string, bigint>>> {
+  const out = new Map<string, Map<string, bigint>>();
+  for await (const page of keyset(db, { ...q, start: from, end: to }, (em) =>
+    em.createQueryBuilder(BalanceTransaction, 'r').select(['r.id', 'r.createdAt', 'r.currency', 'r.type', 'r.net']),
+  )) {
+    for (const t of page) {
+      const byType = out.get(t.currency) ?? new Map<string, bigint>();
+      byType.set(t.type, (byType.get(t.type) ?? 0n) + t.net);
+      out.set(t.currency, byType);
+    }
+  }
+  return out;
+}
+
+const total = (m: Map<string, bigint> | undefined) => [...(m?.values() ?? [])].reduce((a, b) => a + b, 0n);
+
+async function* summary(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
+  const before = await sums(db, q, 0, q.start);
+  const during = await sums(db, q, q.start, q.end);
+  const currencies = [...new Set([...before.keys(), ...during.keys()])].sort();
+  yield currencies.map((currency) => {
+    const opening = total(before.get(currency));
+    const activity = during.get(currency);
+    return [currency, String(opening), ...BALANCE_TRANSACTION_TYPES.map((t) => String(activity?.get(t) ?? 0n)), String(opening + total(activity))];
+  });
+}
+
+async function* payments(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
+  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(PaymentIntent, 'r'))) {
+    const fees = await feesOf(
+      db,
+      q.scope,
+      page.map((p) => p.id),
+      'payment_fee',
+    );
+    yield page.map((p) => {
+      const f = fees.get(p.id) ?? { fee: 0n, tax: 0n };
+      const net = p.status === 'succeeded' ? p.amount - f.fee - f.tax : 0n;
+      return [
+        p.id,
+        time(p.createdAt),
+        time(p.updatedAt),
+        p.status,
+        p.paymentMethod,
+        p.currency,
+        p.country,
+        String(p.amount),
+        String(f.fee),
+        String(f.tax),
+        String(net),
+        String(p.amountRefunded),
+        p.merchantReference,
+        p.failureCode,
+      ];
+    });
+  }
+}
+
+async function* payouts(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
+  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(PayoutIntent, 'r'))) {
+    const fees = await feesOf(
+      db,
+      q.scope,
+      page.map((p) => p.id),
+      'payout_fee',
+    );
+    yield page.map((p) => {
+      const f = fees.get(p.id) ?? { fee: 0n, tax: 0n };
+      return [
+        p.id,
+        time(p.createdAt),
+        time(p.updatedAt),
+        p.status,
+        p.currency,
+        p.country,
+        String(p.amount),
+        String(f.fee),
+        String(f.tax),
+        p.merchantReference,
+        p.recipientBankCode,
+        p.recipientAccountLast4,
+        p.recipientHolderName,
+        p.failureCode,
+      ];
+    });
+  }
+}
+
+async function* refunds(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
+  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(Refund, 'r'))) {
+    yield page.map((r) => [
+      r.id,
+      time(r.createdAt),
+      time(r.updatedAt),
+      r.status,
+      r.paymentIntentId,
+      r.currency,
+      String(r.amount),
+      r.reason,
+      r.merchantReference,
+      r.failureCode,
+    ]);
+  }
+}
+
+export const REPORT_SOURCES: Record<ReportType, ReportSource> = {
+  'balance.summary': { columns: ['currency', 'opening_balance', ...BALANCE_TRANSACTION_TYPES, 'closing_balance'], pages: summary },
+  'balance_transactions.itemized': { columns: TXN_COLUMNS, pages: transactions },
+  'payments.itemized': {
+    columns: [
+      'id',
+      'created_at',
+      'updated_at',
+      'status',
+      'payment_method',
+      'currency',
+      'country',
+      'amount',
+      'fee',
+      'tax',
+      'net',
+      'amount_refunded',
+      'merchant_reference',
+      'failure_code',
+    ],
+    pages: payments,
+  },
+  'payouts.itemized': {
+    columns: [
+      'id',
+      'created_at',
+      'updated_at',
+      'status',
+      'currency',
+      'country',
+      'amount',
+      'fee',
+      'tax',
+      'merchant_reference',
+      'bank_code',
+      'account_last4',
+      'holder_name',
+      'failure_code',
+    ],
+    pages: payouts,
+  },
+  'refunds.itemized': {
+    columns: ['id', 'created_at', 'updated_at', 'status', 'payment_intent', 'currency', 'amount', 'reason', 'merchant_reference', 'failure_code'],
+    pages: refunds,
+  },
+};
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return) gets a leading `'`. A signed whole number (`-883`, an amount) is a number
+ * to every spreadsheet and is left as it is.
+ */
+export function neutralise(cell: string | number | null): string {
+  if (cell === null) return '';
+  const s = String(cell);
+  if (/^-?[0-9]+$/.test(s)) return s;
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}

@@ -1,0 +1,86 @@
+/** Report runs' schemas: the create body, the wire record, the listing and the routes' documents. */
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentName, Instant, Nullable } from '../../domain/fields';
+import type { ListSpec } from '../../domain/listing';
+import { CURRENCY } from '../../domain/validation';
+import { answer, commonFailures, pageOf, readFailures, writeFailures, type RouteDoc } from '../../http/route-docs';
+import { REPORT_STATUSES, REPORT_TYPES } from './report.entity';
+
+const ReportTypeSchema = Type.Union(
+  REPORT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'balance.summary, balance_transactions.itemized, payments.itemized, payouts.itemized or refunds.itemized.' },
+);
+const IsoInstant = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$',
+    'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T00:00:00Z',
+    description,
+  });
+
+export const CreateReportRunBody = Type.Object(
+  {
+    report_type: ReportTypeSchema,
+    interval_start: IsoInstant('Start of the interval (inclusive).'),
+    interval_end: IsoInstant('End of the interval (exclusive); after interval_start.'),
+    currency: Type.Optional(
+      Type.String({ pattern: CURRENCY.source, 'x-expected': 'an upper-case code of 3 to 6 letters such as THB', description: 'Only this currency.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateReportRunBody = Static<typeof CreateReportRunBody>;
+
+export const ReportRunSchema = Type.Object(
+  {
+    object: Type.Literal('report_run'),
+    id: Type.String(),
+    report_type: ReportTypeSchema,
+    environment: EnvironmentName,
+    parameters: Type.Object(
+      { interval_start: Instant, interval_end: Instant, currency: Nullable(Type.String()) },
+      { additionalProperties: false, description: 'What was asked for.' },
+    ),
+    status: Type.Union(
+      REPORT_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'pending, then succeeded or failed.' },
+    ),
+    result: Nullable(
+      Type.Object(
+        {
+          rows: Type.Integer({ description: 'Data rows (the header row not counted).' }),
+          size: Type.Integer({ description: 'Bytes of the CSV file.' }),
+          url: Nullable(Type.String({ description: 'Where to download the file (GET, the same credentials); null once deleted (7 days).' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    error: Nullable(Type.String({ description: 'Why the run failed.' })),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { $id: 'ReportRun', additionalProperties: false, description: 'A CSV report, generated in the background.' },
+);
+export type ReportRunWire = Static<typeof ReportRunSchema>;
+
+export const REPORT_RUN_LIST: ListSpec = { resource: 'report_run', statuses: REPORT_STATUSES, noCountryCurrency: true, noMerchantReference: true };
+
+export const REPORT_RUN_ROUTES = {
+  create: {
+    operationId: 'createReportRun',
+    summary: 'Requests a report; it is generated in the background (events report_run.succeeded / report_run.failed).',
+    responses: { 201: answer('The new run, pending.', 'ReportRun'), ...writeFailures },
+  },
+  list: { operationId: 'listReportRuns', summary: 'Report runs, newest first.', responses: { 200: pageOf('ReportRun'), ...readFailures } },
+  get: { operationId: 'getReportRun', summary: 'One report run.', responses: { 200: answer('The run.', 'ReportRun'), ...readFailures } },
+  file: {
+    operationId: 'getReportRunFile',
+    summary: "The run's CSV (RFC 4180, UTF-8, header row first).",
+    responses: {
+      200: Type.String({ description: 'text/csv; charset=utf-8' }),
+      ...commonFailures,
+      404: readFailures[404],
+      422: Type.Ref('Error', { description: 'invalid_state: the run is not succeeded, or its file was deleted.' }),
+    },
+  },
+} satisfies Record<string, RouteDoc>;
