@@ -120,7 +120,7 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
       throw new PrepareAndRetry('the concurrent batch with these merchant_references', () => Promise.resolve());
     }
     for (const t of batch.totals) {
-      tx.atEnd(this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), reserved, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+      tx.atEnd(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), reserved, { sourceType: 'payout_batch', sourceId: batch.id }, now));
     }
     return { outcome: 'created', value: await this.record(tx, ctx, batch, 'created', now) };
   }
@@ -144,7 +144,7 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     const now = new Date();
     await this.store.transition(tx, ctx, batch, 'cancelled', { cancelReason: reason }, now);
     for (const t of batch.totals) {
-      tx.atEnd(this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), released, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+      tx.atEnd(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), released, { sourceType: 'payout_batch', sourceId: batch.id }, now));
     }
     return { outcome: 'accepted', value: await this.record(tx, ctx, batch, 'cancelled', now) };
   }
