@@ -1,6 +1,7 @@
 /** GraphQL for balance transactions: translate GraphQL <-> BalanceTransactionService, nothing more. */
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import { Needs } from '../../graphql/access';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { foundOrNotFound, withListArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
@@ -17,6 +18,7 @@ type Services = { balanceTransactions: BalanceTransactionService };
 export class BalanceTransactionResolver {
   constructor(private readonly services: Services) {}
 
+  @Needs('balance_transactions:read')
   @Query(() => BalanceTransactionObject, {
     nullable: true,
     description: 'A balance transaction of the calling merchant and environment; null, with a not_found error, when unknown.',
@@ -25,6 +27,7 @@ export class BalanceTransactionResolver {
     return foundOrNotFound(loaders.balanceTransaction.load(id), 'balance transaction');
   }
 
+  @Needs('balance_transactions:read')
   @Query(() => BalanceTransactionConnection, { description: 'Movements of the available balance, newest first.' })
   balanceTransactions(
     @Ctx() { ctx }: GqlContext,

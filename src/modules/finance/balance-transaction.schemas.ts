@@ -74,12 +74,14 @@ export type BalanceTransactionWire = Static<typeof BalanceTransactionSchema>;
 export const BALANCE_TRANSACTION_ROUTES = {
   list: {
     operationId: 'listBalanceTransactions',
+    permission: 'balance_transactions:read',
     summary: 'Movements of the available balance, newest first.',
     description: 'Filters: `type`, `source` (a record id), `currency`, `created_gte`, `created_lt`. The sum of `net` over a currency is its available balance.',
     responses: { 200: pageOf('BalanceTransaction'), ...readFailures },
   },
   get: {
     operationId: 'getBalanceTransaction',
+    permission: 'balance_transactions:read',
     summary: 'One balance transaction.',
     responses: { 200: Type.Ref('BalanceTransaction', { description: 'The balance transaction.' }), ...readFailures },
   },

@@ -1,6 +1,7 @@
 /** GraphQL for report runs: translate GraphQL <-> ReportService, nothing more. */
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
+import { Needs } from '../../graphql/access';
 import { listQuery, toConnection } from '../../graphql/connection';
 import { mutate, withListArgs, withArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
@@ -12,11 +13,13 @@ import { CreateReportRunInput, ReportRunConnection, ReportRunType } from './repo
 export class ReportRunResolver {
   constructor(private readonly services: { reports: ReportService; reportOps: ReturnType<typeof reportOperations> }) {}
 
+  @Needs('report_runs:read')
   @Query(() => ReportRunType, { nullable: true, description: 'A report run; null, with a not_found error, when unknown.' })
   reportRun(@Arg('id', () => ID, { description: 'frr_ id.' }) id: string, @Ctx() { ctx }: GqlContext) {
     return withArgs(() => this.services.reports.get(ctx, id));
   }
 
+  @Needs('report_runs:read')
   @Query(() => ReportRunConnection, { description: 'Report runs, newest first.' })
   reportRuns(
     @Ctx() { ctx }: GqlContext,
@@ -27,6 +30,7 @@ export class ReportRunResolver {
     return withListArgs(async () => toConnection(await r.list(ctx, r.parseList(ctx, listQuery(first, after)))));
   }
 
+  @Needs('report_runs:write')
   @Mutation(() => ReportRunType, {
     nullable: true,
     description: 'Requests a report; it is generated in the background (events report_run.succeeded / report_run.failed). Honors the Idempotency-Key header.',

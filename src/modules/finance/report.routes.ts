@@ -22,6 +22,7 @@ export function registerReportRoutes(
   fastify.get<{ Params: { id: string } }>(
     '/v1/report_runs/:id/file',
     {
+      config: { permission: doc.file.permission },
       schema: {
         operationId: doc.file.operationId,
         summary: doc.file.summary,

@@ -68,13 +68,25 @@ export const REPORT_RUN_LIST: ListSpec = { resource: 'report_run', statuses: REP
 export const REPORT_RUN_ROUTES = {
   create: {
     operationId: 'createReportRun',
+    permission: 'report_runs:write',
     summary: 'Requests a report; it is generated in the background (events report_run.succeeded / report_run.failed).',
     responses: { 201: answer('The new run, pending.', 'ReportRun'), ...writeFailures },
   },
-  list: { operationId: 'listReportRuns', summary: 'Report runs, newest first.', responses: { 200: pageOf('ReportRun'), ...readFailures } },
-  get: { operationId: 'getReportRun', summary: 'One report run.', responses: { 200: answer('The run.', 'ReportRun'), ...readFailures } },
+  list: {
+    operationId: 'listReportRuns',
+    permission: 'report_runs:read',
+    summary: 'Report runs, newest first.',
+    responses: { 200: pageOf('ReportRun'), ...readFailures },
+  },
+  get: {
+    operationId: 'getReportRun',
+    permission: 'report_runs:read',
+    summary: 'One report run.',
+    responses: { 200: answer('The run.', 'ReportRun'), ...readFailures },
+  },
   file: {
     operationId: 'getReportRunFile',
+    permission: 'report_runs:read',
     summary: "The run's CSV (RFC 4180, UTF-8, header row first).",
     responses: {
       200: Type.String({ description: 'text/csv; charset=utf-8' }),
