@@ -4,13 +4,13 @@
  * on approval). The entries of each (currency, bucket) sum to zero, so the balance row is
  * neither read nor locked, and still equals the sum of its entries.
  */
-import { newId } from '../../domain/ids';
 import type { Scope } from '../../domain/scope';
 import { insertRows } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import type { Bucket } from '../../domain/moves';
 import { LedgerEntry } from './balance.entity';
 import type { LedgerSource } from './ledger.service';
+import { ledgerRows } from './ledger-rows';
 
 export interface Reassignment extends LedgerSource {
   currency: string;
@@ -27,19 +27,6 @@ export async function reassign(tx: Tx, scope: Scope, moves: readonly Reassignmen
   const sums = new Map<string, bigint>();
   for (const m of moves) sums.set(`${m.currency}/${m.bucket}`, (sums.get(`${m.currency}/${m.bucket}`) ?? 0n) + m.amount);
   for (const [key, sum] of sums) if (sum !== 0n) throw new Error(`ledger invariant: a reassignment of ${key} does not sum to zero (${sum})`);
-  const rows = moves.map((m) =>
-    Object.assign(new LedgerEntry(), {
-      id: newId('ledgerEntry', now.getTime()),
-      merchantId: scope.merchantId,
-      environment: scope.environment,
-      currency: m.currency,
-      bucket: m.bucket,
-      amount: m.amount,
-      entryType: m.entryType,
-      sourceType: m.sourceType,
-      sourceId: m.sourceId,
-      createdAt: now,
-    }),
-  );
+  const rows = moves.flatMap((m) => ledgerRows(scope, m.currency, [{ entryType: m.entryType, movements: [{ bucket: m.bucket, amount: m.amount }] }], m, now));
   for (let i = 0; i < rows.length; i += CHUNK) await insertRows(tx, LedgerEntry, rows.slice(i, i + CHUNK));
 }
