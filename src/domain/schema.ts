@@ -73,11 +73,13 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
   const at = segments.join('.');
   const p = at || (part === 'body' ? 'body' : part);
   const schema = e.parentSchema as
-    { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string> } | undefined;
+    | { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string>; 'x-param'?: string }
+    | undefined;
   const params = e.params as Record<string, unknown>;
-  // A rule spanning fields (`not`, `if`/`then`) names what it wants in `x-messages`, by keyword.
+  // A rule spanning fields (`not`, `if`/`then`) names what it wants in `x-messages`, by keyword,
+  // and may name the field it reports (`x-param`) rather than the object holding them.
   const custom = schema?.['x-messages']?.[e.keyword];
-  if (custom) return ApiError.validation(p, custom);
+  if (custom) return ApiError.validation(schema?.['x-param'] ? joinPath(at, schema['x-param']) : p, custom);
   // A property name that fails `propertyNames` (metadata keys): Ajv reports the name's own error first.
   const propertyName = (e as ErrorObject & { propertyName?: string }).propertyName;
   if (propertyName !== undefined && e.keyword !== 'propertyNames') {

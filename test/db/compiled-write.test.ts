@@ -69,7 +69,12 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         recipientAccountEncrypted: 'v2.k1.abc',
         failureCode: null,
         failureMessage: null,
+        payoutBatch: null,
         settleAt: null,
+        approvalsRequired: 2,
+        approvalRule: 'members',
+        createdBy: 'key_1',
+        approvals: null,
         updatedAt: now,
       }),
     ]);
@@ -197,7 +202,7 @@ describe('the create path (writes)', () => {
     return [srv.app.db.queryCount - before, srv.app.db.roundTripCount - tripsBefore];
   }
 
-  test('a payout create is 16 statements in 6 round trips and a PromptPay payment create 16 in 10 on MariaDB, 18 in 9 and 18 in 13 on MySQL 8, 17 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
+  test('a payout create is 17 statements in 7 round trips and a PromptPay payment create 16 in 10 on MariaDB, 19 in 10 and 18 in 13 on MySQL 8, 18 and 17 on SQLite (no merchant_reference read, no re-read of the payment)', async () => {
     const c = await srv.merchant();
     await c.post('/v1/payout_intents', payout(ref('warm')), { idempotencyKey: ref('k') });
     await c.post('/v1/payment_intents', promptPay(ref('warm')), { idempotencyKey: ref('k') });
@@ -208,26 +213,26 @@ describe('the create path (writes)', () => {
       expect((await c.post('/v1/payment_intents', promptPay(ref('pi')), { idempotencyKey: ref('k') })).status).toBe(201),
     );
     if (mysqlServer() === 'MariaDB') {
-      // MariaDB, the payout: auth | START, key claim (the transaction's opening) | payout |
-      // fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard,
+      // MariaDB, the payout: auth | START, key claim (the transaction's opening) | approval policy |
+      // payout | fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard,
       // counter, event, audit, key done, its guard, COMMIT (src/db/tx.ts: the unit's end-of-unit work and its COMMIT in one query).
       // The payment: auth | START, key claim | method settings | payment | merchant | COMMIT |
       // START | payment | webhook endpoints | counter, event, audit, key done, its guard, COMMIT.
-      expect(payoutStatements).toEqual([16, 6]);
+      expect(payoutStatements).toEqual([17, 7]);
       expect(paymentStatements).toEqual([16, 10]);
     } else if (mysqlServer() === 'MySQL') {
       // MySQL 8 (no SET STATEMENT): the key is claimed in its own transaction, and the guard is
       // a CALL of the guard procedure. The payout: auth | START | key claim | COMMIT | START |
-      // payout | fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard, counter, event, audit, key done,
+      // approval policy | payout | fee schedule | webhook endpoints | ledger, balance transaction, balance, its guard, counter, event, audit, key done,
       // its guard, COMMIT. The payment: auth | START | key claim | COMMIT | START | method
       // settings | payment | merchant | COMMIT | START | payment | webhook endpoints | counter,
       // event, audit, key done, its guard, COMMIT.
-      expect(payoutStatements).toEqual([18, 9]);
+      expect(payoutStatements).toEqual([19, 10]);
       expect(paymentStatements).toEqual([18, 13]);
     } else {
       // SQLite: the key's own transaction (BEGIN, INSERT, COMMIT), the balance's locking path (SELECT, UPDATE),
-      // and for the payout the fee schedule's read and the balance transaction's insert.
-      expect(payoutStatements[0]).toBe(17);
+      // and for the payout the approval policy's and the fee schedule's reads and the balance transaction's insert.
+      expect(payoutStatements[0]).toBe(18);
       expect(paymentStatements[0]).toBe(17);
     }
   });

@@ -38,11 +38,11 @@ test('payout: approve and cancel only from requires_approval; cancel refuses wit
   expect(cancelled.status).toBe(422);
 });
 
-test('payout: creating holds the amount; cancel and failure give it back; success pays it out', () => {
-  expect(payoutStates.entry.ledger).toEqual({ entryType: 'payout_reserved', move: 'reserve' });
-  expect(payoutStates.transitions.cancel.ledger?.move).toBe('release');
-  expect(payoutStates.transitions.fail.ledger?.move).toBe('release');
-  expect(payoutStates.transitions.succeed.ledger?.move).toBe('payOut');
+test('payout: creating holds the amount and its fee; cancel and failure give both back; success pays both out', () => {
+  expect(payoutStates.entry.ledger).toEqual({ entryType: 'payout_reserved', move: 'reserve', fees: 'hold' });
+  expect(payoutStates.transitions.cancel.ledger).toMatchObject({ move: 'release', fees: 'release' });
+  expect(payoutStates.transitions.fail.ledger).toMatchObject({ move: 'release', fees: 'release' });
+  expect(payoutStates.transitions.succeed.ledger).toMatchObject({ move: 'payOut', fees: 'pay' });
   expect(payoutStates.transitions.approve.ledger).toBeUndefined();
 });
 

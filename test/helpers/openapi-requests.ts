@@ -239,7 +239,10 @@ export class OpenApiSchemas {
     const min = s.minLength ?? 0;
     const max = s.maxLength ?? (s.pattern ? 64 : Math.max(min, 24));
     const candidates: string[] = [];
-    if (s.format === 'date-time') candidates.push(new Date().toISOString(), '2020-01-01T00:00:00Z', '2031-12-31T23:59:59.999Z');
+    // A value that depends on the clock or on another field ("in the future", "after
+    // interval_start") documents `examples`: those are the valid values to send.
+    if (Array.isArray(s.examples) && s.examples.length > 0) candidates.push(...(s.examples as string[]));
+    else if (s.format === 'date-time') candidates.push(new Date().toISOString(), '2020-01-01T00:00:00Z', '2031-12-31T23:59:59.999Z');
     else if (s.format === 'date') candidates.push('2024-02-29');
     else if (s.format === 'email') candidates.push('a@example.com', 'somchai.jaidee@example.co.th');
     else if (s.format === 'uri' || s.format === 'url') candidates.push('https://example.com/hooks', 'https://example.com/a');

@@ -136,16 +136,18 @@ test('parallel last votes: exactly one moves the payout, the others find it move
   }
 });
 
-test('REST and GraphQL policies: anyone with payout_intents:read lists them; setting needs an owner (a key is refused)', async () => {
+test('REST and GraphQL policies: anyone with payout_intents:read lists them; setting needs an owner (REST has no such route, GraphQL refuses a key)', async () => {
   await setPolicy(creator, 'THB', '100000', 2, true);
   const list = await creator.get('/v1/approval_policies');
   expect(list.status).toBe(200);
   expect(list.body.data).toEqual([
     expect.objectContaining({ object: 'approval_policy', currency: 'THB', min_amount: '100000', approvals: 2, keys_count: true, environment: 'test' }),
   ]);
+  // No REST route sets a policy: a key could never call it.
   const set = await creator.post('/v1/approval_policies', { currency: 'THB', min_amount: '1', approvals: 1 });
-  expect(set.status).toBe(403);
-  expect(set.body.error).toEqual({ code: 'permission_denied', message: expect.stringContaining('approval_policies') });
+  expect(set.status).toBe(405);
+  expect(set.body.error.code).toBe('method_not_allowed');
+  expect((await creator.request('DELETE', '/v1/approval_policies/THB')).status).toBe(404);
   const gql = await creator.gql('{ approvalPolicies { currency minAmount approvals keysCount } }');
   expect(gql.body.data.approvalPolicies).toEqual([{ currency: 'THB', minAmount: '100000', approvals: 2, keysCount: true }]);
   const denied = await creator.gql('mutation { setApprovalPolicy(input: { currency: "THB", minAmount: "1", approvals: 1 }) { id } }');

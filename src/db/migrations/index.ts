@@ -43,8 +43,8 @@ export const MIGRATIONS = [
   People1736000000000,
   RestrictedKeys1736500000000,
   ApprovalPolicies1736500001000,
-  PaymentLinks1738000000000,
   Finance1737000000000,
   ReportRuns1737000001000,
+  PaymentLinks1738000000000,
   PayoutBatches1739100000000,
 ];

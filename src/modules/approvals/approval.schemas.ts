@@ -1,7 +1,7 @@
 /** Approval policies' schemas: the set body, the wire record, and what each route publishes. */
 import { Type, type Static } from '@sinclair/typebox';
 import { Amount, AmountText, Currency, EnvironmentName, IgnoredEnvironment, Instant, Obj } from '../../domain/fields';
-import { answer, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { readFailures, type RouteDoc } from '../../http/route-docs';
 
 export const SetApprovalPolicyBody = Obj(
   {
@@ -31,26 +31,16 @@ export const ApprovalPolicySchema = Type.Object(
 );
 export type ApprovalPolicyWire = Static<typeof ApprovalPolicySchema>;
 
-const policy = (description: string) => answer(description, 'ApprovalPolicy');
-
+/**
+ * Only the listing is a REST route: setting and deleting a policy need an owner (the dashboard's
+ * GraphQL `setApprovalPolicy` / `deleteApprovalPolicy`, or the CLI), and no API key can change
+ * the rule that binds it, so a REST route for them would only ever answer 403.
+ */
 export const APPROVAL_POLICY_ROUTES = {
   list: {
     operationId: 'listApprovalPolicies',
     permission: 'payout_intents:read',
     summary: 'The approval policies of this merchant and environment, one per currency.',
     responses: { 200: Type.Object({ data: Type.Array(Type.Ref('ApprovalPolicy')) }, { description: 'Every policy, by currency.' }), ...readFailures },
-  },
-  set: {
-    operationId: 'setApprovalPolicy',
-    permission: 'approval_policies',
-    summary: "Sets the currency's policy (replacing the one it had); payouts created from now on follow it.",
-    description: 'Owners only: an API key cannot change the rule that binds it.',
-    responses: { 200: policy('The policy as set.'), ...writeFailures },
-  },
-  remove: {
-    operationId: 'deleteApprovalPolicy',
-    permission: 'approval_policies',
-    summary: 'Deletes a policy; payouts created from now on need one approve, as without policies. Payouts created under it keep it.',
-    responses: { 200: policy('The deleted policy.'), ...writeFailures },
   },
 } satisfies Record<string, RouteDoc>;

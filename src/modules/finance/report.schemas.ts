@@ -10,9 +10,10 @@ const ReportTypeSchema = Type.Union(
   REPORT_TYPES.map((t) => Type.Literal(t)),
   { description: 'balance.summary, balance_transactions.itemized, payments.itemized, payouts.itemized or refunds.itemized.' },
 );
-const IsoInstant = (description: string) =>
+const IsoInstant = (description: string, example: string) =>
   Type.String({
     format: 'date-time',
+    examples: [example],
     pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$',
     'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-01-31T00:00:00Z',
     description,
@@ -21,8 +22,8 @@ const IsoInstant = (description: string) =>
 export const CreateReportRunBody = Type.Object(
   {
     report_type: ReportTypeSchema,
-    interval_start: IsoInstant('Start of the interval (inclusive).'),
-    interval_end: IsoInstant('End of the interval (exclusive); after interval_start.'),
+    interval_start: IsoInstant('Start of the interval (inclusive).', '2026-01-01T00:00:00Z'),
+    interval_end: IsoInstant('End of the interval (exclusive); after interval_start.', '2026-02-01T00:00:00Z'),
     currency: Type.Optional(
       Type.String({ pattern: CURRENCY.source, 'x-expected': 'an upper-case code of 3 to 6 letters such as THB', description: 'Only this currency.' }),
     ),

@@ -31,11 +31,14 @@ export function registerLinkRoutes(
         response: { ...doc.qr.responses, 200: { description: 'The QR code.', content: { 'image/svg+xml': { schema: Type.String() } } } },
       },
     },
-    async (req, reply) =>
-      reply
+    async (req, reply) => {
+      // The code first: an unknown link must answer the JSON error, not inherit the SVG headers.
+      const svg = await links.qrSvg(ctxOf(req), req.params.id);
+      return reply
         .code(200)
         .header('Content-Type', 'image/svg+xml; charset=utf-8')
         .header('Content-Disposition', `inline; filename="${req.params.id}.svg"`)
-        .send(await links.qrSvg(ctxOf(req), req.params.id)),
+        .send(svg);
+    },
   );
 }

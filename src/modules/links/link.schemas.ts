@@ -24,10 +24,15 @@ const CompletionLimit = Type.Integer({
   description: 'How many succeeded payments the link takes; null = no limit. A single-use link (reusable false) has 1.',
 });
 const ExpiresAt = Type.String({
+  format: 'date-time',
+  examples: ['2099-12-31T23:59:59Z'],
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$',
   'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59.000Z',
   description: 'When the link stops taking new payments: an ISO 8601 date-time with an offset, in the future. Null = never.',
 });
+
+const NOT_NULL = { not: { type: 'null' } };
+export const EXACTLY_ONE = 'Give exactly one of amount (a fixed amount) and customer_chooses ({ minimum, maximum }).';
 
 export const CreatePaymentLinkBody = Obj(
   {
@@ -38,18 +43,21 @@ export const CreatePaymentLinkBody = Obj(
     customer_chooses: Type.Optional(
       Nullable(
         Obj(
-          { minimum: Amount, maximum: Amount },
+          { minimum: { ...Amount, examples: ['10000'] }, maximum: { ...Amount, examples: ['500000'] } },
           { description: 'The payer enters the amount, between minimum and maximum (minor units, inclusive); exactly one of amount and customer_chooses.' },
         ),
       ),
     ),
     allowed_methods: Type.Optional(
       Nullable(
-        Type.Array(PaymentMethodName, {
-          minItems: 1,
-          maxItems: PAYMENT_METHODS.length,
-          description: `Method names the payer may choose from (${PAYMENT_METHODS.join(', ')}); omitted or null: every method eligible for the payment.`,
-        }),
+        Type.Array(
+          { ...PaymentMethodName, examples: [...PAYMENT_METHODS] },
+          {
+            minItems: 1,
+            maxItems: PAYMENT_METHODS.length,
+            description: `Method names the payer may choose from (${PAYMENT_METHODS.join(', ')}); omitted or null: every method eligible for the payment.`,
+          },
+        ),
       ),
     ),
     reusable: Type.Optional(Nullable(Type.Boolean({ description: 'Default true; false makes a single-use link (completion_limit 1).' }))),
@@ -59,7 +67,27 @@ export const CreatePaymentLinkBody = Obj(
     metadata: Type.Optional(Nullable(Metadata)),
     environment: IgnoredEnvironment,
   },
-  { title: 'CreatePaymentLink' },
+  {
+    title: 'CreatePaymentLink',
+    // Exactly one of amount and customer_chooses: not both, and not neither.
+    // (Only of an object; a field of the wrong type is reported by its own rule.)
+    not: {
+      anyOf: [
+        { type: 'object', required: ['amount', 'customer_chooses'], properties: { amount: NOT_NULL, customer_chooses: NOT_NULL } },
+        {
+          type: 'object',
+          not: {
+            anyOf: [
+              { required: ['amount'], properties: { amount: NOT_NULL } },
+              { required: ['customer_chooses'], properties: { customer_chooses: NOT_NULL } },
+            ],
+          },
+        },
+      ],
+    },
+    'x-messages': { not: EXACTLY_ONE },
+    'x-param': 'amount',
+  },
 );
 export type CreatePaymentLinkBody = Static<typeof CreatePaymentLinkBody>;
 

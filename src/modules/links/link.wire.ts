@@ -6,7 +6,7 @@ import { parseIsoInstant } from '../../domain/listing';
 import { formatAmount } from '../../domain/money';
 import { PAYMENT_METHODS } from '../methods/catalogue';
 import type { PaymentLink } from './link.entity';
-import type { CreatePaymentLinkBody, PaymentLinkWire, UpdatePaymentLinkBody } from './link.schemas';
+import { EXACTLY_ONE, type CreatePaymentLinkBody, type PaymentLinkWire, type UpdatePaymentLinkBody } from './link.schemas';
 
 export type { PaymentLinkWire };
 
@@ -54,7 +54,7 @@ export function parseCreateLink(body: CreatePaymentLinkBody, now = Date.now()): 
   const fixed = body.amount ?? null;
   const chooses = body.customer_chooses ?? null;
   if ((fixed === null) === (chooses === null)) {
-    throw ApiError.validation('amount', 'Give exactly one of amount (a fixed amount) and customer_chooses ({ minimum, maximum }).');
+    throw ApiError.validation('amount', EXACTLY_ONE); // the schema says so too; kept for callers that skip it
   }
   const range = chooses ? { minimum: amountOf(chooses.minimum), maximum: amountOf(chooses.maximum) } : null;
   if (range && range.minimum > range.maximum) throw ApiError.validation('customer_chooses.maximum', 'customer_chooses.maximum must not be below minimum.');

@@ -6,7 +6,7 @@
  * rules are PayService's.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { nonce, parseForms, send } from '../payments/checkout.routes';
+import { nonce, pageErrors, parseForms, send } from '../payments/checkout.routes';
 import { messagePage } from '../payments/checkout.page';
 import { linkPage } from './pay.page';
 import type { PayOutcome, PayService } from './pay.service';
@@ -70,16 +70,7 @@ export async function registerPayRoutes(fastify: FastifyInstance, { pay }: { pay
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify takes a plugin without a done callback when it is an async function
   await fastify.register(async (instance) => {
     parseForms(instance);
-    instance.setErrorHandler((err, request, reply) => {
-      const n = nonce();
-      request.log.error({ err, requestId: request.id }, 'payment link page error');
-      return send(
-        reply,
-        500,
-        n,
-        messagePage(n, 'Something went wrong', `Please try again in a moment. If it keeps happening, contact the merchant and quote ${request.id}.`),
-      );
-    });
+    pageErrors(instance, 'payment link page error');
 
     instance.get<WithToken>('/pay/:token', async (req, reply) =>
       render(reply, req.params.token, await pay.view(req.params.token, visitOf(req.headers.cookie))),

@@ -90,29 +90,38 @@ export function parseForms(instance: FastifyInstance): void {
   });
 }
 
+/**
+ * The error page of a hosted page (checkout, payment link): a form it cannot read is the
+ * payer's 400, an outage a 503 with Retry-After, anything else a 500 that is logged and
+ * quotes the request id. Pages never answer JSON.
+ */
+export function pageErrors(instance: FastifyInstance, logMessage: string): void {
+  instance.setErrorHandler((err, request, reply) => {
+    const n = nonce();
+    const e = err as { statusCode?: number; code?: string };
+    if (err instanceof ApiError && err.code === 'service_unavailable') {
+      for (const [name, value] of Object.entries((err as ApiError & { headers?: Record<string, string> }).headers ?? {})) reply.header(name, value);
+      return send(reply, 503, n, messagePage(n, 'Temporarily unavailable', 'This page cannot be shown right now. Please try again in a moment.'));
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err instanceof ApiError) {
+      return send(reply, 400, n, messagePage(n, 'Something went wrong', 'The form could not be read. Go back and try again.'));
+    }
+    request.log.error({ err, requestId: request.id }, logMessage);
+    return send(
+      reply,
+      500,
+      n,
+      messagePage(n, 'Something went wrong', `Please try again in a moment. If it keeps happening, contact the merchant and quote ${request.id}.`),
+    );
+  });
+}
+
 export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkout }: { checkout: CheckoutService }): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify takes a plugin without a done callback when it is an async function
   await fastify.register(async (instance) => {
     parseForms(instance);
 
-    instance.setErrorHandler((err, request, reply) => {
-      const n = nonce();
-      const e = err as { statusCode?: number; code?: string };
-      if (err instanceof ApiError && err.code === 'service_unavailable') {
-        for (const [name, value] of Object.entries((err as ApiError & { headers?: Record<string, string> }).headers ?? {})) reply.header(name, value);
-        return send(reply, 503, n, messagePage(n, 'Temporarily unavailable', 'This page cannot be shown right now. Please try again in a moment.'));
-      }
-      if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err instanceof ApiError) {
-        return send(reply, 400, n, messagePage(n, 'Something went wrong', 'The form could not be read. Go back and try again.'));
-      }
-      request.log.error({ err, requestId: request.id }, 'checkout page error');
-      return send(
-        reply,
-        500,
-        n,
-        messagePage(n, 'Something went wrong', `Please try again in a moment. If it keeps happening, contact the merchant and quote ${request.id}.`),
-      );
-    });
+    pageErrors(instance, 'checkout page error');
 
     instance.get<WithToken>('/checkout/:token', async (req, reply) => {
       const out = await checkout.view(req.params.token);
