@@ -2,6 +2,8 @@
 import { startServer, TestServer, ledgerVerifyCli } from '../helpers/server';
 import { payoutBody, ref, type Client } from '../helpers/client';
 import { balanceOf, fundedMerchant, waitForStatus, is } from '../helpers/fixtures';
+import { addMember } from '../helpers/members';
+import { approvalsModule } from '../../src/modules/approvals/approval.module';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -157,4 +159,50 @@ test('cancel releases the reservation; batches are scoped to their merchant', as
   expect(cancelled.status).toBe(202);
   expect(cancelled.body.status).toBe('cancelled');
   expect(await balanceOf(c)).toEqual({ available: '10000', pending: '0', reserved: '0' });
+});
+
+test('under an approval policy one set of approvals covers the batch: the strictest policy of its totals, members only, not its creator', async () => {
+  const c = await fundedMerchant(srv, '1000000');
+  const { approvalPolicies } = srv.app.modules.of(approvalsModule);
+  const scope = { merchantId: c.merchantId, environment: 'test' as const };
+  await srv.app.db.tx((tx) => approvalPolicies.set(tx, scope, { currency: 'THB', minAmount: 3000n, approvals: 2, keysCount: false }));
+  const [finance, second] = await Promise.all([
+    addMember(srv, c.merchantId, `fin-${ref('a')}@example.com`, 'finance'),
+    addMember(srv, c.merchantId, `fin-${ref('b')}@example.com`, 'finance'),
+  ]);
+
+  // Under the policy's amount: one approve by the key moves it, as without a policy.
+  const small = await c.post('/v1/payout_batches', { items: items(2, '1000') });
+  expect(small.body).toMatchObject({ status: 'requires_approval', approvals_required: 1, approvals: [] });
+
+  const created = await c.post('/v1/payout_batches', { items: items(3, '1000') });
+  expect(created.body).toMatchObject({ status: 'requires_approval', approvals_required: 2, approvals: [] });
+  const id = created.body.id;
+  const byKey = await c.post(`/v1/payout_batches/${id}/approve`);
+  expect(byKey.status).toBe(403);
+  expect(byKey.body.error.code).toBe('approval_requires_member');
+
+  const first = await finance.post(`/v1/payout_batches/${id}/approve`);
+  expect(first.status).toBe(202);
+  expect(first.body).toMatchObject({ status: 'requires_approval', approvals: [{ actor: { type: 'member', id: finance.userId, email: finance.email } }] });
+  const again = await finance.post(`/v1/payout_batches/${id}/approve`);
+  expect(again.status).toBe(409);
+  expect(again.body.error.code).toBe('approval_already_recorded');
+  expect(await allItems(c, id)).toEqual([]);
+
+  const last = await second.post(`/v1/payout_batches/${id}/approve`);
+  expect(last.status).toBe(202);
+  expect(last.body.status).toBe('processing');
+  expect(last.body.approvals.map((a: any) => a.actor.id)).toEqual([finance.userId, second.userId]);
+  const payouts = await allItems(c, id);
+  expect(payouts).toHaveLength(3);
+  for (const p of payouts) expect(p).toMatchObject({ status: 'processing', approvals_required: 2, approvals: last.body.approvals });
+
+  // A batch a member created: that member cannot approve it.
+  const own = await finance.post('/v1/payout_batches', { items: items(3, '1000') });
+  expect(own.status).toBe(201);
+  const refused = await finance.post(`/v1/payout_batches/${own.body.id}/approve`);
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('approval_by_creator');
+  expect((await c.get(`/v1/payout_batches/${own.body.id}`)).body).toMatchObject({ status: 'requires_approval', approvals: [] });
 });

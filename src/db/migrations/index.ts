@@ -20,6 +20,7 @@ import { ApprovalPolicies1736500001000 } from './1736500001000-ApprovalPolicies'
 import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
+import { BatchApprovals1740300000000 } from './1740300000000-BatchApprovals';
 import { ReportRuns1737000001000 } from './1737000001000-ReportRuns';
 
 /** Every migration, in order. New migrations are appended here. */
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   ReportRuns1737000001000,
   PaymentLinks1738000000000,
   PayoutBatches1739100000000,
+  BatchApprovals1740300000000,
 ];

@@ -58,6 +58,23 @@ export class ApprovalPolicyService {
     return { approvalsRequired: policy.approvals, approvalRule: policy.keysCount ? 'members_or_keys' : 'members' };
   }
 
+  /**
+   * The gate of a payout batch: one set of approvals covers it, so it gets the strictest gate
+   * of its totals (the most approvals; members only when any of them says so).
+   */
+  async gateForTotals(em: EntityManager, scope: Scope, totals: readonly { currency: string; amount: bigint }[]): Promise<PayoutGate> {
+    let gate = NO_GATE;
+    for (const t of totals) {
+      const g = await this.gateFor(em, scope, t.currency, t.amount);
+      if (g.approvalRule === null) continue;
+      gate = {
+        approvalsRequired: Math.max(gate.approvalsRequired, g.approvalsRequired),
+        approvalRule: gate.approvalRule === 'members' || g.approvalRule === 'members' ? 'members' : 'members_or_keys',
+      };
+    }
+    return gate;
+  }
+
   async list(scope: Scope): Promise<ApprovalPolicyWire[]> {
     const rows = await this.db.read((em) =>
       em.find(ApprovalPolicy, { where: { merchantId: scope.merchantId, environment: scope.environment }, order: { currency: 'ASC' } }),

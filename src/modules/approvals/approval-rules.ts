@@ -22,24 +22,44 @@ export interface VoteContext {
   now: Date;
 }
 
-/** Throws the contract's refusal when `principal` may not vote on this payout; returns the vote otherwise. */
-export function castVote(principal: Principal, v: VoteContext): ApprovalVote {
+/**
+ * Throws the contract's refusal when `principal` may not vote on this payout (or payout
+ * batch: `noun` names it in the messages); returns the vote otherwise.
+ */
+export function castVote(principal: Principal, v: VoteContext, noun = 'payout intent'): ApprovalVote {
   const vote = { actor: wireActor(principal), created_at: v.now.toISOString() };
   if (v.rule === null) return vote;
   if (principal.type === 'api_key' && v.rule === 'members') {
-    throw new ApiError('approval_requires_member', 'This payout intent needs approvals by members of the team; an API key cannot approve it.');
+    throw new ApiError('approval_requires_member', `This ${noun} needs approvals by members of the team; an API key cannot approve it.`);
   }
   if (v.createdBy !== null && principal.id === v.createdBy) {
-    throw new ApiError('approval_by_creator', 'The creator of a payout intent cannot approve it.');
+    throw new ApiError('approval_by_creator', `The creator of a ${noun} cannot approve it.`);
   }
   if (v.votes.some((x) => x.actor.type === principal.type && x.actor.id === principal.id)) {
-    throw new ApiError('approval_already_recorded', 'Your approval of this payout intent is already recorded; another person must approve it.');
+    throw new ApiError('approval_already_recorded', `Your approval of this ${noun} is already recorded; another person must approve it.`);
   }
   if (principal.type === 'member' && v.environment === 'live') {
     const at = principal.secondFactorAt?.getTime();
     if (at === undefined || v.now.getTime() - at > SECOND_FACTOR_MAX_AGE_MS) {
-      throw new ApiError('permission_denied', 'Approving a live payout needs an authentication code entered in the last 5 minutes (payout_approvals:write).');
+      throw new ApiError('permission_denied', `Approving a live ${noun} needs an authentication code entered in the last 5 minutes (payout_approvals:write).`);
     }
   }
   return vote;
+}
+
+/**
+ * A vote on a record under the gate: the votes it then has, and whether they reach the count
+ * (the approve moves it on) or not (the vote is recorded and it keeps waiting).
+ */
+export function vote(
+  principal: Principal | undefined,
+  record: { approvalRule: VoteContext['rule']; createdBy: string | null; approvals: ApprovalVote[] | null; approvalsRequired: number },
+  environment: 'test' | 'live',
+  now: Date,
+  noun?: string,
+): { approvals: ApprovalVote[]; reached: boolean } {
+  const votes = record.approvals ?? [];
+  const cast = principal ? castVote(principal, { rule: record.approvalRule, createdBy: record.createdBy, votes, environment, now }, noun) : undefined;
+  const approvals = cast ? [...votes, cast] : votes;
+  return { approvals, reached: approvals.length >= record.approvalsRequired };
 }

@@ -41,7 +41,7 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
     .orderBy('i.row_number', 'ASC')
     .getMany();
   const settleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
-  const payouts = items.map((item) => payoutOf(item, settleAt, now));
+  const payouts = items.map((item) => payoutOf(item, batch, settleAt, now));
   for (const part of chunks(payouts, CHUNK)) {
     try {
       await insertRows(tx, PayoutIntent, part);
@@ -73,7 +73,7 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
   tx.atEnd(await recordMany(deps.events, tx, actor, events, actor.requestId, now));
 }
 
-function payoutOf(item: PayoutBatchItem, settleAt: Date | null, now: Date): PayoutIntent {
+function payoutOf(item: PayoutBatchItem, batch: PayoutBatch, settleAt: Date | null, now: Date): PayoutIntent {
   return Object.assign(new PayoutIntent(), {
     id: newId('payoutIntent', now.getTime()),
     merchantId: item.merchantId,
@@ -92,11 +92,11 @@ function payoutOf(item: PayoutBatchItem, settleAt: Date | null, now: Date): Payo
     failureMessage: null,
     payoutBatch: item.batchId,
     settleAt,
-    // Approved with its batch: the batch's own gate counted the approvals.
-    approvalsRequired: 1,
-    approvalRule: null,
-    createdBy: null,
-    approvals: null,
+    // Approved with its batch: the batch's gate counted the approvals, which each payout shows.
+    approvalsRequired: batch.approvalsRequired,
+    approvalRule: batch.approvalRule,
+    createdBy: batch.createdBy,
+    approvals: batch.approvals,
     createdAt: now,
     updatedAt: now,
   });

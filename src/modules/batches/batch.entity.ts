@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonTransformer, moneyTransformer, timeTransformer } from '../../db/columns';
+import type { ApprovalVote } from '../approvals/approval-rules';
 import type { Environment } from '../auth/api-key.entity';
 import type { BatchStatus } from './batch.states';
 
@@ -48,6 +49,22 @@ export class PayoutBatch {
 
   @Column({ name: 'cancel_reason', type: 'varchar', length: 512, nullable: true })
   cancelReason: string | null;
+
+  /** Approvals it needs: the strictest policy of its currency totals at creation (1 without one). */
+  @Column({ name: 'approvals_required', type: 'int', default: 1 })
+  approvalsRequired: number;
+
+  /** Who may approve: members only, members or keys; null = no policy (one approve by anyone allowed). */
+  @Column({ name: 'approval_rule', type: 'varchar', length: 16, nullable: true })
+  approvalRule: 'members' | 'members_or_keys' | null;
+
+  /** The principal (key_... or usr_...) that created it; it cannot approve it under a policy. */
+  @Column({ name: 'created_by', type: 'varchar', length: 40, nullable: true })
+  createdBy: string | null;
+
+  /** The votes recorded so far, oldest first. */
+  @Column({ type: 'text', nullable: true, transformer: jsonTransformer })
+  approvals: ApprovalVote[] | null;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer })
   createdAt: Date;

@@ -1,11 +1,11 @@
 /** Payout batches: many payouts created from one request (JSON or CSV), approved or cancelled together. */
 import DataLoader from 'dataloader';
+import { approvalsModule } from '../approvals/approval.module';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
 import { payoutsModule } from '../payouts/payout.module';
 import { byKey, defineModule } from '../module';
 import { PayoutBatch, PayoutBatchItem } from './batch.entity';
-import { OPEN_GATE } from './batch.gate';
 import { batchOperations } from './batch.operations';
 import { PayoutBatchResolver } from './batch.resolver';
 import { registerBatchRoutes } from './batch.routes';
@@ -21,15 +21,15 @@ declare module '../../graphql/context' {
 
 export const batchesModule = defineModule({
   name: 'batches',
-  uses: { balances: balancesModule, events: eventsModule, payouts: payoutsModule },
-  provide({ db, cipher, config }, { balances, events, payouts }) {
+  uses: { approvals: approvalsModule, balances: balancesModule, events: eventsModule, payouts: payoutsModule },
+  provide({ db, cipher, config }, { approvals, balances, events, payouts }) {
     const batches = new PayoutBatchService({
       db,
       cipher,
       ledger: balances.ledger,
       events: events.events,
       payouts: payouts.payouts,
-      gate: OPEN_GATE,
+      policies: approvals.approvalPolicies,
       settleMs: config.simulatedSettleMs,
     });
     return { batches, ops: liveGated(batchOperations(batches), config.simulatedProvidersInLive) };

@@ -10,6 +10,7 @@ import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } f
 import { Literals } from '../shared/wire-schema';
 import { BATCH_STATUSES } from './batch.states';
 import { PAYOUT_STATUSES } from '../payouts/payout.states';
+import { ApprovalSchema } from '../payouts/payout.schemas';
 
 /** The most rows a batch holds (JSON items or CSV lines after the header). */
 export const MAX_BATCH_ROWS = 5000;
@@ -58,6 +59,12 @@ export const PayoutBatchSchema = Type.Object(
       ),
       { description: "Every invalid row's error (the first of each row); empty unless the batch is invalid." },
     ),
+    approvals_required: Type.Integer({
+      minimum: 1,
+      maximum: 3,
+      description: 'Approvals it needs to move to processing: the strictest approval policy of its totals at creation (1 without one).',
+    }),
+    approvals: Type.Array(ApprovalSchema, { description: 'The approvals recorded so far, oldest first.' }),
     created_at: Instant,
     updated_at: Instant,
   },

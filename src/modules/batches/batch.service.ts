@@ -21,12 +21,13 @@ import { IntentReads, IntentStore } from '../shared/intent-store';
 import type { PayoutIntentWire, PayoutService } from '../payouts/payout.service';
 import { PayoutIntent } from '../payouts/payout.entity';
 import { PayoutBatch, PayoutBatchItem, type RowError } from './batch.entity';
-import type { BatchApprovalGate } from './batch.gate';
 import { chunks, totalsOf } from './batch.rows';
 import { BATCH_ITEMS_LIST, BATCH_LIST, type PayoutBatchWire } from './batch.schemas';
 import { batchStates } from './batch.states';
 import { approveItems } from './batch.approve';
 import type { CreatePayoutInput } from '../payouts/payout.service';
+import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
+import { vote } from '../approvals/approval-rules';
 
 /** A create, parsed: the rows' payouts (when every row passed) and every row's error. */
 export interface BatchInput {
@@ -41,7 +42,8 @@ export interface BatchServiceDeps {
   ledger: LedgerService;
   events: EventService;
   payouts: PayoutService;
-  gate: BatchApprovalGate;
+  /** The approval policies a new batch reads its gate from (the strictest of its totals). */
+  policies: Pick<ApprovalPolicyService, 'gateForTotals'>;
   /** Delay before the provider settles an approved payout on its own; 0 = never. */
   settleMs: number;
 }
@@ -58,6 +60,8 @@ export function batchToWire(b: PayoutBatch): PayoutBatchWire {
     item_count: b.itemCount,
     totals: b.totals,
     errors: b.errors,
+    approvals_required: b.approvalsRequired,
+    approvals: b.approvals ?? [],
     created_at: isoInstant(b.createdAt),
     updated_at: isoInstant(b.updatedAt),
   };
@@ -95,17 +99,28 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
       });
     }
     const valid = errors.length === 0;
+    const totals = valid ? totalsOf(input.rows) : [];
+    // The policies as they are now: a later change applies to batches created after it.
+    const gate = await this.deps.policies.gateForTotals(
+      tx,
+      ctx,
+      totals.map((t) => ({ currency: t.currency, amount: BigInt(t.amount) })),
+    );
     const batch = Object.assign(new PayoutBatch(), {
       id: newId('payoutBatch', now.getTime()),
       merchantId: ctx.merchantId,
       environment: ctx.environment,
       status: valid ? ('requires_approval' as const) : ('invalid' as const),
       itemCount: input.count,
-      totals: valid ? totalsOf(input.rows) : [],
+      totals,
       errors,
       succeededCount: 0,
       failedCount: 0,
       cancelReason: null,
+      approvalsRequired: gate.approvalsRequired,
+      approvalRule: gate.approvalRule,
+      createdBy: ctx.principal?.id ?? null,
+      approvals: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -125,13 +140,22 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     return { outcome: 'created', value: await this.record(tx, ctx, batch, 'created', now) };
   }
 
-  /** requires_approval -> processing, once the gate says so: every row becomes a payout intent in processing. */
+  /**
+   * requires_approval -> processing, at the approval that reaches the batch's count (one
+   * approve without a policy): every row becomes a payout intent in processing. Short of the
+   * count, the vote is recorded and the batch keeps waiting (202); a refused vote (the
+   * creator's, a key's where members are required, a second by the same person) changes nothing.
+   */
   async approve(tx: Tx, ctx: RequestContext, id: string): Promise<Done<PayoutBatchWire>> {
     const batch = await this.store.lock(tx, ctx, id);
     batchStates.check('approve', batch.status);
-    if ((await this.deps.gate.decide(tx, batch, ctx)) === 'pending') return { outcome: 'accepted', value: batchToWire(batch) };
     const now = new Date();
-    await this.store.transition(tx, ctx, batch, 'processing', {}, now);
+    const { approvals, reached } = vote(ctx.principal, batch, ctx.environment, now, 'payout batch');
+    if (!reached) {
+      await this.store.patch(tx, ctx, batch, { approvals }, now);
+      return { outcome: 'accepted', value: batchToWire(batch) };
+    }
+    await this.store.transition(tx, ctx, batch, 'processing', { approvals }, now);
     const wire = batchToWire(batch);
     await approveItems(tx, ctx, batch, wire, now, this.deps);
     return { outcome: 'accepted', value: wire };

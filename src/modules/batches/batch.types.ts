@@ -3,6 +3,7 @@
  * the snake_case wire properties), as for the other resources.
  */
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ApprovalType } from '../../graphql/actor.types';
 import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { BATCH_STATUSES, type BatchStatus } from './batch.states';
@@ -61,6 +62,15 @@ export class PayoutBatchType {
 
   @Field(() => [PayoutBatchRowErrorType], { description: "Every invalid row's error; empty unless the batch is invalid.", simple: true })
   errors: PayoutBatchRowErrorType[];
+
+  @Field(() => Int, {
+    name: 'approvalsRequired',
+    description: 'Approvals it needs to move to processing: the strictest approval policy of its totals at creation (1 without one).',
+  })
+  approvals_required: number;
+
+  @Field(() => [ApprovalType], { simple: true, description: 'The approvals recorded so far, oldest first.' })
+  approvals: ApprovalType[];
 
   @Field(() => DateTimeScalar, { name: 'createdAt', description: 'When it was created.' })
   created_at: string;

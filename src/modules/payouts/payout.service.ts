@@ -22,7 +22,7 @@ import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { isoInstant } from '../../domain/instant';
 import type { PayoutIntentWire } from './payout.schemas';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
-import { castVote } from '../approvals/approval-rules';
+import { vote } from '../approvals/approval-rules';
 export type { PayoutIntentWire } from './payout.schemas';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
@@ -183,12 +183,8 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     const now = new Date();
     const p = await this.store.lock(em, ctx, id);
     this.lifecycle.machine.check('approve', p.status);
-    const votes = p.approvals ?? [];
-    const vote = ctx.principal
-      ? castVote(ctx.principal, { rule: p.approvalRule, createdBy: p.createdBy, votes, environment: ctx.environment, now })
-      : undefined;
-    const approvals = vote ? [...votes, vote] : votes;
-    if (approvals.length < p.approvalsRequired) {
+    const { approvals, reached } = vote(ctx.principal, p, ctx.environment, now);
+    if (!reached) {
       await this.store.patch(em, ctx, p, { approvals }, now);
       return { outcome: 'accepted', value: payoutToWire(p) };
     }
