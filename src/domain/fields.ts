@@ -120,3 +120,26 @@ export const Instant = Type.String({ format: 'date-time' });
 export const EnvironmentName = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const OneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/**
+ * Who acted, as approvals, audit entries, events and webhooks name them: an API key (`restricted`
+ * says whether it is a restricted rk_ key) or a signed-in member (with the email at the time).
+ */
+export const ActorSchema = Type.Union(
+  [
+    Type.Object(
+      { type: Type.Literal('api_key'), id: Type.String({ description: 'The key id (key_...).' }), restricted: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { type: Type.Literal('member'), id: Type.String({ description: 'The user id (usr_...).' }), email: Type.String() },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'An API key (restricted or not) or a member of the team.' },
+);
+
+/** The actor of an event or audit entry: null for changes no API caller made (the scheduler, a provider, the payer's page). */
+export const NullableActor = Type.Union([ActorSchema, Type.Null()], {
+  description: "Who caused it: an API key or a member; null when no API caller did (the scheduler, a provider's settlement, the payer's page).",
+});

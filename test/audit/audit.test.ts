@@ -39,6 +39,7 @@ test('a REST cancel with a reason records key, operation, resource, reason, requ
     id: expect.stringMatching(/^aud_/),
     environment: 'test',
     api_key_id: c.key!.apiKeyId,
+    actor: { type: 'api_key', id: c.key!.apiKeyId, restricted: false },
     operation: 'POST /v1/payout_intents/:id/cancel',
     resource_type: 'payout_intent',
     resource_id: po.body.id,

@@ -32,6 +32,7 @@ test('a committed transition has exactly one event carrying the record as REST s
     type: 'payout_intent.cancelled',
     environment: 'test',
     created_at: expect.any(String),
+    actor: { type: 'api_key', id: c.key!.apiKeyId, restricted: false },
     data: { object: cancelled.body },
   });
   expect(evt.body.data.object.failure_message).toBe('customer asked');

@@ -22,6 +22,7 @@ import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 import { BatchApprovals1740300000000 } from './1740300000000-BatchApprovals';
 import { ReportRuns1737000001000 } from './1737000001000-ReportRuns';
+import { Actors1740100000000 } from './1740100000000-Actors';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   ReportRuns1737000001000,
   PaymentLinks1738000000000,
   PayoutBatches1739100000000,
+  Actors1740100000000,
   BatchApprovals1740300000000,
 ];

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { timeTransformer } from '../../db/columns';
+import { jsonTransformer, timeTransformer } from '../../db/columns';
+import type { WireActor } from '../../domain/permissions';
 import type { Environment } from '../auth/api-key.entity';
 
 /** One committed state-changing API call: who, what, on which record, why, under which request. */
@@ -9,6 +10,8 @@ export class AuditEntry {
   @Column({ name: 'merchant_id', type: 'varchar', length: 40 }) merchantId: string;
   @Column({ type: 'varchar', length: 4 }) environment: Environment;
   @Column({ name: 'api_key_id', type: 'varchar', length: 40 }) apiKeyId: string;
+  /** The key or member that made the call (the wire's `actor`); null only on rows older than the column. */
+  @Column({ type: 'varchar', length: 512, nullable: true, transformer: jsonTransformer }) actor: WireActor | null;
   /** The operation, named as its REST route (`POST /v1/payout_intents/:id/cancel`); GraphQL mutations share the names. */
   @Column({ name: 'action', type: 'varchar', length: 128 }) operation: string;
   @Column({ name: 'resource_type', type: 'varchar', length: 64, nullable: true }) resourceType: string | null;

@@ -3,7 +3,7 @@
  * and what the route publishes in the OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentName, Instant, Nullable } from '../../domain/fields';
+import { EnvironmentName, Instant, Nullable, ActorSchema } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { pageOf, readFailures, type RouteDoc } from '../../http/route-docs';
 
@@ -38,7 +38,11 @@ export const AuditEntrySchema = Type.Object(
     object: Type.Literal('audit_entry'),
     id: Type.String(),
     environment: EnvironmentName,
-    api_key_id: Type.String({ description: 'The API key that made the call.' }),
+    api_key_id: Type.String({ description: 'The API key that made the call; for a signed-in member, the id of their session.' }),
+    actor: Type.Union([ActorSchema, Type.Null()], {
+      description:
+        'Who made the call: the API key (restricted or not) or the signed-in member (with their email); null only on entries recorded before actors were.',
+    }),
     operation: Type.String({
       description: 'Named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel`; GraphQL mutations share the names.',
     }),

@@ -16,6 +16,7 @@ import type { RequestContext } from '../auth/request-context';
 import { AuditEntry } from './audit.entity';
 import { AUDIT_LIST } from './audit.schemas';
 import { isoInstant } from '../../domain/instant';
+import { wireActor } from '../../domain/permissions';
 import type { AuditEntryWire } from './audit.schemas';
 export type { AuditEntryWire } from './audit.schemas';
 
@@ -25,6 +26,7 @@ export function auditToWire(a: AuditEntry): AuditEntryWire {
     id: a.id,
     environment: a.environment,
     api_key_id: a.apiKeyId,
+    actor: a.actor ?? null,
     operation: a.operation,
     resource_type: a.resourceType,
     resource_id: a.resourceId,
@@ -64,6 +66,7 @@ export class AuditService {
       merchantId: ctx.merchantId,
       environment: ctx.environment,
       apiKeyId: ctx.apiKeyId,
+      actor: wireActor(ctx.principal),
       operation: facts.operation.slice(0, 128),
       resourceType: resourceType?.slice(0, 64) ?? null,
       resourceId: resourceId?.slice(0, 40) ?? null,

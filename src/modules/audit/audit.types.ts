@@ -3,12 +3,19 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { ActorType } from '../../graphql/actor.types';
 
 @ObjectType('AuditEntry', { description: 'One committed state-changing API call (REST or GraphQL).' })
 export class AuditEntryType {
   @Field(() => ID, { simple: true }) id: string;
   @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
-  @Field(() => ID, { name: 'apiKeyId', description: 'The API key that made the call.' }) api_key_id: string;
+  @Field(() => ID, { name: 'apiKeyId', description: 'The API key that made the call; for a signed-in member, the id of their session.' }) api_key_id: string;
+  @Field(() => ActorType, {
+    nullable: true,
+    simple: true,
+    description: 'Who made the call: the API key or the signed-in member; null only on entries recorded before actors were.',
+  })
+  actor: ActorType | null;
   @Field(() => String, {
     description: 'The operation, named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel` (GraphQL mutations share the names).',
     simple: true,

@@ -6,12 +6,12 @@
  * It is end-of-unit work (`tx.atEnd`): the counter row is locked from its statement to COMMIT.
  */
 import { newId } from '../../domain/ids';
-import type { Scope } from '../../domain/scope';
 import { insertOf } from '../../db/compiled-write';
 import type { EndWork, Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { EventRecord } from './event.entity';
 import type { EventService, WireRecord } from './event.service';
+import { actorOf, type ActingScope } from './event.wire';
 
 const CHUNK = 500;
 
@@ -25,11 +25,12 @@ export interface NewEvent {
 export async function recordMany(
   service: EventService,
   tx: Tx,
-  scope: Scope,
+  scope: ActingScope,
   events: readonly NewEvent[],
   requestId: string | null,
   now = new Date(),
 ): Promise<EndWork> {
+  const actor = actorOf(scope);
   const rows = events.map(({ suffix, record }) =>
     Object.assign(new EventRecord(), {
       id: newId('event', now.getTime()),
@@ -39,6 +40,7 @@ export async function recordMany(
       resourceId: record.id,
       data: record as unknown as Record<string, unknown>,
       requestId,
+      actor,
       createdAt: now,
       seq: null as number | null,
     }),
@@ -61,7 +63,7 @@ function run(tx: Tx, s: Statement): Promise<unknown> {
 }
 
 /** Moves the scope's counter by `n`; the new value (the last event's number). */
-async function takeNumbers(tx: Tx, scope: Scope, n: number): Promise<number> {
+async function takeNumbers(tx: Tx, scope: ActingScope, n: number): Promise<number> {
   if (tx.connection.options.type === 'mysql') {
     const result = await tx.query<{ insertId?: number | string }>(
       'INSERT INTO event_sequences (merchant_id, environment, last_seq) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + ?)',

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonTransformer, timeTransformer } from '../../db/columns';
 import type { Environment } from '../auth/api-key.entity';
+import type { WireActor } from '../../domain/permissions';
 
 /** BIGINT counters fit a JS number (2^53) for any realistic stream length. */
 export const seqTransformer = {
@@ -35,6 +36,10 @@ export class EventRecord {
 
   @Column({ name: 'request_id', type: 'varchar', length: 64, nullable: true })
   requestId: string | null;
+
+  /** Who caused it (the wire's `actor`): null for the scheduler, a provider's settlement, the payer's page, and rows older than the column. */
+  @Column({ type: 'varchar', length: 512, nullable: true, transformer: jsonTransformer })
+  actor: WireActor | null;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: timeTransformer })
   createdAt: Date;

@@ -4,7 +4,7 @@
  * type, and what each route publishes in the OpenAPI document.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentName, Instant } from '../../domain/fields';
+import { EnvironmentName, Instant, NullableActor } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { answer, pageOf, readFailures, type RouteDoc } from '../../http/route-docs';
 
@@ -48,6 +48,7 @@ export const EventSchema = Type.Object(
     type: Type.String({ description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.' }),
     environment: EnvironmentName,
     created_at: Instant,
+    actor: NullableActor,
     data: Type.Object(
       {
         object: Type.Record(Type.String(), Type.Unknown(), {

@@ -16,6 +16,7 @@ import { encodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
+import { actorOf, type ActingScope } from './event.wire';
 import type { Db } from '../../db/db';
 import { insertOf } from '../../db/compiled-write';
 import type { Batch, Statement } from '../../db/batch';
@@ -61,8 +62,12 @@ export class EventService {
     }
   }
 
-  /** Records `<record.object>.<suffix>` with a snapshot of the record, now, in `tx`. */
-  async record(tx: Tx, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
+  /**
+   * Records `<record.object>.<suffix>` with a snapshot of the record, now, in `tx`. The event's
+   * `actor` is the scope's principal (the key or member of the request); none for the scheduler,
+   * a provider's settlement and the payer's page, whose scopes carry no principal.
+   */
+  async record(tx: Tx, scope: ActingScope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<EventRecord> {
     return tx.now(await this.prepare(tx, scope, suffix, record, requestId, now));
   }
 
@@ -73,7 +78,7 @@ export class EventService {
    * statements need no answer from each other (the event row reads its `seq` from the
    * counter row in the INSERT itself), so they go in the same round trip.
    */
-  async prepare(tx: Tx, scope: Scope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<Batch<EventRecord>> {
+  async prepare(tx: Tx, scope: ActingScope, suffix: string, record: WireRecord, requestId: string | null, now = new Date()): Promise<Batch<EventRecord>> {
     const type = `${record.object}.${suffix}`;
     const event = Object.assign(new EventRecord(), {
       id: newId('event', now.getTime()),
@@ -83,6 +88,7 @@ export class EventService {
       resourceId: record.id,
       data: record as unknown as Record<string, unknown>,
       requestId,
+      actor: actorOf(scope),
       createdAt: now,
       seq: null as number | null,
     });

@@ -8,6 +8,7 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
+import { ActorType } from '../../graphql/actor.types';
 
 @ObjectType('EventData')
 export class EventDataType {
@@ -28,6 +29,14 @@ export class EventType {
 
   @Field(() => DateTimeScalar, { name: 'createdAt' })
   created_at: string;
+
+  @Field(() => ActorType, {
+    nullable: true,
+    simple: true,
+    description:
+      "Who caused it: the API key or the signed-in member of the request; null when no API caller did (the scheduler, a provider's settlement, the payer's page) and on events recorded before actors were.",
+  })
+  actor: ActorType | null;
 
   @Field(() => EventDataType, { simple: true })
   data: EventDataType;

@@ -1,6 +1,8 @@
 /** The event as both surfaces show it, and the event-type filters they accept. */
 import { ApiError } from '../../domain/errors';
 import { isoInstant } from '../../domain/instant';
+import { wireActor, type Principal, type WireActor } from '../../domain/permissions';
+import type { Scope } from '../../domain/scope';
 import type { EventRecord } from './event.entity';
 import { EVENT_TYPE, MAX_EVENT_TYPES, splitEventTypes, type EventWire } from './event.schemas';
 
@@ -11,6 +13,14 @@ export interface WireRecord {
 }
 
 export type { EventWire } from './event.schemas';
+
+/** The scope an event is recorded in, and who caused it (a request's key or member; none for the system). */
+export type ActingScope = Scope & { principal?: Principal };
+
+/** The event's `actor`: the principal as the wire names it, or null when no API caller caused the change. */
+export function actorOf(scope: ActingScope): WireActor | null {
+  return scope.principal ? wireActor(scope.principal) : null;
+}
 
 /** A committed event, as announced to in-process listeners (subscriptions). */
 export interface CommittedEvent {
@@ -44,6 +54,7 @@ export function eventToWire(event: EventRecord): EventWire {
     type: event.type,
     environment: event.environment,
     created_at: isoInstant(event.createdAt),
+    actor: event.actor ?? null,
     data: { object: event.data },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  ActorSchema,
   Amount,
   AmountText,
   Country,
@@ -54,15 +55,6 @@ export const CreatePayoutIntentBody = Obj(
   { title: 'CreatePayoutIntent' },
 );
 export type CreatePayoutIntentBody = Static<typeof CreatePayoutIntentBody>;
-
-/** Who acted, as audit entries, events and approvals name them. */
-export const ActorSchema = Type.Union(
-  [
-    Type.Object({ type: Type.Literal('api_key'), id: Type.String(), restricted: Type.Boolean() }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('member'), id: Type.String(), email: Type.String() }, { additionalProperties: false }),
-  ],
-  { description: 'An API key (restricted or not) or a member of the team.' },
-);
 
 export const ApprovalSchema = Type.Object({ actor: ActorSchema, created_at: Instant }, { additionalProperties: false });
 
