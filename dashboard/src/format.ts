@@ -1,15 +1,28 @@
 /**
- * Amounts arrive as minor-unit decimal strings. They are formatted with the server's own
- * currency table (src/modules/methods/currency.ts, bundled as is): string arithmetic on
- * the digits, never a JavaScript number.
+ * Amounts come from the GraphQL `Money` fields (`decimal`: major units with exactly
+ * `exponent` fraction digits, no grouping): the dashboard groups the digits and never turns
+ * them into a JavaScript number, and carries no currency table of its own.
  */
-import { formatForDisplay } from '../../src/modules/methods/currency';
+export interface MoneyParts {
+  decimal: string;
+  currency: string;
+}
 
-export function money(amount: string, currency: string): string {
-  if (!/^-?\d+$/.test(amount)) return `${amount} ${currency}`;
+export function money(m: MoneyParts): string {
+  const negative = m.decimal.startsWith('-');
+  const [whole, fraction] = (negative ? m.decimal.slice(1) : m.decimal).split('.');
+  if (!/^\d+$/.test(whole)) return `${m.decimal} ${m.currency}`;
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${fraction === undefined ? grouped : `${grouped}.${fraction}`} ${m.currency}`;
+}
+
+/** A minor-unit string (an event's raw object) as Money, given the currency's exponent (from a Money field). */
+export function fromMinor(amount: string, currency: string, exponent: number): MoneyParts {
+  if (!/^-?\d+$/.test(amount) || exponent === 0) return { decimal: amount, currency };
   const negative = amount.startsWith('-');
-  const text = formatForDisplay(BigInt(negative ? amount.slice(1) : amount), currency);
-  return negative ? `-${text}` : text;
+  const digits = (negative ? amount.slice(1) : amount).padStart(exponent + 1, '0');
+  const decimal = `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return { decimal: negative ? `-${decimal}` : decimal, currency };
 }
 
 export function when(iso: string | null | undefined): string {

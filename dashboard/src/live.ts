@@ -1,6 +1,7 @@
 /**
  * The live stream: the `events` subscription over graphql-ws (subprotocol
- * graphql-transport-ws, path /graphql), authenticated by connection params.
+ * graphql-transport-ws, path /graphql), authenticated by the session cookie the browser
+ * sends with the upgrade (the server checks its Origin); no connection params.
  *
  * Reconnection is this module's, not graphql-ws's (retryAttempts: 0): graphql-ws would
  * re-subscribe with the variables of the first subscribe, replaying from the first
@@ -8,13 +9,13 @@
  * the server first replays exactly what was missed, then goes live. Events created before
  * the reconnection are reported as `missed` (what changed while offline).
  *
- * Close codes 4401 (bad key) and 4403 (key revoked) end the session; anything else
+ * Close codes 4401 (no session) and 4403 (the session ended: signed out elsewhere, role
+ * changed, removed from the team) end the dashboard's session; anything else
  * (a dropped socket, a restart, 4429, 1006...) reconnects with a growing delay (0.5 s .. 8 s).
  */
 import { createClient } from 'graphql-ws';
 import { graphql } from './gql';
 import type { LiveEventSubscription } from './gql/graphql';
-import { authorization, type Session } from './session';
 
 export const LiveEventDocument = graphql(`
   subscription LiveEvent($after: String) {
@@ -30,13 +31,13 @@ export const LiveEventDocument = graphql(`
 `);
 
 export type LiveEvent = LiveEventSubscription['events'];
-export type LinkState = 'connecting' | 'live' | 'reconnecting';
+export type LinkState = 'connecting' | 'connected' | 'reconnecting';
 
 export interface LiveHandlers {
   onEvent(event: LiveEvent, missed: boolean): void;
   onState(state: LinkState, detail?: string): void;
-  /** The key was refused or revoked (4401 / 4403). */
-  onRevoked(): void;
+  /** The session was refused or ended (4401 / 4403). */
+  onEnded(): void;
   /** A reconnection began replaying; `missed` events follow. */
   onReconnected(): void;
 }
@@ -47,7 +48,7 @@ export interface Live {
 
 const FATAL = new Set([4401, 4403]);
 
-export function startLive(session: Session, after: string | null, h: LiveHandlers): Live {
+export function startLive(after: string | null, h: LiveHandlers): Live {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   let lastId = after;
   let stopped = false;
@@ -63,13 +64,12 @@ export function startLive(session: Session, after: string | null, h: LiveHandler
     lazy: true,
     retryAttempts: 0,
     keepAlive: 10_000,
-    connectionParams: () => ({ authorization: authorization(session) }),
     on: {
       connected: () => {
         connectedAt = Date.now();
         if (reconnecting) h.onReconnected();
         attempt = 0;
-        h.onState('live');
+        h.onState('connected');
       },
       closed: (e) => {
         const ev = e as { code?: number; reason?: string };
@@ -95,7 +95,7 @@ export function startLive(session: Session, after: string | null, h: LiveHandler
           const code = (err as { code?: number }).code ?? lastClose?.code ?? 0;
           if (FATAL.has(code)) {
             stopped = true;
-            h.onRevoked();
+            h.onEnded();
             return;
           }
           retry(code ? `closed with ${code}` : 'connection lost');

@@ -1,36 +1,63 @@
 /**
- * The key pair lives in sessionStorage only (this tab, until it closes or signs out):
- * never localStorage, never a cookie, never a URL.
+ * Signing in and out, and using a setup link: the dashboard's own routes under /dashboard
+ * (src/modules/people/people.routes.ts). The session is the `__Host-session` cookie the
+ * server sets (HttpOnly: no script here ever sees it); nothing is kept in localStorage or
+ * sessionStorage, and no API key is ever asked for.
  */
-export interface Session {
-  publicKey: string;
-  secretKey: string;
-}
-
-const STORAGE_KEY = 'dashboard.session';
-
-export function loadSession(): Session | null {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    const s = raw ? (JSON.parse(raw) as Partial<Session>) : null;
-    return s && typeof s.publicKey === 'string' && typeof s.secretKey === 'string' ? { publicKey: s.publicKey, secretKey: s.secretKey } : null;
-  } catch {
-    return null;
+export class RouteFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly param?: string,
+  ) {
+    super(message);
   }
 }
 
-export function saveSession(s: Session): void {
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(s));
+async function post<T>(path: string, body: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new RouteFailure(`Network error: ${(e as Error).message}`, 0);
+  }
+  const json = (await res.json().catch(() => null)) as { error?: { message?: string; param?: string } } | null;
+  if (!res.ok) throw new RouteFailure(json?.error?.message ?? `HTTP ${res.status}`, res.status, json?.error?.param);
+  return json as T;
 }
 
-export function clearSession(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
+export interface SignedInAnswer {
+  member: { id: string; email: string; role: string };
+  merchant_id: string;
+  environment: string;
+  /** Told once: the account was locked by failed attempts since the last sign-in. */
+  notice: string | null;
 }
 
-/** HTTP Basic with the key pair, as the REST and GraphQL surfaces (and graphql-ws connection params) take it. */
-export function authorization(s: Session): string {
-  return `Basic ${btoa(`${s.publicKey}:${s.secretKey}`)}`;
+/** `code` is an authenticator code or a recovery code; empty when the person has no authenticator. */
+export function signIn(email: string, password: string, code: string): Promise<SignedInAnswer> {
+  return post('/dashboard/sign-in', { email, password, ...(code ? { code } : {}) });
 }
 
-/** Test keys are pk_test_/sk_test_; the server decides, this only picks the banner before the first answer. */
-export const looksLikeTest = (s: Session): boolean => s.publicKey.startsWith('pk_test_');
+export async function signOut(): Promise<void> {
+  await post('/dashboard/sign-out', {}).catch(() => undefined);
+}
+
+/** Uses a setup link once: answers the person's email. */
+export function completeSetup(token: string, password: string): Promise<{ email: string }> {
+  return post('/dashboard/setup', { token, password });
+}
+
+/** The server's minimum (src/modules/people/credentials.ts MIN_PASSWORD_LENGTH), counted in code points as it counts. */
+export const MIN_PASSWORD = 12;
+
+/** The setup token of a `#setup=<token>` fragment (the CLI's and inviteMember's setup_url), or null. */
+export function setupTokenOf(hash: string): string | null {
+  const m = /^#setup=([A-Za-z0-9_-]{1,100})$/.exec(hash);
+  return m ? m[1] : null;
+}

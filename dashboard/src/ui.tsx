@@ -3,6 +3,7 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import type { LiveEvent } from './live';
+import type { MeQuery } from './gql/graphql';
 import { label } from './format';
 
 export interface Page<T> {
@@ -12,10 +13,22 @@ export interface Page<T> {
 
 export type Listener = (event: LiveEvent) => void;
 
+export type Me = NonNullable<MeQuery['me']>;
+
 export interface Ctx {
   api: Api;
   test: boolean;
   listen: (fn: Listener) => () => void;
+  me: Me;
+  /** Whether the member's role allows `needed`: `<resource>:read|write`, or a team capability (`members`, `owners`...). */
+  can: (needed: string) => boolean;
+}
+
+/** `can` for a member: what `me.permissions` and `me.capabilities` say (write includes read). The server refuses the rest anyway. */
+export function allows(me: Pick<Me, 'permissions' | 'capabilities'>, needed: string): boolean {
+  const [resource, access] = needed.split(':');
+  if (access === undefined) return me.capabilities.includes(needed);
+  return me.permissions.includes(`${resource}:write`) || (access === 'read' && me.permissions.includes(`${resource}:read`));
 }
 
 export const AppContext = createContext<Ctx>(null as unknown as Ctx);

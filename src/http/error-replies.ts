@@ -5,7 +5,7 @@
  * overflow (`clientError`), router-level failures, and Fastify's own client errors.
  */
 import { STATUS_CODES, maxHeaderSize as defaultMaxHeaderSize } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -86,9 +86,15 @@ export function errorBodyFor(request: FastifyRequest, err: ApiError): unknown {
   return errorBodyForUrl(request.url, err);
 }
 
-function headersOf(err: ApiError): Record<string, string> {
+/**
+ * The headers of an error answer. A 401 carries the Basic challenge, except to a script's
+ * request in a browser (`Sec-Fetch-Dest: empty`: fetch, XHR, WebSocket), which handles the
+ * refusal itself: a challenge there would open the browser's own password prompt over the
+ * dashboard (decision 0111).
+ */
+function headersOf(err: ApiError, requestHeaders: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = { ...(err as WithHeaders).headers };
-  if (err.code === 'unauthorized') headers['WWW-Authenticate'] = 'Basic realm="payments"';
+  if (err.code === 'unauthorized' && requestHeaders['sec-fetch-dest'] !== 'empty') headers['WWW-Authenticate'] = 'Basic realm="payments"';
   const retryAfter = (err as ApiError & { retryAfter?: number }).retryAfter;
   if (err.code === 'rate_limited' && retryAfter) headers['Retry-After'] = String(retryAfter);
   return headers;
@@ -102,7 +108,7 @@ export const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = { 'Cache-Co
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   reply.header('Request-Id', request.id);
-  for (const [name, value] of Object.entries(headersOf(err))) reply.header(name, value);
+  for (const [name, value] of Object.entries(headersOf(err, request.headers))) reply.header(name, value);
   return sendJson(reply, err.status, errorBodyFor(request, err));
 }
 
@@ -115,7 +121,7 @@ export function writeRawError(req: IncomingMessage, res: ServerResponse, err: Ap
     'Content-Length': String(Buffer.byteLength(body)),
     'Request-Id': newRequestId(),
     Connection: 'close',
-    ...headersOf(err),
+    ...headersOf(err, req.headers),
   });
   res.end(body);
 }

@@ -1,10 +1,11 @@
 /**
  * The merchant dashboard (/dashboard) in a real browser (Debian's chromium driven by
- * playwright-core) against a real server: sign-in, live payouts from the `events`
+ * playwright-core) against a real server: a member's sign-in (email and password; the
+ * session is an HttpOnly cookie, nothing in storage), live payouts from the `events`
  * subscription, approve, cancel with a reason (shown in the details, the audit log and the
  * `payout_intent.cancelled` webhook), a cut socket that reconnects and catches up with
- * `after`, screenshots at 1280 and 390 px with an axe-core scan, and a revoked key that
- * signs the browser out. One browser for the file; the tests run in order on one page.
+ * `after`, screenshots at 1280 and 390 px with an axe-core scan, and a session ended
+ * elsewhere that signs the browser out. One browser for the file; the tests run in order on one page.
  *
  * Screenshots go to test-artifacts/dashboard/. Skips (with a printed reason) when chromium
  * is not installed; CHROMIUM_PATH overrides /usr/bin/chromium.
@@ -19,17 +20,20 @@ import { Client, eventually, payoutBody, ref } from '../helpers/client';
 import { startReceiver, Receiver } from '../helpers/receiver';
 import { createRefund, postPromptPay, topupBody } from '../helpers/fixtures';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+import { addMember, PASSWORD, type MemberClient } from '../helpers/members';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 
 const ARTIFACTS = path.resolve(__dirname, '../../../test-artifacts/dashboard');
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
+const CONNECTED = 'Updates: connected';
 const REASON = 'Duplicate of an earlier payout: the recipient asked us to stop 🙏 (ส่งซ้ำ)';
 
 describeBrowser('merchant dashboard in a browser', () => {
   let srv: TestServer;
   let merchant: Client;
+  let owner: MemberClient;
   let receiver: Receiver;
   let browser: Browser;
   let context: BrowserContext;
@@ -45,6 +49,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     srv = await startServer();
     merchant = await srv.merchant('Baan Coffee');
+    owner = await addMember(srv, merchant.merchantId, 'owner@baan.example', 'owner');
     receiver = await startReceiver();
     const hook = await merchant.post('/v1/webhook_endpoints', { url: `${receiver.url}/hooks`, enabled_events: ['payout_intent.*'] });
     expect(hook.status).toBe(201);
@@ -76,7 +81,7 @@ describeBrowser('merchant dashboard in a browser', () => {
       const text = m.text();
       // The browser reports each refused reconnection while the test holds the socket down.
       if (expectSocketErrors && /WebSocket connection to .* failed/.test(text)) return;
-      // A revoked key's 401 is expected in the last test.
+      // Not signed in yet (the first look for a session), and an ended session: 401s the page expects.
       if (/status of 401/.test(text)) return;
       problems.push(`console: ${text}`);
     });
@@ -118,22 +123,32 @@ describeBrowser('merchant dashboard in a browser', () => {
     expect(csp).toContain(`connect-src 'self' ws://${new URL(srv.url).host}`);
     expect(csp).not.toContain('unsafe-inline');
 
-    // A wrong secret is refused and nothing is stored.
-    const [pk, sk] = merchant.auth!.split(':');
-    await page.locator('#pk').fill(pk);
-    await page.locator('#sk').fill(`${sk}x`);
+    // The member form: exactly these labels, and no key field anywhere.
+    await page.getByLabel('Email', { exact: true }).waitFor();
+    expect(await page.getByLabel('Authentication code', { exact: true }).count()).toBe(1);
+    expect(await page.locator('input[placeholder^="pk_"], input[placeholder^="sk_"]').count()).toBe(0);
+    // A wrong password is refused, and nothing is stored.
+    await page.getByLabel('Email', { exact: true }).fill('owner@baan.example');
+    await page.getByLabel('Password', { exact: true }).fill(`${PASSWORD}x`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('signin-error').waitFor();
-    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    expect(await page.evaluate('[sessionStorage.length, localStorage.length, document.cookie]')).toEqual([0, 0, '']);
+    expect(await context.cookies()).toEqual([]);
 
-    await page.locator('#sk').fill(sk);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByTestId('merchant').textContent()).resolves.toBe('Baan Coffee');
-    expect(await page.getByTestId('environment').textContent()).toBe('test');
+    expect(await page.getByTestId('environment').textContent()).toBe('TEST');
+    expect(await page.getByTestId('member').textContent()).toBe('owner@baan.example');
     expect(await page.getByTestId('test-banner').textContent()).toContain('TEST MODE');
-    await page.getByText('Live', { exact: true }).waitFor();
-    // The key pair is in this tab's session storage only.
-    expect(await page.evaluate('[sessionStorage.length, localStorage.length, document.cookie]')).toEqual([1, 0, '']);
+    await page.getByText(CONNECTED, { exact: true }).waitFor();
+    // The session is the HttpOnly cookie: no script sees it, nothing is in storage.
+    expect(await page.evaluate('[sessionStorage.length, localStorage.length, document.cookie]')).toEqual([0, 0, '']);
+    const cookies = await context.cookies();
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.secure, c.sameSite])).toEqual([['__Host-session', true, true, 'Strict']]);
+    // A reload keeps the session.
+    await page.reload();
+    await page.getByText(CONNECTED, { exact: true }).waitFor();
     await shot('1-signed-in');
   });
 
@@ -203,7 +218,7 @@ describeBrowser('merchant dashboard in a browser', () => {
   test('a cut socket reconnects, catches up with `after` and shows what changed meanwhile', async () => {
     await page.getByRole('link', { name: 'Payouts' }).click();
     await page.getByTestId('payouts').waitFor();
-    await page.getByText('Live', { exact: true }).waitFor();
+    await page.getByText(CONNECTED, { exact: true }).waitFor();
     expectSocketErrors = true;
     blocked = true;
     expect(sockets.size).toBeGreaterThan(0);
@@ -215,7 +230,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await row(missedA).count()).toBe(0);
     blocked = false;
-    await page.getByText('Live', { exact: true }).waitFor({ timeout: 15000 });
+    await page.getByText(CONNECTED, { exact: true }).waitFor({ timeout: 15000 });
     const notice = page.getByTestId('missed');
     await notice.waitFor();
     await eventually(async () => {
@@ -272,7 +287,7 @@ describeBrowser('merchant dashboard in a browser', () => {
     const violations: string[] = [];
     await page.goto(`${srv.url}/dashboard#/payouts/${ids.cancel}`);
     await page.getByTestId('failure-message').waitFor();
-    await page.getByText('Live', { exact: true }).waitFor();
+    await page.getByText(CONNECTED, { exact: true }).waitFor();
     // The reconnection notice of the previous test: dismissed by keyboard.
     if (await page.getByTestId('missed').count()) {
       await page.getByTestId('missed').getByRole('button', { name: 'Dismiss' }).press('Enter');
@@ -314,14 +329,14 @@ describeBrowser('merchant dashboard in a browser', () => {
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('detail-title');
   });
 
-  test('a revoked key signs the browser out with a message', async () => {
+  test('a session ended elsewhere signs the browser out with a message', async () => {
     await page.goto(`${srv.url}/dashboard#/payouts`);
-    await page.getByText('Live', { exact: true }).waitFor();
-    const [pk] = merchant.auth!.split(':');
-    expect(await srv.app.auth.revokeKey(pk)).toBe(true);
-    await expect(page.getByTestId('signed-out-reason').textContent()).resolves.toContain('revoked');
-    expect(await page.evaluate('sessionStorage.length')).toBe(0);
-    expect(await page.locator('#pk').isVisible()).toBe(true);
-    await shot('5-revoked');
+    await page.getByText(CONNECTED, { exact: true }).waitFor();
+    // Every session of the person ends (as a password change elsewhere or a removal would): the socket closes with 4403.
+    await srv.app.sessions.endFor(owner.userId, null);
+    await expect(page.getByTestId('signed-out-reason').textContent()).resolves.toContain('session ended');
+    expect(await page.getByLabel('Email', { exact: true }).isVisible()).toBe(true);
+    expect(await page.evaluate('[sessionStorage.length, localStorage.length]')).toEqual([0, 0]);
+    await shot('5-session-ended');
   });
 });

@@ -69,6 +69,33 @@ test('the cookie authenticates REST and GraphQL as the member; another origin, o
   expect((await signIn(srv, owner.email, PASSWORD, undefined, evil)).status).toBe(403);
 });
 
+test('me answers what the role grants (the dashboard hides the rest); a 401 to a browser script carries no Basic challenge', async () => {
+  const viewer = await addMember(srv, merchantId, email(), 'viewer');
+  const finance = await addMember(srv, merchantId, email(), 'finance');
+  const grants = async (m: MemberClient) => (await m.gql('{ me { permissions capabilities } }')).body.data.me;
+  const v = await grants(viewer);
+  expect(v.capabilities).toEqual([]);
+  expect(v.permissions).toContain('payout_intents:read');
+  expect(v.permissions.filter((p: string) => p.endsWith(':write'))).toEqual([]);
+  const f = await grants(finance);
+  expect(f.permissions).toEqual(expect.arrayContaining(['payout_approvals:write', 'payout_intents:write', 'balances:read']));
+  expect(f.permissions.some((p: string) => p.startsWith('webhook_endpoints:'))).toBe(false);
+  const owner = await addMember(srv, merchantId, email(), 'owner');
+  expect((await grants(owner)).capabilities).toEqual(['members', 'owners', 'api_keys', 'approval_policies']);
+
+  // The dashboard's first look for a session (no cookie yet): 401, without the header that opens the browser's password prompt.
+  const anonymous = await srv
+    .client()
+    .post('/graphql', { query: '{ me { id } }' }, { headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'same-origin' } });
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.headers.get('www-authenticate')).toBeNull();
+  const wrong = await signIn(srv, viewer.email, `${PASSWORD}x`, undefined, { 'sec-fetch-dest': 'empty' });
+  expect(wrong.status).toBe(401);
+  expect(wrong.headers.get('www-authenticate')).toBeNull();
+  // Any other client is still challenged, as the contract says.
+  expect((await srv.client().post('/graphql', { query: '{ me { id } }' })).headers.get('www-authenticate')).toBe('Basic realm="payments"');
+});
+
 test('session fixation: a token presented at sign-in is never the session, and one from before sign-in is useless after it', async () => {
   const member = await addMember(srv, merchantId, email(), 'viewer');
   const planted = 'A'.repeat(43);

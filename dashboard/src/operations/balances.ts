@@ -5,9 +5,21 @@ export const BalancesDocument = graphql(`
   query Balances($types: [String!]) {
     balances {
       currency
-      available
-      pending
-      reserved
+      availableMoney {
+        decimal
+        currency
+        exponent
+      }
+      pendingMoney {
+        decimal
+        currency
+        exponent
+      }
+      reservedMoney {
+        decimal
+        currency
+        exponent
+      }
       updatedAt
     }
     events(first: 20, filter: { type: $types }) {

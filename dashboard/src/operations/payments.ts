@@ -8,7 +8,15 @@ export const PaymentsDocument = graphql(`
         id
         status
         amount
+        amountMoney {
+          decimal
+          currency
+        }
         amountRefunded
+        amountRefundedMoney {
+          decimal
+          currency
+        }
         currency
         merchantReference
         paymentMethod
@@ -29,7 +37,15 @@ export const PaymentDocument = graphql(`
       id
       status
       amount
+      amountMoney {
+        decimal
+        currency
+      }
       amountRefunded
+      amountRefundedMoney {
+        decimal
+        currency
+      }
       currency
       country
       merchantReference
@@ -57,6 +73,10 @@ export const PaymentDocument = graphql(`
           id
           status
           amount
+          amountMoney {
+            decimal
+            currency
+          }
           currency
           reason
           createdAt

@@ -8,6 +8,10 @@ export const PayoutsDocument = graphql(`
         id
         status
         amount
+        amountMoney {
+          decimal
+          currency
+        }
         currency
         merchantReference
         createdAt
@@ -28,6 +32,10 @@ export const PayoutDocument = graphql(`
       id
       status
       amount
+      amountMoney {
+        decimal
+        currency
+      }
       currency
       country
       merchantReference
@@ -36,6 +44,15 @@ export const PayoutDocument = graphql(`
       createdAt
       updatedAt
       environment
+      approvalsRequired
+      approvals {
+        createdAt
+        actor {
+          type
+          id
+          email
+        }
+      }
       recipient {
         type
         bankCode
@@ -62,6 +79,10 @@ export const ApprovePayoutDocument = graphql(`
       id
       status
       updatedAt
+      approvalsRequired
+      approvals {
+        createdAt
+      }
     }
   }
 `);

@@ -8,6 +8,10 @@ export const RefundsDocument = graphql(`
         id
         status
         amount
+        amountMoney {
+          decimal
+          currency
+        }
         currency
         merchantReference
         paymentIntentId
@@ -28,6 +32,10 @@ export const RefundDocument = graphql(`
       id
       status
       amount
+      amountMoney {
+        decimal
+        currency
+      }
       currency
       merchantReference
       paymentIntentId

@@ -8,6 +8,10 @@ export const TopupsDocument = graphql(`
         id
         status
         amount
+        amountMoney {
+          decimal
+          currency
+        }
         currency
         merchantReference
         createdAt
@@ -27,6 +31,10 @@ export const TopupDocument = graphql(`
       id
       status
       amount
+      amountMoney {
+        decimal
+        currency
+      }
       currency
       country
       merchantReference

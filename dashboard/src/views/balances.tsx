@@ -1,5 +1,5 @@
 /** Balances per currency, and the recent events that moved money; both follow the live stream. */
-import { money, objectIdOf, when } from '../format';
+import { fromMinor, money, objectIdOf, when } from '../format';
 import { BalancesDocument } from '../operations/balances';
 import { Fields, useApp, useLive, useRecord } from '../ui';
 
@@ -12,6 +12,8 @@ export function Balances() {
     if (/^(topup_intent|payment_intent|payout_intent|refund)\./.test(e.type)) record.reload();
   });
   const d = record.data;
+  // The exponent of each currency, from the balances' Money fields: events carry raw minor units.
+  const exponents = new Map((d?.balances ?? []).map((b) => [b.currency, b.availableMoney.exponent]));
   return (
     <section aria-labelledby="balances-title">
       <h1 id="balances-title">Balances</h1>
@@ -37,9 +39,9 @@ export function Balances() {
               <h2>{b.currency}</h2>
               <Fields
                 rows={[
-                  ['Available', money(b.available, b.currency)],
-                  ['Pending', money(b.pending, b.currency)],
-                  ['Reserved', money(b.reserved, b.currency)],
+                  ['Available', money(b.availableMoney)],
+                  ['Pending', money(b.pendingMoney)],
+                  ['Reserved', money(b.reservedMoney)],
                   ['Updated', when(b.updatedAt)],
                 ]}
               />
@@ -74,7 +76,7 @@ export function Balances() {
                       <td>
                         <code>{objectIdOf(e)}</code>
                       </td>
-                      <td class="num">{moneyOf(e.data.object)}</td>
+                      <td class="num">{moneyOf(e.data.object, exponents)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -87,6 +89,8 @@ export function Balances() {
   );
 }
 
-function moneyOf(o: Record<string, unknown>): string {
-  return typeof o.amount === 'string' && typeof o.currency === 'string' ? money(o.amount, o.currency) : '';
+function moneyOf(o: Record<string, unknown>, exponents: Map<string, number>): string {
+  if (typeof o.amount !== 'string' || typeof o.currency !== 'string') return '';
+  const exponent = exponents.get(o.currency);
+  return exponent === undefined ? `${o.amount} ${o.currency} (minor units)` : money(fromMinor(o.amount, o.currency, exponent));
 }

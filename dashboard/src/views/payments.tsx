@@ -26,7 +26,7 @@ export function Payments({ id }: { id?: string }) {
 }
 
 function PaymentDetail({ id }: { id: string }) {
-  const { api } = useApp();
+  const { api, can } = useApp();
   const record = useRecord(() => api.query(PaymentDocument, { id }), id);
   const cancel = useAction();
   useLive((e) => {
@@ -46,8 +46,8 @@ function PaymentDetail({ id }: { id: string }) {
             rows={[
               ['ID', <code>{p.id}</code>],
               ['Status', <Status value={p.status} />],
-              ['Amount', money(p.amount, p.currency)],
-              ['Refunded', p.amountRefunded !== '0' ? money(p.amountRefunded, p.currency) : null],
+              ['Amount', money(p.amountMoney)],
+              ['Refunded', p.amountRefunded !== '0' ? money(p.amountRefundedMoney) : null],
               ['Method', p.paymentMethod],
               ['Checkout', label(p.checkoutMode)],
               ['Processing because', p.processingReason],
@@ -64,13 +64,13 @@ function PaymentDetail({ id }: { id: string }) {
               <ul>
                 {p.refunds.nodes.map((r) => (
                   <li key={r.id}>
-                    <a href={`#/refunds/${r.id}`}>{money(r.amount, r.currency)}</a> <Status value={r.status} /> {r.reason}
+                    <a href={`#/refunds/${r.id}`}>{money(r.amountMoney)}</a> <Status value={r.status} /> {r.reason}
                   </li>
                 ))}
               </ul>
             </>
           )}
-          {p.status === 'REQUIRES_ACTION' && (
+          {p.status === 'REQUIRES_ACTION' && can('payment_intents:write') && (
             <div class="actions">
               <button
                 type="button"

@@ -5,6 +5,7 @@ import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
 import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations/payouts';
 import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
+import { ApprovalState } from './approvals';
 
 type Row = PayoutsQuery['payoutIntents']['nodes'][number];
 const STATUSES: PayoutIntentStatus[] = ['REQUIRES_APPROVAL', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
@@ -100,7 +101,7 @@ export function Payouts({ id }: { id?: string }) {
                         {p.merchantReference}
                       </a>
                     </td>
-                    <td class="num">{money(p.amount, p.currency)}</td>
+                    <td class="num">{money(p.amountMoney)}</td>
                     <td>
                       <Status value={p.status} />
                     </td>
@@ -119,7 +120,7 @@ export function Payouts({ id }: { id?: string }) {
 }
 
 function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onChanged: (row: Partial<Row> & { id: string }) => void }) {
-  const { api } = useApp();
+  const { api, can, me } = useApp();
   const record = useRecord(() => api.query(PayoutDocument, { id }), `${id}:${tick}`);
   const action = useAction();
   const [cancelling, setCancelling] = useState(false);
@@ -164,7 +165,7 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
             rows={[
               ['ID', <code>{p.id}</code>],
               ['Status', <Status value={p.status} />],
-              ['Amount', money(p.amount, p.currency)],
+              ['Amount', money(p.amountMoney)],
               ['Country', p.country],
               ['Recipient', `${p.recipient.holderName}, ${p.recipient.bankCode} ••••${p.recipient.accountLast4}`],
               [
@@ -176,14 +177,19 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
               ['Updated', when(p.updatedAt)],
             ]}
           />
-          {p.status === 'REQUIRES_APPROVAL' && !cancelling && (
+          <ApprovalState payout={p} />
+          {p.status === 'REQUIRES_APPROVAL' && !cancelling && (can('payout_approvals:write') || can('payout_intents:write')) && (
             <div class="actions">
-              <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">
-                Approve
-              </button>
-              <button type="button" onClick={() => setCancelling(true)} disabled={action.busy} data-testid="cancel">
-                Cancel payout…
-              </button>
+              {can('payout_approvals:write') && !p.approvals.some((a) => a.actor.id === me.id) && (
+                <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">
+                  Approve
+                </button>
+              )}
+              {can('payout_intents:write') && (
+                <button type="button" onClick={() => setCancelling(true)} disabled={action.busy} data-testid="cancel">
+                  Cancel payout…
+                </button>
+              )}
             </div>
           )}
           {p.status === 'REQUIRES_APPROVAL' && cancelling && (

@@ -43,7 +43,7 @@ function RefundDetail({ id }: { id: string }) {
             rows={[
               ['ID', <code>{r.id}</code>],
               ['Status', <Status value={r.status} />],
-              ['Amount', money(r.amount, r.currency)],
+              ['Amount', money(r.amountMoney)],
               ['Payment', <a href={`#/payments/${r.paymentIntentId}`}>{r.paymentIntentId}</a>],
               ['Reason', r.reason],
               ['Failure', r.failureMessage],

@@ -1,11 +1,13 @@
 /** The list view that payments, topups and refunds share; the payouts view has its own (it updates rows in place). */
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import { label, money, when } from '../format';
+import { label, money, when, type MoneyParts } from '../format';
 import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
 
+type Row = { id: string; status: string; amountMoney: MoneyParts; createdAt: string };
+
 /** A list of one resource with a status and a reference filter, and details beside it. */
-export function ResourceList<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>(props: {
+export function ResourceList<T extends Row>(props: {
   title: string;
   path: string;
   statuses: string[];
@@ -64,7 +66,7 @@ export function ResourceList<T extends { id: string; status: string; amount: str
   );
 }
 
-function Rows<T extends { id: string; status: string; amount: string; currency: string; createdAt: string }>({
+function Rows<T extends Row>({
   paged,
   empty,
   path,
@@ -99,7 +101,7 @@ function Rows<T extends { id: string; status: string; amount: string; currency: 
                 <td>
                   <a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a>
                 </td>
-                <td class="num">{money(r.amount, r.currency)}</td>
+                <td class="num">{money(r.amountMoney)}</td>
                 <td>
                   <Status value={r.status} />
                 </td>

@@ -46,7 +46,7 @@ function TopupDetail({ id }: { id: string }) {
             rows={[
               ['ID', <code>{t.id}</code>],
               ['Status', <Status value={t.status} />],
-              ['Amount', money(t.amount, t.currency)],
+              ['Amount', money(t.amountMoney)],
               ['Transfer to', bank ? `${bank.bankName}, ${bank.accountName}, ${bank.accountNumber}, reference ${bank.reference}` : null],
               ['Failure', t.failureMessage],
               ['Created', when(t.createdAt)],

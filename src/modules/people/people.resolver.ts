@@ -7,6 +7,7 @@ import { Needs } from '../../graphql/access';
 import QRCode from 'qrcode';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ApiError } from '../../domain/errors';
+import { RESOURCES, ROLE_GRANTS, type Role } from '../../domain/permissions';
 import type { GqlContext } from '../../graphql/context';
 import { withArgs } from '../../graphql/errors';
 import { EnvironmentEnum } from '../../graphql/enums';
@@ -17,6 +18,15 @@ import type { SessionService, SignedIn } from './session.service';
 import type { Member, TeamService } from './team.service';
 import { InvitationType, MeType, RoleEnum, SessionType, TeamMemberType, TotpConfirmationType, TotpEnrolmentType } from './people.types';
 import { User } from './people.entity';
+
+/** A role's grants as `me` answers them (the dashboard hides what the role cannot do; the server refuses it anyway). */
+function grantsForDisplay(role: Role): { permissions: string[]; capabilities: string[] } {
+  const { resources, team } = ROLE_GRANTS[role];
+  return {
+    permissions: RESOURCES.filter((r) => resources[r] !== 'none').map((r) => `${r}:${resources[r]}`),
+    capabilities: [...team],
+  };
+}
 
 /** The signed-in member behind a request, or permission_denied for an API key. */
 export function signedIn(ctx: RequestContext): SignedIn {
@@ -58,6 +68,7 @@ export class PeopleResolver {
       environment: ctx.environment as EnvironmentEnum,
       totpEnabled: user.totpEnabledAt !== null,
       memberships: memberships.filter((m) => merchants.has(m.merchantId)).map((m) => ({ merchant: merchants.get(m.merchantId)!, role: m.role as RoleEnum })),
+      ...grantsForDisplay(ctx.principal.role),
     };
   }
 

@@ -50,6 +50,12 @@ export class MeType {
   @Field(() => EnvironmentEnum, { description: 'The environment the session acts in.' }) environment: EnvironmentEnum;
   @Field(() => Boolean, { description: 'Whether an authenticator is set up.' }) totpEnabled: boolean;
   @Field(() => [MerchantMembershipType], { description: 'Every merchant they belong to (the switcher lists these).' }) memberships: MerchantMembershipType[];
+  @Field(() => [String], {
+    description: 'What their role grants here, as `<resource>:read` or `<resource>:write` (write includes read); resources they cannot reach are absent.',
+  })
+  permissions: string[];
+  @Field(() => [String], { description: 'The team capabilities their role grants here: `members`, `owners`, `api_keys`, `approval_policies`.' })
+  capabilities: string[];
 }
 
 @ObjectType('Invitation', { description: 'A new member; the setup link is shown here once.' })

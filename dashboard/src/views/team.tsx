@@ -1,0 +1,160 @@
+/**
+ * The merchant's team (owners and admins): members and their roles, invite (the one-time
+ * setup link is shown here once, to the inviter, who passes it on), change a role, remove.
+ * Only an owner is offered owner actions; the server enforces every rule (an admin touching
+ * an owner, the last owner) and its refusals are shown as they come.
+ */
+import { useState } from 'preact/hooks';
+import type { Role } from '../gql/graphql';
+import { when } from '../format';
+import { ChangeMemberRoleDocument, InviteMemberDocument, RemoveMemberDocument, TeamDocument } from '../operations/team';
+import { useAction, useApp, useRecord } from '../ui';
+
+const ROLES: Role[] = ['OWNER', 'ADMIN', 'DEVELOPER', 'FINANCE', 'VIEWER'];
+
+export function Team() {
+  const { api, can, me } = useApp();
+  const record = useRecord(() => api.query(TeamDocument, {}), 'team');
+  const action = useAction();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('VIEWER');
+  const [invited, setInvited] = useState<{ email: string; setupUrl: string | null } | null>(null);
+  const owners = can('owners');
+  const offered = ROLES.filter((r) => owners || r !== 'OWNER');
+
+  const invite = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const r = await api.mutate(InviteMemberDocument, { email: email.trim(), role });
+      setInvited({ email: email.trim(), setupUrl: r.inviteMember?.setupUrl ?? null });
+      setEmail('');
+      record.reload();
+    });
+  };
+  const changeRole = (userId: string, next: Role) =>
+    action.run(async () => {
+      await api.mutate(ChangeMemberRoleDocument, { userId, role: next });
+      record.reload();
+    });
+  const remove = (userId: string, who: string) => {
+    if (!confirm(`Remove ${who} from the team? Their sessions on this merchant end at once.`)) return;
+    void action.run(async () => {
+      await api.mutate(RemoveMemberDocument, { userId });
+      record.reload();
+    });
+  };
+
+  return (
+    <section aria-labelledby="team-title">
+      <h1 id="team-title">Team</h1>
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
+      {record.data && (
+        <div class="table-wrap">
+          <table data-testid="team">
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="wide">
+                  Joined
+                </th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {record.data.teamMembers.map((m) => {
+                const mayTouch = m.id !== me.id && (owners || m.role !== 'OWNER');
+                return (
+                  <tr key={m.id} data-testid={`member-${m.email}`}>
+                    <td>
+                      {m.displayName ? `${m.displayName} <${m.email}>` : m.email}
+                      {m.id === me.id && <span class="muted"> (you)</span>}
+                    </td>
+                    <td>
+                      {mayTouch ? (
+                        <select
+                          aria-label={`Role of ${m.email}`}
+                          value={m.role}
+                          disabled={action.busy}
+                          onChange={(e) => void changeRole(m.id, e.currentTarget.value as Role)}
+                        >
+                          {offered.map((r) => (
+                            <option key={r} value={r}>
+                              {r.toLowerCase()}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        m.role.toLowerCase()
+                      )}
+                    </td>
+                    <td>{m.active ? (m.totpEnabled ? 'active, authenticator on' : 'active') : 'invited (link not used yet)'}</td>
+                    <td class="wide">{when(m.joinedAt)}</td>
+                    <td>
+                      {mayTouch && (
+                        <button type="button" class="danger" disabled={action.busy} onClick={() => remove(m.id, m.email)}>
+                          Remove<span class="sr"> {m.email}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {action.error && (
+        <p class="error" role="alert" data-testid="team-error">
+          {action.error}
+        </p>
+      )}
+      <h2>Invite someone</h2>
+      <form class="filters" onSubmit={invite} data-testid="invite">
+        <label>
+          Email
+          <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} data-testid="invite-email" />
+        </label>
+        <label>
+          Role
+          <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)} data-testid="invite-role">
+            {offered.map((r) => (
+              <option key={r} value={r}>
+                {r.toLowerCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="primary" disabled={action.busy}>
+          Invite
+        </button>
+      </form>
+      {invited && (
+        <div class="notice" role="status" data-testid="invitation">
+          {invited.setupUrl ? (
+            <>
+              <p>
+                Send this link to <strong>{invited.email}</strong> yourself: it is shown only now, works once, and expires in 72 hours.
+              </p>
+              <input readOnly value={invited.setupUrl} aria-label="Setup link" data-testid="setup-url" onFocus={(e) => e.currentTarget.select()} />
+            </>
+          ) : (
+            <p>
+              <strong>{invited.email}</strong> already has an account: they sign in with their password and find this merchant in the switcher.
+            </p>
+          )}
+          <button type="button" onClick={() => setInvited(null)}>
+            Done
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
