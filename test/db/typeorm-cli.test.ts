@@ -32,7 +32,7 @@ function migrationShow(database: TestDatabase): Promise<{ code: number; stdout: 
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ empty: true });
 });
 afterAll(async () => {
   await database.drop();

@@ -6,6 +6,8 @@
 import { connectMysql } from './mysql';
 import { redisProblem } from './redis';
 import { usingMysql } from './skip';
+import { buildTemplate, TEMPLATE_ENV } from './schema-template';
+import { createTestDatabase, runCli } from './server';
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_REDIS_PROBLEM === undefined) {
@@ -25,5 +27,10 @@ export default async function globalSetup(): Promise<void> {
     } catch {
       // unreachable: the suites' own connections report it
     }
+  }
+  // The migrated schema every test database starts from (unless it asks for an empty one).
+  if (process.env[TEMPLATE_ENV] === undefined) {
+    const database = await createTestDatabase({ empty: true });
+    await buildTemplate(database, () => runCli(database, ['migrate']));
   }
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn, ChildProcess } from 'node:child_process';
 import { connectMysql } from './mysql';
+import { applyMysqlTemplate, copySqliteTemplate } from './schema-template';
 import type pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { Config, loadConfig } from '../../src/config';
@@ -33,13 +34,21 @@ export interface TestDatabase {
 export { usingMysql } from './skip';
 export { redisProblem } from './redis';
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database for one test file: the migrated schema (a copy of the run's template,
+ * test/helpers/schema-template.ts), or with `empty` nothing at all (tests of the migrations).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (base && /^mysql:\/\//.test(base)) {
     const url = new URL(base);
     const name = `${url.pathname.replace(/^\//, '') || 'test'}_t${randomBytes(5).toString('hex')}`;
     const admin = await connectMysql(url);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    if (!options.empty) {
+      await admin.query(`USE \`${name}\``);
+      await applyMysqlTemplate(admin);
+    }
     await admin.end();
     url.pathname = `/${name}`;
     return {
@@ -53,6 +62,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgw-test-'));
+  if (!options.empty) copySqliteTemplate(dir);
   return {
     kind: 'sqlite',
     env: { DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'payments.sqlite'), DATA_DIR: dir },

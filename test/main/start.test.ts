@@ -209,7 +209,7 @@ describe('on MariaDB', () => {
   });
 
   mysqlTest('a first start on an empty database prints the exact provisioning command, and that command makes a working key', async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     const s = await start({ DATABASE_URL: database.env.DATABASE_URL });
     try {
       expect(s.code).toBeNull();
