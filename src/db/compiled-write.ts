@@ -112,6 +112,14 @@ export async function insertRows(em: EntityManager, target: EntityTarget<ObjectL
   await em.query(statement[0], statement[1]);
 }
 
+/** Rows per INSERT when one unit writes many: a bounded statement whatever their number. */
+export const ROWS_PER_INSERT = 500;
+
+/** `insertRows` for any number of rows, in INSERTs of at most ROWS_PER_INSERT rows. */
+export async function insertAll(em: EntityManager, target: EntityTarget<ObjectLiteral>, rows: readonly ObjectLiteral[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await insertRows(em, target, rows.slice(i, i + ROWS_PER_INSERT));
+}
+
 /**
  * `UPDATE <table> SET <changes> WHERE <where>` (`where` in column names with `?`, its values
  * in `whereValues`); the number of rows it changed. `name` identifies the condition.

@@ -206,3 +206,34 @@ test('under an approval policy one set of approvals covers the batch: the strict
   expect(refused.body.error.code).toBe('approval_by_creator');
   expect((await c.get(`/v1/payout_batches/${own.body.id}`)).body).toMatchObject({ status: 'requires_approval', approvals: [] });
 });
+
+test("a batch's payouts hold their payout fee when approval creates them: paid out on success, given back on failure; the ledger holds", async () => {
+  const c = await fundedMerchant(srv, '100000');
+  await srv.app.fees.set({ merchantId: c.merchantId, environment: 'test' }, { taxBps: 700, payoutFixed: 2500n });
+  const failing = payoutBody({
+    amount: '1000',
+    merchant_reference: ref('fail'),
+    recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: '000111111116', holder_name: 'สมชาย ใจดี' },
+  });
+  const created = await c.post('/v1/payout_batches', { items: [...items(2, '1000'), failing] });
+  expect(created.status).toBe(201);
+  // Reserved at creation: the amounts only (the payouts, and their fees, do not exist yet).
+  expect(await balanceOf(c)).toEqual({ available: '97000', pending: '0', reserved: '3000' });
+  expect((await c.post(`/v1/payout_batches/${created.body.id}/approve`)).status).toBe(202);
+  // Each payout holds 2500 + 175 tax as a payout created on its own does.
+  expect(await balanceOf(c)).toEqual({ available: String(97000 - 3 * 2675), pending: '0', reserved: String(3000 + 3 * 2675) });
+  const payouts = await allItems(c, created.body.id);
+  for (const p of payouts) {
+    const txns = (await c.get(`/v1/balance_transactions?source=${p.id}`)).body.data;
+    expect(txns.map((t: any) => [t.type, t.amount])).toEqual([['payout_fee', '-2675']]);
+  }
+  for (const p of payouts) {
+    const outcome = p.recipient.account_last4 === '1116' ? 'fail' : 'succeed';
+    expect((await c.post(`/v1/test_helpers/payout_intents/${p.id}/${outcome}`, {})).status).toBe(200);
+  }
+  // Two paid out with their fees; the failed one's amount and fee are back.
+  expect(await balanceOf(c)).toEqual({ available: String(100000 - 2 * 1000 - 2 * 2675), pending: '0', reserved: '0' });
+  await waitForStatus(c, `/v1/payout_batches/${created.body.id}`, is('partially_completed'));
+  const verify = await ledgerVerifyCli(srv.database);
+  expect(verify.report.mismatches).toEqual([]);
+});

@@ -38,6 +38,17 @@ export interface FeeScheduleView {
   updated_at: string;
 }
 
+/** A fee and its tax as postings: charged out of available (a payment's) or held into reserved (a payout's). */
+function feePostings(amount: bigint, rate: FeeRate, effect: 'charge' | 'hold'): Posting[] {
+  const { fee, tax } = feeSplit(amount, rate, effect === 'charge');
+  const [feeType, taxType, move] =
+    effect === 'charge' ? (['payment_fee', 'payment_fee_tax', 'debit'] as const) : (['payout_fee_reserved', 'payout_fee_tax_reserved', 'reserve'] as const);
+  return [
+    { entryType: feeType, movements: MOVES[move](fee) },
+    { entryType: taxType, movements: MOVES[move](tax) },
+  ].filter((p) => p.movements.some((m) => m.amount !== 0n));
+}
+
 export class FeeService {
   constructor(private readonly db: Db) {}
 
@@ -52,13 +63,18 @@ export class FeeService {
       if (!r) return [];
       rate = { percentBps: r.percentBps, fixed: r.fixed, taxBps: schedule.taxBps };
     }
-    const { fee, tax } = feeSplit(basis.amount, rate, effect === 'charge');
-    const [feeType, taxType, move] =
-      effect === 'charge' ? (['payment_fee', 'payment_fee_tax', 'debit'] as const) : (['payout_fee_reserved', 'payout_fee_tax_reserved', 'reserve'] as const);
-    return [
-      { entryType: feeType, movements: MOVES[move](fee) },
-      { entryType: taxType, movements: MOVES[move](tax) },
-    ].filter((p) => p.movements.some((m) => m.amount !== 0n));
+    return feePostings(basis.amount, rate, effect === 'charge' ? 'charge' : 'hold');
+  }
+
+  /**
+   * Holding the payout fee of many new payouts of `scope` (a payout batch's, on approval):
+   * the schedule is read once; the answer gives each payout's postings (none without a schedule).
+   */
+  async payoutHolds(em: EntityManager, scope: Scope): Promise<(amount: bigint) => Posting[]> {
+    const schedule = await this.schedule(em, scope);
+    if (!schedule) return () => [];
+    const rate: FeeRate = { percentBps: 0, fixed: schedule.payoutFixed, taxBps: schedule.taxBps };
+    return (amount) => feePostings(amount, rate, 'hold');
   }
 
   /** A settled payout's fee and tax, as its `payout_fee` balance transactions held them: given back or paid out. */

@@ -5,7 +5,7 @@
  * neither read nor locked, and still equals the sum of its entries.
  */
 import type { Scope } from '../../domain/scope';
-import { insertRows } from '../../db/compiled-write';
+import { insertAll } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import type { Bucket } from '../../domain/moves';
 import { LedgerEntry } from './balance.entity';
@@ -19,14 +19,11 @@ export interface Reassignment extends LedgerSource {
   amount: bigint;
 }
 
-/** Rows per INSERT: a bounded statement whatever the number of entries. */
-const CHUNK = 500;
-
-/** Writes `moves` (each (currency, bucket) summing to zero) in `tx`, in INSERTs of at most CHUNK rows. */
+/** Writes `moves` (each (currency, bucket) summing to zero) in `tx`. */
 export async function reassign(tx: Tx, scope: Scope, moves: readonly Reassignment[], now = new Date()): Promise<void> {
   const sums = new Map<string, bigint>();
   for (const m of moves) sums.set(`${m.currency}/${m.bucket}`, (sums.get(`${m.currency}/${m.bucket}`) ?? 0n) + m.amount);
   for (const [key, sum] of sums) if (sum !== 0n) throw new Error(`ledger invariant: a reassignment of ${key} does not sum to zero (${sum})`);
   const rows = moves.flatMap((m) => ledgerRows(scope, m.currency, [{ entryType: m.entryType, movements: [{ bucket: m.bucket, amount: m.amount }] }], m, now));
-  for (let i = 0; i < rows.length; i += CHUNK) await insertRows(tx, LedgerEntry, rows.slice(i, i + CHUNK));
+  await insertAll(tx, LedgerEntry, rows);
 }

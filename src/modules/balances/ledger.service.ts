@@ -11,7 +11,7 @@ import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Scope } from '../../domain/scope';
 import { PrepareAndRetry, type Db } from '../../db/db';
-import { insertOf, insertRows } from '../../db/compiled-write';
+import { insertAll, insertOf, insertRows } from '../../db/compiled-write';
 import { exactlyOneRow, type EndWork, type Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { Balance, BUCKETS, LedgerEntry, type Bucket } from './balance.entity';
@@ -85,6 +85,26 @@ export class LedgerService {
     const postings: Posting[] = [{ entryType: effect.entryType, movements: MOVES[effect.move](amount) }];
     if (effect.fees) postings.push(...(await this.fees.postings(tx, scope, effect.fees, { sourceId: source.sourceId, amount, currency, method })));
     return this.postWork(tx, scope, currency, postings, source, now);
+  }
+
+  /**
+   * New payouts of one currency holding their payout fees (a payout batch's, on approval), as
+   * end-of-unit work: each payout's entries and `payout_fee` balance transaction, and one move
+   * of the balance for all of them (refused whole with insufficient_balance). Nothing without a
+   * fee schedule.
+   */
+  async holdPayoutFees(tx: Tx, scope: Scope, currency: string, payouts: readonly { id: string; amount: bigint }[], now: Date): Promise<EndWork | null> {
+    const hold = await this.fees.payoutHolds(tx, scope);
+    const records = payouts.map((p) => ({ source: { sourceType: 'payout_intent' as const, sourceId: p.id }, postings: hold(p.amount) }));
+    const movements = records.flatMap((r) => r.postings.flatMap((p) => p.movements));
+    if (movements.length === 0) return null;
+    return async () => {
+      await this.lockAndMove(tx, scope, currency, movements, { sourceType: 'payout_intent', sourceId: payouts[0].id }, now);
+      const entries = records.flatMap((r) => ledgerRows(scope, currency, r.postings, r.source, now));
+      const transactions = records.flatMap((r) => transactionRows(scope, currency, r.postings, r.source, now));
+      await insertAll(tx, LedgerEntry, entries);
+      await insertAll(tx, BalanceTransaction, transactions);
+    };
   }
 
   /**

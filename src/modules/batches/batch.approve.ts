@@ -1,12 +1,12 @@
 /**
  * A batch's approval, once the batch row moved to `processing`: every row becomes a payout
- * intent in `processing` (INSERTs of CHUNK rows), the batch's reservation of each currency
+ * intent in `processing`, the batch's reservation of each currency
  * moves to its payouts (ledger entries that sum to zero per currency: the balance row is not
  * touched), and the events are written together at the end of the unit: the batch's
  * `payout_batch.approved`, and each payout's `payout_intent.created` and
  * `payout_intent.processing`.
  */
-import { insertRows } from '../../db/compiled-write';
+import { insertAll } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -16,15 +16,14 @@ import { recordMany, type NewEvent } from '../events/event-bulk';
 import { PayoutIntent } from '../payouts/payout.entity';
 import { payoutToWire } from '../payouts/payout.service';
 import { PayoutBatch, PayoutBatchItem } from './batch.entity';
-import { chunks } from './batch.rows';
 import type { Db } from '../../db/db';
 import type { EventService } from '../events/event.service';
+import type { LedgerService } from '../balances/ledger.service';
 import type { PayoutBatchWire } from './batch.schemas';
-
-const CHUNK = 500;
 
 export interface ApproveDeps {
   db: Db;
+  ledger: LedgerService;
   events: EventService;
   /** Delay before the provider settles an approved payout on its own; 0 = never. */
   settleMs: number;
@@ -42,16 +41,14 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
     .getMany();
   const settleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
   const payouts = items.map((item) => payoutOf(item, batch, settleAt, now));
-  for (const part of chunks(payouts, CHUNK)) {
-    try {
-      await insertRows(tx, PayoutIntent, part);
-    } catch (err) {
-      if (!deps.db.isUniqueViolation(err)) throw err;
-      throw new ApiError(
-        'invalid_state',
-        'A merchant_reference of this batch was used by a payout intent created since the batch was; cancel the batch and create it again without that row.',
-      );
-    }
+  try {
+    await insertAll(tx, PayoutIntent, payouts);
+  } catch (err) {
+    if (!deps.db.isUniqueViolation(err)) throw err;
+    throw new ApiError(
+      'invalid_state',
+      'A merchant_reference of this batch was used by a payout intent created since the batch was; cancel the batch and create it again without that row.',
+    );
   }
   const moves: Reassignment[] = batch.totals.map((t) => ({
     currency: t.currency,
@@ -65,6 +62,13 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
     moves.push({ currency: p.currency, bucket: 'reserved', amount: p.amount, entryType: 'payout_reserved', sourceType: 'payout_intent', sourceId: p.id });
   }
   await reassign(tx, actor, moves, now);
+  // The payouts are created now, so their payout fees are held now (docs/finance.md), as for a
+  // payout created on its own: from available, refused whole when they do not fit.
+  for (const t of batch.totals) {
+    const ofCurrency = payouts.filter((p) => p.currency === t.currency);
+    const fees = await deps.ledger.holdPayoutFees(tx, actor, t.currency, ofCurrency, now);
+    if (fees) tx.atEnd(fees);
+  }
   const events: NewEvent[] = [{ suffix: 'approved', record: wire }];
   for (const p of payouts) {
     const record = payoutToWire(p);

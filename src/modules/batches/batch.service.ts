@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/db';
 import { PrepareAndRetry } from '../../db/db';
-import { insertRows } from '../../db/compiled-write';
+import { insertAll, insertRows } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
@@ -128,7 +128,7 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     if (!valid) return { outcome: 'created', value: batchToWire(batch) };
     try {
       const items = input.rows.map((r, i) => this.item(batch, r, i + 1));
-      for (const part of chunks(items, CHUNK)) await insertRows(tx, PayoutBatchItem, part);
+      await insertAll(tx, PayoutBatchItem, items);
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
       // A concurrent create with these references committed first: rerun, and meet it in `taken`.
