@@ -7,6 +7,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { startServer, TestServer } from '../helpers/server';
+import { financeModule } from '../../src/modules/finance/finance.module';
+import { ReportChunk } from '../../src/modules/finance/report.entity';
 import { payoutBody, type Client } from '../helpers/client';
 import { approvePayout, balanceOf, createPayout, createRefund, postPromptPay, settledTopup, succeededPayment, waitForStatus } from '../helpers/fixtures';
 
@@ -157,4 +159,20 @@ test('GraphQL: createReportRun, reportRun, reportRuns; an interval that ends bef
   const other = await srv.merchant(undefined, 'test', { fund: false });
   expect((await other.get(`/v1/report_runs/${run.id}`)).status).toBe(404);
   expect((await other.get(`/v1/report_runs/${run.id}/file`)).status).toBe(404);
+});
+
+test('a file is deleted 7 days after its run: its chunks go, result.url is null, the download says why; younger files stay', async () => {
+  const { run } = await report({ report_type: 'balance.summary', interval_start: start, interval_end: end });
+  const { reports } = srv.app.modules.of(financeModule);
+  const chunks = () => srv.app.db.read((em) => em.countBy(ReportChunk, { reportRunId: run.id }));
+  expect(await chunks()).toBeGreaterThan(0);
+  // Six days on nothing is due; eight days on this run's file is.
+  expect(await reports.expireFiles(Date.now() + 6 * 86_400_000)).toBe(0);
+  expect(await reports.expireFiles(Date.now() + 8 * 86_400_000)).toBeGreaterThanOrEqual(1);
+  expect(await chunks()).toBe(0);
+  const after = await c.get(`/v1/report_runs/${run.id}`);
+  expect(after.body).toMatchObject({ status: 'succeeded', result: { rows: run.result.rows, size: run.result.size, url: null } });
+  const file = await c.get(`/v1/report_runs/${run.id}/file`);
+  expect(file.status).toBe(422);
+  expect(file.body.error).toEqual({ code: 'invalid_state', message: expect.stringContaining('deleted after 7 days') });
 });
