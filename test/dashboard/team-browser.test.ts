@@ -1,0 +1,189 @@
+/**
+ * People in the dashboard, in a real browser (chromium via playwright-core) against a real
+ * server: the owner the CLI creates opens the printed setup URL, chooses a password, turns an
+ * authenticator on (recovery codes shown once) and lands on the dashboard; signs out and in
+ * with the labelled fields ("Email", "Password", "Authentication code"); invites a viewer from
+ * the Team page, who sets up in a second browser context and sees payouts without any Approve
+ * or Cancel; the owner's approve shows who approved and how many approvals are still missing;
+ * removing the viewer signs their open tab out (their socket closes when the session ends).
+ */
+import { randomUUID } from 'node:crypto';
+import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
+import { runCli, startServer, TestServer } from '../helpers/server';
+import { Client, eventually, payoutBody } from '../helpers/client';
+import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+import { approvalsModule } from '../../src/modules/approvals/approval.module';
+import { totpCode } from '../../src/modules/people/credentials';
+
+const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
+const OWNER = 'ada@tea.example';
+const VIEWER = 'vic@tea.example';
+const PASSWORD = 'a long enough passphrase';
+
+describeBrowser('team members in the dashboard', () => {
+  let srv: TestServer;
+  let merchant: Client;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Page;
+  let viewer: Page;
+  let recoveryCodes: string[] = [];
+  let payoutId: string;
+  const problems: string[] = [];
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      // 401s the page expects: the first look for a session, a refused sign-in, an ended session.
+      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('dialog', (d) => void d.accept());
+    return page;
+  }
+
+  async function choosePassword(page: Page, url: string): Promise<void> {
+    await page.goto(url);
+    await page.getByLabel('New password').fill('too short');
+    await page.getByLabel('Repeat the password').fill('too short');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    expect(await page.getByTestId('setup-error').textContent()).toContain('at least 12');
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat the password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByTestId('setup-done').waitFor();
+    // The used token leaves the address bar.
+    expect(page.url()).not.toContain('setup=');
+  }
+
+  beforeAll(async () => {
+    srv = await startServer();
+    merchant = await srv.merchant('Chiang Mai Tea');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    owner = await newPage();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await srv?.close();
+  });
+
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems.length = 0;
+  });
+
+  test('the CLI prints a setup URL that opens the setup page: password, authenticator, recovery codes once, then the dashboard', async () => {
+    const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchant.merchantId, '--email', OWNER, '--role', 'owner'], {
+      PUBLIC_BASE_URL: srv.url,
+    });
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    const printed = JSON.parse(cli.stdout) as { user_id: string; setup_url: string };
+    expect(printed.user_id).toMatch(/^usr_/);
+    expect(printed.setup_url.startsWith(`${srv.url}/dashboard/`)).toBe(true);
+
+    await choosePassword(owner, printed.setup_url);
+    await owner.getByTestId('totp-start').click();
+    const secret = (await owner.getByTestId('totp-secret').textContent())!;
+    expect(await owner.getByTestId('totp-uri').textContent()).toMatch(/^otpauth:\/\/totp\//);
+    expect(await owner.getByRole('img', { name: 'QR code of the authenticator secret' }).isVisible()).toBe(true);
+    await owner.getByLabel('Authentication code').fill(totpCode(secret));
+    await owner.getByRole('button', { name: 'Turn on' }).click();
+    await owner.getByTestId('recovery-codes').waitFor();
+    recoveryCodes = await owner.getByTestId('recovery-codes').locator('code').allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
+    await owner.getByTestId('totp-done').click();
+    await expect(owner.getByTestId('member').textContent()).resolves.toBe(OWNER);
+    expect(await owner.getByTestId('role').textContent()).toBe('owner');
+    expect(await owner.getByTestId('merchant').textContent()).toBe('Chiang Mai Tea');
+    await owner.getByText('Updates: connected', { exact: true }).waitFor();
+    expect(await owner.evaluate('[sessionStorage.length, localStorage.length, document.cookie]')).toEqual([0, 0, '']);
+  });
+
+  test('sign out, then in with Email, Password and Authentication code (a recovery code; without a code it is refused)', async () => {
+    await owner.getByTestId('signout').click();
+    await owner.getByLabel('Email', { exact: true }).fill(OWNER);
+    await owner.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+    expect(await owner.getByTestId('signin-error').textContent()).toContain('authentication code');
+    await owner.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await owner.getByLabel('Authentication code', { exact: true }).fill(recoveryCodes[0]);
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+    await expect(owner.getByTestId('member').textContent()).resolves.toBe(OWNER);
+    // Owners see the Team page.
+    expect(await owner.getByRole('link', { name: 'Team' }).count()).toBe(1);
+  });
+
+  test('an invited viewer sets up in another browser and sees no Approve; the owner approves one of two and both see who', async () => {
+    const { approvalPolicies } = srv.app.modules.of(approvalsModule);
+    const scope = { merchantId: merchant.merchantId, environment: 'test' as const };
+    await srv.app.db.tx((tx) => approvalPolicies.set(tx, scope, { currency: 'THB', minAmount: 1n, approvals: 2, keysCount: false }));
+    const created = await merchant.post('/v1/payout_intents', payoutBody({ amount: '150000' }), { idempotencyKey: randomUUID() });
+    expect(created.status).toBe(201);
+    payoutId = created.body.id;
+
+    await owner.getByRole('link', { name: 'Team' }).click();
+    await owner.getByTestId('invite-email').fill(VIEWER);
+    await owner.getByTestId('invite-role').selectOption('VIEWER');
+    await owner.getByRole('button', { name: 'Invite' }).click();
+    const setupUrl = await owner.getByTestId('setup-url').inputValue();
+    expect(setupUrl.startsWith(`${srv.url}/dashboard/#setup=`)).toBe(true);
+    await owner.getByTestId(`member-${VIEWER}`).waitFor();
+
+    viewer = await newPage();
+    await choosePassword(viewer, setupUrl);
+    await viewer.getByTestId('totp-skip').click();
+    await expect(viewer.getByTestId('role').textContent()).resolves.toBe('viewer');
+    expect(await viewer.getByRole('link', { name: 'Team' }).count()).toBe(0);
+    await viewer.goto(`${srv.url}/dashboard#/payouts/${payoutId}`);
+    await viewer.getByTestId('approvals-missing').waitFor();
+    expect(await viewer.getByTestId('approvals-missing').textContent()).toContain('Waiting for 2 more approvals');
+    expect(await viewer.getByTestId('approve').count()).toBe(0);
+    expect(await viewer.getByTestId('cancel').count()).toBe(0);
+
+    await owner.goto(`${srv.url}/dashboard#/payouts/${payoutId}`);
+    await owner.getByTestId('approve').click();
+    await eventually(async () => ((await owner.getByTestId('approvals').textContent()) ?? '').includes(`Approved by ${OWNER}`));
+    expect(await owner.getByTestId('approvals-missing').textContent()).toContain('Waiting for 1 more approval');
+    // One vote per member: the button is gone for the owner now.
+    expect(await owner.getByTestId('approve').count()).toBe(0);
+    expect((await merchant.get(`/v1/payout_intents/${payoutId}`)).body.status).toBe('requires_approval');
+  });
+
+  test('removing the viewer signs their open tab out', async () => {
+    await viewer.goto(`${srv.url}/dashboard#/payouts`);
+    await viewer.getByText('Updates: connected', { exact: true }).waitFor();
+    await owner.goto(`${srv.url}/dashboard#/team`);
+    await owner
+      .getByTestId(`member-${VIEWER}`)
+      .getByRole('button', { name: /Remove/ })
+      .click();
+    await owner.getByTestId(`member-${VIEWER}`).waitFor({ state: 'detached' });
+    await expect(viewer.getByTestId('signed-out-reason').textContent()).resolves.toContain('removed from the team');
+    expect(await viewer.getByLabel('Email', { exact: true }).isVisible()).toBe(true);
+  });
+
+  test('a member of two merchants switches with the header; the environment badge follows the session', async () => {
+    const second = await srv.app.auth.createMerchant('Lampang Tea');
+    // Already has a password: no setup link, the merchant joins their switcher.
+    expect((await srv.app.team.createUser(second.id, OWNER, 'admin')).setup_url).toBeNull();
+    await owner.goto(`${srv.url}/dashboard#/payouts`);
+    await owner.reload();
+    const switcher = owner.getByTestId('merchant-switcher');
+    await switcher.waitFor();
+    expect(await switcher.locator('option').allTextContents()).toEqual(['Chiang Mai Tea', 'Lampang Tea']);
+    await switcher.selectOption(second.id);
+    await eventually(async () => (await owner.getByTestId('merchant').textContent()) === 'Lampang Tea');
+    expect(await owner.getByTestId('role').textContent()).toBe('admin');
+    await owner.getByText('Updates: connected', { exact: true }).waitFor();
+    // This session signed in with a (recovery) code: live mode is allowed for an admin.
+    await owner.getByTestId('switch-environment').click();
+    await eventually(async () => (await owner.getByTestId('environment').textContent()) === 'LIVE');
+    expect(await owner.getByTestId('test-banner').count()).toBe(0);
+    expect(await owner.getByTestId('signed-out-reason').count()).toBe(0);
+  });
+});
