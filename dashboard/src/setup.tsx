@@ -1,8 +1,8 @@
 /**
  * The setup page a setup link opens (`/dashboard/#setup=<token>`, printed by `cli users
- * create` and answered once by inviteMember): choose a password (at least 12 characters),
- * which uses the link; the page then signs in with it and offers an authenticator app
- * (optional here; live mode needs one for owners, admins and finance).
+ * create` and answered once by inviteMember): choose a password (one field, "Password", at
+ * least 12 characters), which uses the link; the page then signs in with it and offers an
+ * authenticator app (optional here; live mode needs one for owners, admins and finance).
  */
 import { useState } from 'preact/hooks';
 import { createApi, type Api } from './api';
@@ -11,7 +11,6 @@ import { TotpSetup } from './totp';
 
 export function Setup({ token, onDone }: { token: string; onDone: () => void }) {
   const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [signed, setSigned] = useState<{ email: string; api: Api } | null>(null);
@@ -20,7 +19,6 @@ export function Setup({ token, onDone }: { token: string; onDone: () => void }) 
   const submit = async (e: Event) => {
     e.preventDefault();
     if (length < MIN_PASSWORD) return setError(`The password needs at least ${MIN_PASSWORD} characters.`);
-    if (password !== repeat) return setError('The two passwords differ.');
     setBusy(true);
     setError(null);
     try {
@@ -51,7 +49,7 @@ export function Setup({ token, onDone }: { token: string; onDone: () => void }) 
       <h1>Set up your account</h1>
       <form onSubmit={(e) => void submit(e)} data-testid="setup">
         <p>Choose the password you will sign in with. This link works once and for 72 hours.</p>
-        <label for="new-password">New password</label>
+        <label for="new-password">Password</label>
         <input
           id="new-password"
           type="password"
@@ -62,10 +60,8 @@ export function Setup({ token, onDone }: { token: string; onDone: () => void }) 
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
         <p id="password-count" class={length > 0 && length < MIN_PASSWORD ? 'error' : 'muted'} aria-live="polite">
-          {length} characters; at least {MIN_PASSWORD}.
+          {length} characters; at least {MIN_PASSWORD}. A password manager can suggest one (and remembers it).
         </p>
-        <label for="repeat-password">Repeat the password</label>
-        <input id="repeat-password" type="password" autoComplete="new-password" required value={repeat} onInput={(e) => setRepeat(e.currentTarget.value)} />
         {error && (
           <p class="error" role="alert" data-testid="setup-error">
             {error}

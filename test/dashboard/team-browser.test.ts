@@ -5,8 +5,12 @@
  * with the labelled fields ("Email", "Password", "Authentication code"); invites a viewer from
  * the Team page, who sets up in a second browser context and sees payouts without any Approve
  * or Cancel; the owner's approve shows who approved and how many approvals are still missing;
- * removing the viewer signs their open tab out (their socket closes when the session ends).
+ * removing the viewer signs their open tab out (their socket closes when the session ends);
+ * axe-core finds no serious or critical violation on these pages (screenshots in
+ * test-artifacts/dashboard/people-*.png).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
 import { runCli, startServer, TestServer } from '../helpers/server';
@@ -19,6 +23,20 @@ const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'ada@tea.example';
 const VIEWER = 'vic@tea.example';
 const PASSWORD = 'a long enough passphrase';
+const ARTIFACTS = path.resolve(__dirname, '../../../test-artifacts/dashboard');
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page, and a screenshot (test-artifacts/dashboard/people-<name>.png). */
+async function scan(page: Page, name: string): Promise<string[]> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `people-${name}.png`), fullPage: true });
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
+    `${AXE}; axe.run(document, { resultTypes: ['violations'] })`,
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 describeBrowser('team members in the dashboard', () => {
   let srv: TestServer;
@@ -44,14 +62,16 @@ describeBrowser('team members in the dashboard', () => {
     return page;
   }
 
-  async function choosePassword(page: Page, url: string): Promise<void> {
+  async function choosePassword(page: Page, url: string, name?: string): Promise<void> {
     await page.goto(url);
-    await page.getByLabel('New password').fill('too short');
-    await page.getByLabel('Repeat the password').fill('too short');
+    if (name) {
+      await page.getByTestId('setup').waitFor();
+      problems.push(...(await scan(page, name)));
+    }
+    await page.getByLabel('Password', { exact: true }).fill('too short');
     await page.getByRole('button', { name: 'Set password' }).click();
     expect(await page.getByTestId('setup-error').textContent()).toContain('at least 12');
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('Repeat the password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByTestId('setup-done').waitFor();
     // The used token leaves the address bar.
@@ -59,6 +79,7 @@ describeBrowser('team members in the dashboard', () => {
   }
 
   beforeAll(async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
     srv = await startServer();
     merchant = await srv.merchant('Chiang Mai Tea');
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
@@ -86,9 +107,11 @@ describeBrowser('team members in the dashboard', () => {
     expect(printed.user_id).toMatch(/^usr_/);
     expect(printed.setup_url.startsWith(`${srv.url}/dashboard/`)).toBe(true);
 
-    await choosePassword(owner, printed.setup_url);
+    await choosePassword(owner, printed.setup_url, 'setup');
+    problems.push(...(await scan(owner, 'setup-authenticator')));
     await owner.getByTestId('totp-start').click();
     const secret = (await owner.getByTestId('totp-secret').textContent())!;
+    problems.push(...(await scan(owner, 'setup-qr')));
     expect(await owner.getByTestId('totp-uri').textContent()).toMatch(/^otpauth:\/\/totp\//);
     expect(await owner.getByRole('img', { name: 'QR code of the authenticator secret' }).isVisible()).toBe(true);
     await owner.getByLabel('Authentication code').fill(totpCode(secret));
@@ -96,6 +119,7 @@ describeBrowser('team members in the dashboard', () => {
     await owner.getByTestId('recovery-codes').waitFor();
     recoveryCodes = await owner.getByTestId('recovery-codes').locator('code').allTextContents();
     expect(recoveryCodes).toHaveLength(10);
+    problems.push(...(await scan(owner, 'recovery-codes')));
     await owner.getByTestId('totp-done').click();
     await expect(owner.getByTestId('member').textContent()).resolves.toBe(OWNER);
     expect(await owner.getByTestId('role').textContent()).toBe('owner');
@@ -110,6 +134,7 @@ describeBrowser('team members in the dashboard', () => {
     await owner.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await owner.getByRole('button', { name: 'Sign in' }).click();
     expect(await owner.getByTestId('signin-error').textContent()).toContain('authentication code');
+    problems.push(...(await scan(owner, 'sign-in-refused')));
     await owner.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await owner.getByLabel('Authentication code', { exact: true }).fill(recoveryCodes[0]);
     await owner.getByRole('button', { name: 'Sign in' }).click();
@@ -133,6 +158,7 @@ describeBrowser('team members in the dashboard', () => {
     const setupUrl = await owner.getByTestId('setup-url').inputValue();
     expect(setupUrl.startsWith(`${srv.url}/dashboard/#setup=`)).toBe(true);
     await owner.getByTestId(`member-${VIEWER}`).waitFor();
+    problems.push(...(await scan(owner, 'team-invited')));
 
     viewer = await newPage();
     await choosePassword(viewer, setupUrl);
@@ -144,11 +170,13 @@ describeBrowser('team members in the dashboard', () => {
     expect(await viewer.getByTestId('approvals-missing').textContent()).toContain('Waiting for 2 more approvals');
     expect(await viewer.getByTestId('approve').count()).toBe(0);
     expect(await viewer.getByTestId('cancel').count()).toBe(0);
+    problems.push(...(await scan(viewer, 'viewer-payout')));
 
     await owner.goto(`${srv.url}/dashboard#/payouts/${payoutId}`);
     await owner.getByTestId('approve').click();
     await eventually(async () => ((await owner.getByTestId('approvals').textContent()) ?? '').includes(`Approved by ${OWNER}`));
     expect(await owner.getByTestId('approvals-missing').textContent()).toContain('Waiting for 1 more approval');
+    problems.push(...(await scan(owner, 'owner-voted')));
     // One vote per member: the button is gone for the owner now.
     expect(await owner.getByTestId('approve').count()).toBe(0);
     expect((await merchant.get(`/v1/payout_intents/${payoutId}`)).body.status).toBe('requires_approval');
@@ -185,5 +213,6 @@ describeBrowser('team members in the dashboard', () => {
     await eventually(async () => (await owner.getByTestId('environment').textContent()) === 'LIVE');
     expect(await owner.getByTestId('test-banner').count()).toBe(0);
     expect(await owner.getByTestId('signed-out-reason').count()).toBe(0);
+    problems.push(...(await scan(owner, 'live-switcher')));
   });
 });
