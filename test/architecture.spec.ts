@@ -42,6 +42,8 @@ import { webhooksModule } from '../src/modules/webhooks/webhook.module';
 import { WebhookResolver } from '../src/modules/webhooks/webhook.resolver';
 import { graphModule } from '../src/modules/graph/graph.module';
 import { NodeResolver } from '../src/modules/graph/graph.resolver';
+import { EventResourceResolver } from '../src/modules/graph/event-resource';
+import { RecordSubscriptionResolver } from '../src/modules/graph/record-subscriptions';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -274,7 +276,7 @@ const RESOLVERS_FIT = [
   fits(refundsModule, RefundResolver, PaymentIntentRefundsResolver),
   fits(topupsModule, TopupResolver),
   fits(webhooksModule, WebhookResolver),
-  fits(graphModule, NodeResolver),
+  fits(graphModule, NodeResolver, EventResourceResolver, RecordSubscriptionResolver),
 ];
 function fits<M extends AnyModule>(module: M, ...resolvers: (new (services: ServicesOf<M>) => object)[]): [AnyModule, unknown[]] {
   return [module, resolvers];

@@ -5,7 +5,7 @@
  * runs, and the schema refuses to build when a root field has none. Nested fields that reach
  * another resource (`PaymentIntent.refunds`) may declare too, and are checked the same way.
  */
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import { OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { Extensions, type MiddlewareFn } from 'type-graphql';
 import { authorize, isRequirement, type Requirement } from '../domain/access';
 import type { GqlContext } from './context';
@@ -21,6 +21,8 @@ export function requirementOf(field: Pick<GraphQLField<unknown, unknown>, 'exten
 
 /** type-graphql global middleware: refuses a declared field the caller may not resolve (403 permission_denied in `extensions.code`). */
 export const checkPermission: MiddlewareFn<GqlContext> = ({ info, context }, next) => {
+  // Mutation root fields run one after the other: the one running now is the one `mutate` reports on.
+  if (info.operation.operation === OperationTypeNode.MUTATION && info.path.prev === undefined) context.mutationField = String(info.path.key);
   const needed = requirementOf(info.parentType.getFields()[info.fieldName]);
   if (needed) authorize(context.ctx.principal, needed, context.ctx.log, `graphql ${info.parentType.name}.${info.fieldName}`);
   return next();

@@ -38,6 +38,8 @@ export const ARMOR_LIMITS = {
 /**
  * The response head of a GraphQL answer, as on REST, in one `willSendResponse`:
  *  - `Idempotent-Replayed: true` when a mutation was answered from the store;
+ *  - `extensions: { deduplicated: true, deduplicatedFields: [<response keys>] }` when a
+ *    mutation returned an existing record (a replay, or a repeated merchantReference);
  *  - HTTP 503 with Retry-After when the request met a database outage (`extensions.code`
  *    `service_unavailable`): the client retries the whole request later.
  * One plugin whose listener is a single shared object (it keeps no per-request state):
@@ -46,6 +48,11 @@ export const ARMOR_LIMITS = {
 const responseHeadListener: GraphQLRequestListener<GqlContext> = {
   willSendResponse({ contextValue, response }) {
     if (contextValue.replayed) response.http.headers.set('idempotent-replayed', 'true');
+    const deduplicated = contextValue.deduplicated;
+    if (deduplicated?.length && response.body.kind === 'single') {
+      const result = response.body.singleResult;
+      result.extensions = { ...result.extensions, deduplicated: true, deduplicatedFields: deduplicated };
+    }
     const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
     if (errors?.some((e) => e.extensions?.code === 'service_unavailable')) {
       response.http.status = 503;

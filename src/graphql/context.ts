@@ -30,6 +30,10 @@ export interface GqlContext {
   loaders: Loaders;
   /** Set when a mutation of this operation answered from the idempotency store. */
   replayed: boolean;
+  /** The response key (alias or name) of the mutation field running now: mutation fields run one at a time. */
+  mutationField?: string;
+  /** The mutation fields whose answer is an existing record (a repeated merchantReference or an idempotent replay). */
+  deduplicated?: string[];
 }
 
 export function createContext(services: GraphServices, ctx: RequestContext, idempotencyKey?: string): GqlContext {

@@ -56,14 +56,23 @@ export async function mutate<A, T>(
     if (err instanceof ApiError) throw toGraphQLError(err, paramPrefix);
     throw err;
   }
-  if (!answer.replayed) return answer.value;
+  if (!answer.replayed) {
+    if (answer.outcome === 'existing') noteDeduplicated(gql);
+    return answer.value;
+  }
   gql.replayed = true;
   const body = JSON.parse(answer.body) as T | ErrorBody;
   if (answer.status >= 400) {
     const { error } = body as ErrorBody;
     throw toGraphQLError(new ApiError(error.code, error.message, error.param), paramPrefix);
   }
+  noteDeduplicated(gql);
   return body as T;
+}
+
+/** Notes that the running mutation answered with an existing record: the response's `extensions.deduplicated` says so (apollo.ts). */
+function noteDeduplicated(gql: GqlContext): void {
+  (gql.deduplicated ??= []).push(gql.mutationField ?? '');
 }
 
 /**

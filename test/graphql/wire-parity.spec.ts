@@ -52,6 +52,8 @@ const BTX = 'its movements of the balance (REST: GET /v1/balance_transactions?so
 
 /** GraphQL fields with no REST field of the record, per REST record: resolved from elsewhere. */
 const MONEY = 'a String amount as Money (docs/graphql.md, Money): GraphQL-only, beside the contract field';
+const READ_BACK = 'accepted by the create and read back over GraphQL only (REST leaves the payer-facing fields out of the record)';
+const NEXT_STEP = 'next_action as a union, one type per kind (NextStep)';
 const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
   PaymentIntent: {
     refunds: "the payment intent's refunds, a connection (REST: GET /v1/refunds?payment_intent=)",
@@ -59,11 +61,21 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
     amountMoney: MONEY,
     amountRefundedMoney: MONEY,
     balanceTransactions: BTX,
+    customer: READ_BACK,
+    metadata: READ_BACK,
+    externalReference: READ_BACK,
+    returnUrl: READ_BACK,
+    nextStep: NEXT_STEP,
   },
-  PaymentLink: { amountMoney: MONEY },
+  PaymentLink: { amountMoney: MONEY, customerChoosesMinimumMoney: MONEY, customerChoosesMaximumMoney: MONEY },
+  'PayoutBatch.totals': { amountMoney: MONEY },
+  BalanceTransaction: { amountMoney: MONEY, feeMoney: MONEY, netMoney: MONEY },
+  PaymentMethodOption: { id: 'derived from method and bank (pmo_promptpay) so that client caches can key it' },
+  PaymentMethodSetting: { id: 'derived from the method (pms_promptpay) so that client caches can key it' },
+  Event: { resource: 'the record the event is about, typed and read now (union EventResource; REST: data.object is the record then)' },
   PayoutIntent: { amountMoney: MONEY, balanceTransactions: BTX },
   PayoutBatch: { items: "the batch's payout intents, a connection (REST: GET /v1/payout_batches/:id/items)" },
-  TopupIntent: { amountMoney: MONEY },
+  TopupIntent: { amountMoney: MONEY, nextStep: NEXT_STEP },
   PaymentReceipt: { amountMoney: MONEY },
   'NextAction.display_bank_transfer_instructions': { amountMoney: MONEY },
   Balance: {
@@ -101,6 +113,17 @@ const GRAPHQL_ONLY_TYPES: Record<string, string> = {
   TotpEnrolment: 'the answer of enrolTotp',
   TotpConfirmation: 'the answer of confirmTotp',
   Money: 'how GraphQL shows an amount beside its contract String (docs/graphql.md)',
+  PaymentCustomer: 'PaymentIntent.customer, read back from the create (REST does not return it)',
+  RedirectToUrlAction: 'a NextStep member: next_action of type redirect_to_url',
+  DisplayQrCodeAction: 'a NextStep member: next_action of type display_qr_code',
+  DisplayBankTransferInstructionsAction: 'a NextStep member: next_action of type display_bank_transfer_instructions',
+  PaymentIntentUpdate: 'a message of the paymentIntent(id:) subscription',
+  PayoutIntentUpdate: 'a message of the payoutIntent(id:) subscription',
+  TopupIntentUpdate: 'a message of the topupIntent(id:) subscription',
+  RefundUpdate: 'a message of the refund(id:) subscription',
+  PayoutBatchUpdate: 'a message of the payoutBatch(id:) subscription',
+  PaymentLinkUpdate: 'a message of the paymentLink(id:) subscription',
+  ReportRunUpdate: 'a message of the reportRun(id:) subscription',
   ErrorCodeInfo: 'the error codes of docs/contract.md, listed by the errorCodes query',
 };
 const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(name);

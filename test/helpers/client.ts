@@ -71,7 +71,11 @@ export class Client {
     return this.request<T>('POST', path, { ...options, body });
   }
 
-  async gql<T = any>(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Res<{ data?: T; errors?: any[] }>> {
+  async gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<Res<{ data?: T; errors?: any[]; extensions?: Record<string, any> }>> {
     return this.request('POST', '/graphql', { body: { query, variables }, headers });
   }
 }

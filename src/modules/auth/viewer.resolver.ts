@@ -37,7 +37,7 @@ export class ViewerResolver {
     return { apiKeyId: ctx.apiKeyId, environment: ctx.environment as EnvironmentEnum, merchantId: ctx.merchantId };
   }
 
-  @FieldResolver(() => MerchantType)
+  @FieldResolver(() => MerchantType, { nullable: true, description: 'The calling merchant; null, with its error, when it cannot be read.' })
   async merchant(@Root() viewer: ViewerType, @Ctx() { loaders }: GqlContext): Promise<Merchant | null> {
     return loaders.merchant.load(viewer.merchantId);
   }

@@ -12,12 +12,16 @@ import { registerBatchRoutes } from './batch.routes';
 import { PayoutBatchSchema, type PayoutBatchWire } from './batch.schemas';
 import { PayoutBatchService } from './batch.service';
 import { liveGated } from '../../ops/operation';
+import { registerNode } from '../../graphql/node';
+import { PayoutBatchType } from './batch.types';
 
 declare module '../../graphql/context' {
   interface Loaders {
     payoutBatch: DataLoader<string, PayoutBatchWire | null>;
   }
 }
+
+registerNode('pob', PayoutBatchType, (loaders, id) => loaders.payoutBatch.load(id));
 
 export const batchesModule = defineModule({
   name: 'batches',

@@ -6,6 +6,8 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { ApprovalType } from '../../graphql/actor.types';
 import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { NodeInterface } from '../../graphql/node';
+import { money, MoneyType, type Money } from '../../graphql/money';
 import { BATCH_STATUSES, type BatchStatus } from './batch.states';
 
 const STATUS_MEANING: Record<BatchStatus, string> = {
@@ -32,6 +34,11 @@ export class PayoutBatchTotalType {
 
   @Field(() => String, { description: 'Minor units, as a decimal string.', simple: true })
   amount: string;
+
+  @Field(() => MoneyType, { description: '`amount` as Money.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
 }
 
 @ObjectType('PayoutBatchRowError', { description: 'The first error of one row of a batch.' })
@@ -46,7 +53,7 @@ export class PayoutBatchRowErrorType {
   message: string;
 }
 
-@ObjectType('PayoutBatch', { description: 'Many payouts created, approved or cancelled together.' })
+@ObjectType('PayoutBatch', { implements: NodeInterface, description: 'Many payouts created, approved or cancelled together.' })
 export class PayoutBatchType {
   @Field(() => ID, { description: 'pob_...', simple: true })
   id: string;

@@ -3,6 +3,8 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { NodeInterface } from '../../graphql/node';
+import { money, MoneyType, type Money } from '../../graphql/money';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType as TxnType } from '../balances/finance.entity';
 
 const TYPE_DESCRIPTIONS: Record<TxnType, string> = {
@@ -45,7 +47,10 @@ export class BalanceTransactionSourceType {
   id: string;
 }
 
-@ObjectType('BalanceTransaction', { description: 'One movement of the available balance (REST `balance_transaction`); amount - fee = net.' })
+@ObjectType('BalanceTransaction', {
+  implements: NodeInterface,
+  description: 'One movement of the available balance (REST `balance_transaction`); amount - fee = net.',
+})
 export class BalanceTransactionObject {
   @Field(() => ID, { description: 'txn_ id.', simple: true })
   id: string;
@@ -64,6 +69,21 @@ export class BalanceTransactionObject {
 
   @Field(() => String, { description: 'ISO 4217 currency code.', simple: true })
   currency: string;
+
+  @Field(() => MoneyType, { description: '`amount` as Money.' })
+  get amountMoney(): Money {
+    return money(this.amount, this.currency);
+  }
+
+  @Field(() => MoneyType, { description: '`fee` as Money.' })
+  get feeMoney(): Money {
+    return money(this.fee, this.currency);
+  }
+
+  @Field(() => MoneyType, { description: '`net` as Money.' })
+  get netMoney(): Money {
+    return money(this.net, this.currency);
+  }
 
   @Field(() => EnvironmentEnum, { description: 'test or live.', simple: true })
   environment: EnvironmentEnum;

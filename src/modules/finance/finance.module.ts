@@ -16,14 +16,21 @@ import { ReportChunk, ReportRun } from './report.entity';
 import { reportOperations } from './report.operations';
 import { ReportRunResolver } from './report.resolver';
 import { registerReportRoutes } from './report.routes';
-import { ReportRunSchema } from './report.schemas';
+import { ReportRunSchema, type ReportRunWire } from './report.schemas';
+import { registerNode } from '../../graphql/node';
+import { BalanceTransactionObject } from './balance-transaction.types';
+import { ReportRunType } from './report.types';
 import { ReportService } from './report.service';
 
 declare module '../../graphql/context' {
   interface Loaders {
     balanceTransaction: DataLoader<string, BalanceTransactionWire | null>;
+    reportRun: DataLoader<string, ReportRunWire | null>;
   }
 }
+
+registerNode('txn', BalanceTransactionObject, (loaders, id) => loaders.balanceTransaction.load(id));
+registerNode('frr', ReportRunType, (loaders, id) => loaders.reportRun.load(id));
 
 export const financeModule = defineModule({
   name: 'finance',
@@ -55,7 +62,8 @@ export const financeModule = defineModule({
     registerBalanceTransactionRoutes(fastify, services);
     registerReportRoutes(fastify, services, kit);
   },
-  loaders: ({ balanceTransactions }, ctx) => ({
+  loaders: ({ balanceTransactions, reports }, ctx) => ({
+    reportRun: new DataLoader<string, ReportRunWire | null>(async (ids) => byKey(ids, await reports.getMany(ctx, ids))),
     balanceTransaction: new DataLoader<string, BalanceTransactionWire | null>(async (ids) =>
       byKey(ids, new Map((await balanceTransactions.getMany(ctx, ids)).map((t) => [t.id, t]))),
     ),

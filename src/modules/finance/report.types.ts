@@ -3,6 +3,7 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { NodeInterface } from '../../graphql/node';
 import { REPORT_STATUSES, REPORT_TYPES, type ReportStatus, type ReportType } from './report.entity';
 
 const TYPE_DESCRIPTIONS: Record<ReportType, string> = {
@@ -44,7 +45,7 @@ export class ReportResultType {
   @Field(() => String, { nullable: true, description: 'Download URL (GET with the same credentials); null once deleted.', simple: true }) url: string | null;
 }
 
-@ObjectType('ReportRun', { description: 'A CSV report, generated in the background (REST report_run).' })
+@ObjectType('ReportRun', { implements: NodeInterface, description: 'A CSV report, generated in the background (REST report_run).' })
 export class ReportRunType {
   @Field(() => ID, { description: 'frr_ id.', simple: true }) id: string;
   @Field(() => ReportTypeEnum, { name: 'reportType', description: 'What the report holds.' }) report_type: ReportType;

@@ -7,7 +7,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
-import { money, MoneyType, type Money } from '../../graphql/money';
+import { money, moneyOrNull, MoneyType, type Money } from '../../graphql/money';
 import { NodeInterface } from '../../graphql/node';
 import { DateTimeScalar } from '../../graphql/scalars';
 
@@ -57,6 +57,16 @@ export class PaymentLinkType {
     description: 'The bounds of a payer-chosen amount; null for a fixed amount.',
   })
   customer_chooses: PaymentLinkAmountRangeType | null;
+
+  @Field(() => MoneyType, { nullable: true, description: '`customerChooses.minimum` as Money; null for a fixed amount.' })
+  get customerChoosesMinimumMoney(): Money | null {
+    return moneyOrNull(this.customer_chooses?.minimum, this.currency);
+  }
+
+  @Field(() => MoneyType, { nullable: true, description: '`customerChooses.maximum` as Money; null for a fixed amount.' })
+  get customerChoosesMaximumMoney(): Money | null {
+    return moneyOrNull(this.customer_chooses?.maximum, this.currency);
+  }
 
   @Field(() => [String], { name: 'allowedMethods', nullable: true, description: 'Method names the payer may choose from; null: every eligible method.' })
   allowed_methods: string[] | null;

@@ -2,7 +2,7 @@
  * GraphQL types for method discovery and method settings: views over the REST wire
  * objects (camelCase schema names reading snake_case wire properties).
  */
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { NextActionTypeEnum } from './next-action.types';
@@ -46,6 +46,11 @@ export class PaymentMethodOptionOptionsType {
 
 @ObjectType('PaymentMethodOption', { description: 'One eligible (method, bank) choice. Which provider serves it is never shown.' })
 export class PaymentMethodOptionType {
+  @Field(() => ID, { description: 'Derived from the method and bank (pmo_bank_transfer_KBANK, pmo_promptpay): stable, a cache key within the environment.' })
+  get id(): string {
+    return this.bank ? `pmo_${this.payment_method}_${this.bank}` : `pmo_${this.payment_method}`;
+  }
+
   @Field(() => String, { name: 'paymentMethod' })
   payment_method: string;
 
@@ -72,6 +77,11 @@ export const PaymentMethodOptionConnection = Connection('PaymentMethodOption', P
 
 @ObjectType('PaymentMethodSetting', { description: "Whether the merchant offers a method in this key's environment." })
 export class PaymentMethodSettingType {
+  @Field(() => ID, { description: 'Derived from the method (pms_promptpay): stable, a cache key within the environment.' })
+  get id(): string {
+    return `pms_${this.payment_method}`;
+  }
+
   @Field(() => String, { name: 'paymentMethod' })
   payment_method: string;
 

@@ -15,13 +15,14 @@ import { paymentOperations } from './payment.operations';
 import { PaymentResolver } from './payment.resolver';
 import { PaymentIntentSchema, PaymentReceiptSchema } from './payment.schemas';
 import { registerPaymentRoutes } from './payment.routes';
-import { PaymentService } from './payment.service';
+import { PaymentService, type PaymentDetails } from './payment.service';
 import type { PaymentIntentWire } from './payment.wire';
 import { liveGated } from '../../ops/operation';
 
 declare module '../../graphql/context' {
   interface Loaders {
     paymentIntent: DataLoader<string, PaymentIntentWire | null>;
+    paymentIntentDetails: DataLoader<string, PaymentDetails | null>;
   }
 }
 
@@ -64,6 +65,7 @@ export const paymentsModule = defineModule({
   },
   loaders: ({ payments }, ctx) => ({
     paymentIntent: new DataLoader<string, PaymentIntentWire | null>(async (ids) => byKey(ids, await payments.getMany(ctx, ids))),
+    paymentIntentDetails: new DataLoader<string, PaymentDetails | null>(async (ids) => byKey(ids, await payments.detailsMany(ctx, ids))),
   }),
   models: [PaymentReceiptSchema, PaymentIntentSchema],
   sealed: [{ entity: PaymentIntent, property: 'payerEncrypted' }],

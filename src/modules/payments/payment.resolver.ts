@@ -1,5 +1,6 @@
 /** GraphQL queries and mutations for payment intents: translate GraphQL <-> PaymentService, nothing more. */
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { paymentOperations } from './payment.operations';
@@ -8,7 +9,8 @@ import { listQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { PaymentIntentWire } from './payment.wire';
-import { CreatePaymentIntentInput, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
+import { CreatePaymentIntentInput, PaymentCustomerType, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
+import type { PaymentDetails } from './payment.service';
 
 /** The REST body of a create: camelCase -> snake_case, except metadata, whose keys are the merchant's own. */
 export function createBody(input: CreatePaymentIntentInput): Record<string, unknown> {
@@ -68,5 +70,30 @@ export class PaymentResolver {
     @Ctx() gql: GqlContext,
   ) {
     return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');
+  }
+
+  // What the create accepted and the REST record leaves out, read back from the intent's row.
+
+  @FieldResolver(() => PaymentCustomerType, {
+    nullable: true,
+    description: 'The payer identity and contact details sent on create (or completed on the hosted page).',
+  })
+  async customer(@Root() p: PaymentIntentWire, @Ctx() { loaders }: GqlContext): Promise<PaymentDetails['customer'] | null> {
+    return (await loaders.paymentIntentDetails.load(p.id))?.customer ?? null;
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'The metadata sent on create (string keys to string values, as sent); {} when none.' })
+  async metadata(@Root() p: PaymentIntentWire, @Ctx() { loaders }: GqlContext): Promise<Record<string, string> | null> {
+    return (await loaders.paymentIntentDetails.load(p.id))?.metadata ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The external reference sent on create; null when none.' })
+  async externalReference(@Root() p: PaymentIntentWire, @Ctx() { loaders }: GqlContext): Promise<string | null> {
+    return (await loaders.paymentIntentDetails.load(p.id))?.external_reference ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Where the hosted checkout sends the payer after paying; null when none was sent.' })
+  async returnUrl(@Root() p: PaymentIntentWire, @Ctx() { loaders }: GqlContext): Promise<string | null> {
+    return (await loaders.paymentIntentDetails.load(p.id))?.return_url ?? null;
   }
 }

@@ -17,11 +17,21 @@ import { insertRows } from '../../db/compiled-write';
 import type { SettleOutcome } from '../methods/connector';
 import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
-import { PaymentIntent } from './payment.entity';
+import { PaymentIntent, type CustomerData } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
 import { PaymentLifecycle } from './payment-lifecycle.service';
 import type { PaymentChanges } from './payment-rows';
 import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paymentToWire } from './payment.wire';
+import type { Scope } from '../../domain/scope';
+import { In } from 'typeorm';
+
+/** What a create accepted that the REST record does not show: read back by GraphQL only (the record's own read permission). */
+export interface PaymentDetails {
+  customer: CustomerData;
+  metadata: Record<string, string>;
+  external_reference: string | null;
+  return_url: string | null;
+}
 
 export interface PaymentServiceDeps {
   db: Db;
@@ -172,6 +182,23 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
   }
 
   /** Test helper: expire a requires_action intent now. */
+  /** The details of several intents of `scope` (one statement; the payer data decrypted), for a DataLoader. */
+  async detailsMany(scope: Scope, ids: readonly string[]): Promise<Map<string, PaymentDetails>> {
+    const rows = await this.deps.db.read((em) =>
+      em.find(PaymentIntent, {
+        select: { id: true, payerEncrypted: true, metadata: true, externalReference: true, returnUrl: true },
+        where: { merchantId: scope.merchantId, environment: scope.environment, id: In([...ids]) },
+      }),
+    );
+    const lifecycle = this.deps.lifecycle;
+    return new Map(
+      rows.map((p) => [
+        p.id,
+        { customer: lifecycle.payerOf(p).customer, metadata: p.metadata ?? {}, external_reference: p.externalReference, return_url: p.returnUrl },
+      ]),
+    );
+  }
+
   async testExpire(em: Tx, ctx: Actor, id: string): Promise<Done<PaymentIntentWire>> {
     const lifecycle = this.deps.lifecycle;
     return { outcome: 'done', value: await lifecycle.expire(em, ctx, await this.store.lock(em, ctx, id)) };

@@ -13,6 +13,8 @@ import { NodeInterface } from '../../graphql/node';
 import { money, MoneyType, type Money } from '../../graphql/money';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 import { NextActionType } from '../methods/next-action.types';
+import { NextStepUnion } from '../methods/next-step.types';
+import type { NextAction } from '../methods/next-action';
 
 @ObjectType('PaymentReceipt', { description: 'Present once the payment succeeded.' })
 export class PaymentReceiptType {
@@ -54,8 +56,18 @@ export class PaymentIntentType extends IntentFields {
   @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
   payment_method: string | null;
 
-  @Field(() => NextActionType, { name: 'nextAction', nullable: true })
+  @Field(() => NextActionType, {
+    name: 'nextAction',
+    nullable: true,
+    description: 'What the payer must do next; null once nothing is.',
+    deprecationReason: 'Use nextStep: one type per kind, selected with inline fragments.',
+  })
   next_action: NextActionType | null;
+
+  @Field(() => NextStepUnion, { nullable: true, description: 'What the payer must do next, one type per kind; null once nothing is.' })
+  get nextStep(): NextAction | null {
+    return this.next_action as NextAction | null;
+  }
 
   @Field(() => String, {
     name: 'processingReason',
@@ -81,6 +93,21 @@ export class PaymentIntentType extends IntentFields {
     description: 'The payment link the payer started from (REST `payment_link`); null for an intent created through the API. `paymentLink` resolves it.',
   })
   payment_link: string | null;
+}
+
+@ObjectType('PaymentCustomer', { description: 'The payer identity and contact details the intent was created with (or completed on the hosted page).' })
+export class PaymentCustomerType {
+  @Field(() => String, { nullable: true, description: "The payer's name." })
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: "The payer's email address." })
+  email?: string;
+
+  @Field(() => String, { nullable: true, description: "The payer's phone number, E.164." })
+  phone?: string;
+
+  @Field(() => String, { nullable: true, description: "The merchant's id for the payer." })
+  reference?: string;
 }
 
 export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntentType);

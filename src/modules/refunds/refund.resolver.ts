@@ -50,7 +50,10 @@ export class RefundResolver {
   }
 
   @Needs('payment_intents:read')
-  @FieldResolver(() => PaymentIntentType, { description: 'The refunded payment intent, as it is now.' })
+  @FieldResolver(() => PaymentIntentType, {
+    nullable: true,
+    description: 'The refunded payment intent, as it is now; null, with its error, when the caller may not read payment intents.',
+  })
   paymentIntent(@Root() refund: RefundWire, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
     return foundOrNotFound(loaders.paymentIntent.load(refund.payment_intent), 'payment intent');
   }
@@ -62,7 +65,10 @@ export class PaymentIntentRefundsResolver {
   constructor(private readonly services: { refunds: RefundService }) {}
 
   @Needs('refunds:read')
-  @FieldResolver(() => RefundConnection, { description: 'The refunds of this payment intent, newest first.' })
+  @FieldResolver(() => RefundConnection, {
+    nullable: true,
+    description: 'The refunds of this payment intent, newest first; null, with its error, when the caller may not read refunds.',
+  })
   refunds(
     @Root() payment: PaymentIntentWire,
     @Ctx() { ctx }: GqlContext,
