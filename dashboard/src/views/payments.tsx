@@ -58,11 +58,11 @@ function PaymentDetail({ id }: { id: string }) {
               ['Updated', when(p.updatedAt)],
             ]}
           />
-          {p.refunds.nodes.length > 0 && (
+          {(p.refunds?.nodes.length ?? 0) > 0 && (
             <>
               <h3>Refunds</h3>
               <ul>
-                {p.refunds.nodes.map((r) => (
+                {(p.refunds?.nodes ?? []).map((r) => (
                   <li key={r.id}>
                     <a href={`#/refunds/${r.id}`}>{money(r.amountMoney)}</a> <Status value={r.status} /> {r.reason}
                   </li>
