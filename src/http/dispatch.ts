@@ -61,6 +61,8 @@ function routeSchema(doc: RouteDoc, path: string, extra: { body?: TSchema; idemp
     ...(pathParams(path) ? { params: pathParams(path) } : {}),
     ...(doc.query ? { querystring: doc.query } : {}),
     ...(extra.body ? { body: extra.body } : {}),
+    // Read by the OpenAPI document only (src/http/openapi.ts): validation knows JSON bodies alone.
+    ...(doc.upload ? { 'x-upload': doc.upload } : {}),
     ...(extra.idempotencyKey
       ? {
           headers: Type.Object({

@@ -32,6 +32,12 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     transform: ({ schema, url }) => {
       // Only the documented /v1 routes; GraphQL, health, metrics and checkout pages are not REST API.
       if (!url.startsWith(`${PREFIX}/`) || !schema || !('operationId' in schema)) return { schema: { ...schema, hide: true }, url };
+      // A route that also takes an upload documents both bodies, by media type.
+      const { 'x-upload': upload, ...rest } = schema as typeof schema & { 'x-upload'?: unknown };
+      if (upload) {
+        const body = { content: { 'application/json': { schema: rest.body }, 'multipart/form-data': { schema: upload } } };
+        return { schema: { ...rest, body }, url: url.slice(PREFIX.length) };
+      }
       return { schema, url: url.slice(PREFIX.length) };
     },
     transformObject: (documentObject) => {

@@ -16,6 +16,8 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   query?: TSchema;
+  /** A multipart/form-data body the route takes besides its JSON one (documented beside it). */
+  upload?: TSchema;
   /** Answers by status; build them with `answer` and `failure`. */
   responses: Record<number, TSchema>;
 }

@@ -89,6 +89,15 @@ export const BATCH_ROUTES = {
       '(multipart/form-data, field `file`; errors then name the CSV columns). ' +
       'Every row is checked as POST /v1/payout_intents checks its body: any invalid row makes the batch invalid (201, nothing else created). ' +
       'A valid batch waits at requires_approval and reserves its totals from the available balances.',
+    upload: Type.Object(
+      {
+        file: Type.String({
+          contentMediaType: 'text/csv',
+          description: `The CSV file: UTF-8, header ${CSV_COLUMNS.join(',')}, up to ${MAX_BATCH_ROWS} rows and ${MAX_CSV_BYTES} bytes.`,
+        }),
+      },
+      { required: ['file'] },
+    ),
     responses: {
       201: record('Created: requires_approval, or invalid with every row error.'),
       200: record('Every merchant_reference belongs to an earlier batch of the same rows: that batch.'),
