@@ -4,6 +4,7 @@
  * or BENCH_RESULT=<name>.json) with the settings, the database's size, the machine and its
  * load, and every round.
  */
+import type { BatchResult } from './batch';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ export interface Run {
   loadGeneratorPid: number | undefined;
   results: ScenarioResult[];
   fanout?: Record<string, unknown>;
+  batch?: BatchResult;
 }
 
 export async function report(run: Run): Promise<void> {
@@ -34,6 +36,7 @@ export async function report(run: Run): Promise<void> {
   console.table(results.map(tableRow));
 
   if (fanout) console.table([fanout]);
+  if (run.batch) console.table([run.batch]);
 
   console.log(
     `peak RSS (VmHWM): ${Object.entries(rss)
@@ -78,6 +81,7 @@ export async function report(run: Run): Promise<void> {
     peak_rss: rss,
     scenarios: results,
     subscription_fanout: fanout ?? null,
+    payout_batch: run.batch ?? null,
   };
   const out = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(out, { recursive: true });
