@@ -12,6 +12,7 @@ import { authModule } from '../src/modules/auth/auth.module';
 import { peopleModule } from '../src/modules/people/people.module';
 import { PeopleResolver } from '../src/modules/people/people.resolver';
 import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
+import { ApiKeyResolver } from '../src/modules/auth/api-key.resolver';
 import { balancesModule } from '../src/modules/balances/balance.module';
 import { BalanceResolver } from '../src/modules/balances/balance.resolver';
 import { batchesModule } from '../src/modules/batches/batch.module';
@@ -256,7 +257,7 @@ describe('modules build their own services', () => {
 const RESOLVERS_FIT = [
   fits(approvalsModule, ApprovalPolicyResolver),
   fits(auditModule, AuditResolver),
-  fits(authModule, ViewerResolver),
+  fits(authModule, ViewerResolver, ApiKeyResolver),
   fits(balancesModule, BalanceResolver),
   fits(batchesModule, PayoutBatchResolver),
   fits(eventsModule, EventResolver, EventSubscriptionResolver),

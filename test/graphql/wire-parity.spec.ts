@@ -28,6 +28,7 @@ type JsonSchema = TSchema & {
 const GRAPHQL_TYPE_OF: Record<string, string> = {
   // One GraphQL type serves the reads and the create/rotate answers; its `secret` is null on reads.
   WebhookEndpointWithSecret: 'WebhookEndpoint',
+  ApiKeyWithSecret: 'ApiKey',
 };
 
 /** REST fields whose GraphQL name is not their camelCase, per REST record (or `Record.path` of an inline object). */
@@ -87,6 +88,9 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
   Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent', amountMoney: MONEY, balanceTransactions: BTX },
   WebhookEndpoint: {
     secret: 'one GraphQL type serves the reads (no secret: null) and the create/rotate answers (WebhookEndpointWithSecret)',
+  },
+  ApiKey: {
+    secretKey: 'one GraphQL type serves the reads (no secret: null) and the create/roll answers (ApiKeyWithSecret)',
   },
 };
 
@@ -202,6 +206,8 @@ const ALL = comparisons();
 
 test('the modules publish the wire records this spec expects to compare', () => {
   expect([...RECORDS.keys()].sort()).toEqual([
+    'ApiKey',
+    'ApiKeyWithSecret',
     'ApprovalPolicy',
     'AuditEntry',
     'Balance',

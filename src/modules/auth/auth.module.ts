@@ -1,7 +1,12 @@
-/** Merchants, API keys, the revocation watch of open sockets, and the `viewer` query. */
+/** Merchants, API keys (and their management: list, create, roll, revoke), the revocation watch of open sockets, and the `viewer` query. */
 import DataLoader from 'dataloader';
 import { byKey, defineModule } from '../module';
 import { ApiKey } from './api-key.entity';
+import { apiKeyOperations } from './api-key.operations';
+import { ApiKeyResolver } from './api-key.resolver';
+import { registerApiKeyRoutes } from './api-key.routes';
+import { ApiKeySchema, ApiKeyWithSecretSchema } from './api-key.schemas';
+import { ApiKeyService } from './api-key.service';
 import { AuthService } from './auth.service';
 import { LastUse } from './last-use';
 import { Merchant } from './merchant.entity';
@@ -26,14 +31,17 @@ export const authModule = defineModule({
     // Closes open graphql-ws sockets of revoked keys, on every process.
     const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
     auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
-    return { auth, revocations, lastUse };
+    const apiKeys = new ApiKeyService(db, auth, lastUse);
+    return { auth, revocations, lastUse, apiKeys, keyOps: apiKeyOperations(apiKeys) };
   },
   close: async ({ revocations, lastUse }) => {
     revocations.close();
     await lastUse.close();
   },
   entities: [Merchant, ApiKey],
-  resolvers: [ViewerResolver],
+  resolvers: [ViewerResolver, ApiKeyResolver],
+  routes: registerApiKeyRoutes,
+  models: [ApiKeySchema, ApiKeyWithSecretSchema],
   loaders: ({ auth }) => ({
     merchant: new DataLoader<string, Merchant | null>(async (ids) => byKey(ids, await auth.merchantsByIds(ids))),
   }),

@@ -44,6 +44,45 @@ export function keyPrincipal(key: Pick<ApiKey, 'id' | 'permissions'>): Principal
   const stored = key.permissions;
   return { type: 'api_key', id: key.id, restricted: true, grants: GRANTS.get(stored, () => parseGrants(stored ? stored.split(',') : [])) };
 }
+/**
+ * A new key row and its secret (the row holds only the secret's SHA-256 digest): `rk_` with
+ * `permissions` (a restricted key), `sk_` without. The secret is for the caller to show once.
+ */
+export function newKeyRow(
+  merchantId: string,
+  environment: Environment,
+  permissions: readonly string[] | null,
+  now = new Date(),
+): { row: ApiKey; secretKey: string } {
+  const publicKey = `pk_${environment}_${alnum(18).slice(0, 24)}`;
+  const secretKey = `${permissions ? 'rk' : 'sk'}_${environment}_${alnum(40).slice(0, 48)}`;
+  const row = Object.assign(new ApiKey(), {
+    id: newId('apiKey', now.getTime()),
+    merchantId,
+    environment,
+    publicKey,
+    secretHash: sha256(secretKey).toString('hex'),
+    createdAt: now,
+    revokedAt: null,
+    permissions: permissions ? permissions.join(',') : null,
+    expiresAt: null,
+    lastUsedAt: null,
+  });
+  return { row, secretKey };
+}
+
+/** What the CLI prints of a new key: the only time its secret is seen. */
+export function issued(row: ApiKey, secretKey: string): IssuedKey {
+  return {
+    merchant_id: row.merchantId,
+    api_key_id: row.id,
+    environment: row.environment,
+    public_key: row.publicKey,
+    secret_key: secretKey,
+    ...(row.permissions !== null ? { permissions: row.permissions ? row.permissions.split(',') : [] } : {}),
+  };
+}
+
 /** A digest nobody's secret has, compared against when the public key is unknown so timing tells nothing. */
 const DUMMY_DIGEST = sha256('no such key').toString('hex');
 
@@ -157,33 +196,9 @@ export class AuthService {
    * is for rolls only. The secret is returned here and never again.
    */
   async issueKey(merchantId: string, environment: Environment, grants?: Readonly<Record<Resource, Access>>): Promise<IssuedKey> {
-    const publicKey = `pk_${environment}_${alnum(18).slice(0, 24)}`;
-    const secretKey = `${grants ? 'rk' : 'sk'}_${environment}_${alnum(40).slice(0, 48)}`;
-    const permissions = grants ? grantList(grants) : undefined;
-    const apiKey = await this.db.tx(async (em) => {
-      const row = em.create(ApiKey, {
-        id: newId('apiKey'),
-        merchantId,
-        environment,
-        publicKey,
-        secretHash: sha256(secretKey).toString('hex'),
-        createdAt: new Date(),
-        revokedAt: null,
-        permissions: permissions ? permissions.join(',') : null,
-        expiresAt: null,
-        lastUsedAt: null,
-      });
-      await em.insert(ApiKey, row);
-      return row;
-    });
-    return {
-      merchant_id: merchantId,
-      api_key_id: apiKey.id,
-      environment,
-      public_key: publicKey,
-      secret_key: secretKey,
-      ...(permissions ? { permissions } : {}),
-    };
+    const { row, secretKey } = newKeyRow(merchantId, environment, grants ? grantList(grants) : null);
+    await this.db.tx((em) => em.insert(ApiKey, row));
+    return issued(row, secretKey);
   }
 
   /**
