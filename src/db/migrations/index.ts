@@ -21,6 +21,7 @@ import { PaymentLinks1738000000000 } from './1738000000000-PaymentLinks';
 import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 import { BatchApprovals1740300000000 } from './1740300000000-BatchApprovals';
+import { SessionSecondFactorAt1740300000100 } from './1740300000100-SessionSecondFactorAt';
 import { ReportRuns1737000001000 } from './1737000001000-ReportRuns';
 import { Actors1740100000000 } from './1740100000000-Actors';
 
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   PayoutBatches1739100000000,
   Actors1740100000000,
   BatchApprovals1740300000000,
+  SessionSecondFactorAt1740300000100,
 ];

@@ -11,6 +11,7 @@ import { RESOURCES, ROLE_GRANTS, type Role } from '../../domain/permissions';
 import type { GqlContext } from '../../graphql/context';
 import { withArgs } from '../../graphql/errors';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { DateTimeScalar } from '../../graphql/scalars';
 import type { RequestContext } from '../../domain/scope';
 import type { AuthService } from '../auth/auth.service';
 import type { SecondFactor } from './second-factor';
@@ -186,5 +187,18 @@ export class PeopleResolver {
       await this.services.sessions.markSecondFactor(me.sessionId);
       return { recoveryCodes };
     });
+  }
+
+  @Needs('authenticated')
+  @Mutation(() => DateTimeScalar, {
+    nullable: true,
+    description:
+      'Confirms the signed-in member with a current authentication code (or a recovery code) again; answers when. A live approval needs one from the last 5 minutes.',
+  })
+  confirmSecondFactor(
+    @Ctx() { ctx }: GqlContext,
+    @Arg('code', () => String, { description: 'A current 6-digit code, or a recovery code.' }) code: string,
+  ): Promise<Date> {
+    return withArgs(() => this.services.sessions.confirmSecondFactor(signedIn(ctx), code));
   }
 }

@@ -17,6 +17,8 @@ export class Session {
   @Column({ type: 'varchar', length: 4 }) environment: Environment;
   /** 1 when the sign-in included a TOTP or recovery code (live mode needs it for owner, admin, finance). */
   @Column({ name: 'second_factor', type: 'int' }) secondFactor: number;
+  /** When the member last entered a code in this session (sign-in, turning TOTP on, a step-up); a live approval needs one from the last 5 minutes. */
+  @time('second_factor_at', true) secondFactorAt: Date | null;
   @Column({ name: 'user_agent', type: 'varchar', length: 200, nullable: true }) userAgent: string | null;
   @time('created_at') createdAt: Date;
   @time('last_seen_at') lastSeenAt: Date;

@@ -114,6 +114,7 @@ export class SessionService {
         merchantId: membership.merchantId,
         environment: 'test',
         secondFactor: user.totpEnabledAt ? 1 : 0,
+        secondFactorAt: user.totpEnabledAt ? now : null,
         userAgent: from.userAgent?.slice(0, 200) ?? null,
         createdAt: now,
         lastSeenAt: now,
@@ -139,7 +140,14 @@ export class SessionService {
         .createQueryBuilder(Session, 's')
         .innerJoin(Membership, 'm', 'm.user_id = s.user_id AND m.merchant_id = s.merchant_id')
         .innerJoin(User, 'u', 'u.id = s.user_id')
-        .select(['s.id AS id', 's.merchant_id AS merchant_id', 's.environment AS environment', 's.last_seen_at AS last_seen_at', 's.expires_at AS expires_at'])
+        .select([
+          's.id AS id',
+          's.merchant_id AS merchant_id',
+          's.environment AS environment',
+          's.last_seen_at AS last_seen_at',
+          's.expires_at AS expires_at',
+          's.second_factor_at AS second_factor_at',
+        ])
         .addSelect(['u.id AS user_id', 'u.email AS email', 'm.role AS role'])
         .where('s.token_hash = :h AND s.ended_at IS NULL', { h: tokenHash(token) })
         .getRawOne<Record<string, string>>(),
@@ -162,7 +170,13 @@ export class SessionService {
       sessionId: row.id,
       merchantId: row.merchant_id,
       environment: row.environment as Environment,
-      principal: { type: 'member', id: row.user_id, email: row.email, role: row.role as MemberPrincipal['role'] },
+      principal: {
+        type: 'member',
+        id: row.user_id,
+        email: row.email,
+        role: row.role as MemberPrincipal['role'],
+        ...(row.second_factor_at ? { secondFactorAt: new Date(Number(row.second_factor_at)) } : {}),
+      },
     };
   }
 
@@ -241,7 +255,26 @@ export class SessionService {
 
   /** Marks a session as having passed a second factor (after TOTP enrolment in it). */
   async markSecondFactor(sessionId: string): Promise<void> {
-    await this.db.tx((tx) => tx.update(Session, { id: sessionId }, { secondFactor: 1 }));
+    await this.db.tx((tx) => tx.update(Session, { id: sessionId }, { secondFactor: 1, secondFactorAt: new Date() }));
+  }
+
+  /**
+   * A step-up: the signed-in member enters a current authentication code (or a recovery code)
+   * again, so that a step that needs a recent one (a live approval) may follow. A wrong code
+   * counts as a failed sign-in of the account (the same limiter) and is 401.
+   */
+  async confirmSecondFactor(me: SignedIn, code: string): Promise<Date> {
+    const user = await this.db.tx((tx) => tx.findOneByOrFail(User, { id: me.principal.id }));
+    if (!user.totpEnabledAt) throw new ApiError('invalid_state', 'Set up an authenticator app first (enrolTotp, then confirmTotp).');
+    const locked = await this.limits.account.lockedFor(user.emailNormalized);
+    if (locked > 0) throw Object.assign(rateLimited(locked), { message: `Too many wrong codes; retry after ${locked} s.` });
+    if (!(await this.secondFactor.accept(user, code.trim()))) {
+      await this.limits.account.fail(user.emailNormalized);
+      throw new ApiError('unauthorized', 'The authentication code is wrong or was used already.');
+    }
+    const now = new Date();
+    await this.db.tx((tx) => tx.update(Session, { id: me.sessionId }, { secondFactor: 1, secondFactorAt: now }));
+    return now;
   }
 
   /**
