@@ -57,3 +57,9 @@ export const ConfirmTotpDocument = graphql(`
     }
   }
 `);
+
+export const ConfirmSecondFactorDocument = graphql(`
+  mutation ConfirmSecondFactor($code: String!) {
+    confirmSecondFactor(code: $code)
+  }
+`);

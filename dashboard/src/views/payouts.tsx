@@ -2,6 +2,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { LiveEvent } from '../live';
 import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
+import { useStepUp } from '../step-up';
 import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations/payouts';
 import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
@@ -135,6 +136,7 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
       if (r.approvePayoutIntent) onChanged(r.approvePayoutIntent);
       record.reload();
     });
+  const stepUp = useStepUp(approve);
   const cancel = (e: Event) => {
     e.preventDefault();
     if (tooLong) return;
@@ -178,10 +180,11 @@ function PayoutDetail({ id, tick, onChanged }: { id: string; tick: number; onCha
             ]}
           />
           <ApprovalState payout={p} />
-          {p.status === 'REQUIRES_APPROVAL' && !cancelling && (can('payout_approvals:write') || can('payout_intents:write')) && (
+          {stepUp.form}
+          {p.status === 'REQUIRES_APPROVAL' && !cancelling && !stepUp.asking && (can('payout_approvals:write') || can('payout_intents:write')) && (
             <div class="actions">
               {can('payout_approvals:write') && !p.approvals.some((a) => a.actor.id === me.id) && (
-                <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve">
+                <button type="button" class="primary" onClick={() => void stepUp.start()} disabled={action.busy} data-testid="approve">
                   Approve
                 </button>
               )}
