@@ -18,6 +18,8 @@ import { Client, eventually, payoutBody } from '../helpers/client';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
 import { approvalsModule } from '../../src/modules/approvals/approval.module';
 import { totpCode } from '../../src/modules/people/credentials';
+import { User } from '../../src/modules/people/people.entity';
+import { Session } from '../../src/modules/people/session.entity';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'ada@tea.example';
@@ -214,5 +216,34 @@ describeBrowser('team members in the dashboard', () => {
     expect(await owner.getByTestId('test-banner').count()).toBe(0);
     expect(await owner.getByTestId('signed-out-reason').count()).toBe(0);
     problems.push(...(await scan(owner, 'live-switcher')));
+  });
+
+  test('in live mode Approve asks for an Authentication code: a wrong one is refused (still signed in), a right one approves', async () => {
+    const lampang = (await srv.app.auth.findMerchant('Lampang Tea'))!;
+    const liveKey = await srv.keyFor(lampang.id, 'live');
+    await srv.fund(liveKey, 'THB', '10000000');
+    const { approvalPolicies } = srv.app.modules.of(approvalsModule);
+    await srv.app.db.tx((tx) =>
+      approvalPolicies.set(tx, { merchantId: lampang.id, environment: 'live' }, { currency: 'THB', minAmount: 1n, approvals: 1, keysCount: false }),
+    );
+    const created = await liveKey.post('/v1/payout_intents', payoutBody({ amount: '30000' }), { idempotencyKey: randomUUID() });
+    expect(created.status).toBe(201);
+    // The code this session signed in with is older than 5 minutes now.
+    const user = await srv.app.db.tx((tx) => tx.findOneByOrFail(User, { emailNormalized: OWNER }));
+    await srv.app.db.tx((tx) => tx.update(Session, { userId: user.id }, { secondFactorAt: new Date(Date.now() - 6 * 60_000) }));
+
+    await owner.goto(`${srv.url}/dashboard#/payouts/${created.body.id}`);
+    await owner.getByTestId('approve').click();
+    const code = owner.getByLabel('Authentication code', { exact: true });
+    await code.fill('000000');
+    await owner.getByRole('button', { name: 'Confirm and approve' }).click();
+    await owner.getByTestId('step-up').getByRole('alert').waitFor();
+    expect(await owner.getByTestId('signed-out-reason').count()).toBe(0);
+    expect((await liveKey.get(`/v1/payout_intents/${created.body.id}`)).body.status).toBe('requires_approval');
+    await code.fill(recoveryCodes[1]);
+    await owner.getByRole('button', { name: 'Confirm and approve' }).click();
+    await eventually(async () => (await liveKey.get(`/v1/payout_intents/${created.body.id}`)).body.status !== 'requires_approval');
+    await eventually(async () => ((await owner.getByTestId('approvals').textContent()) ?? '').includes(`Approved by ${OWNER}`));
+    expect(await owner.getByTestId('member').textContent()).toBe(OWNER);
   });
 });
