@@ -11,10 +11,14 @@ import { AppContext, allows, type Ctx, type Listener, type Me } from './ui';
 import { Account } from './views/account';
 import { Audit } from './views/audit';
 import { Balances } from './views/balances';
+import { BalanceTransactions } from './views/balance-transactions';
+import { PayoutBatches } from './views/batches';
 import { Events } from './views/events';
+import { PaymentLinks } from './views/links';
 import { Payments } from './views/payments';
 import { Payouts } from './views/payouts';
 import { Refunds } from './views/refunds';
+import { Reports } from './views/reports';
 import { Team } from './views/team';
 import { Topups } from './views/topups';
 import { Webhooks } from './views/webhooks';
@@ -22,8 +26,12 @@ import { Webhooks } from './views/webhooks';
 /** Section, title, what the role needs to see it, the page. */
 const NAV: [string, string, string, (p: { id?: string }) => preact.JSX.Element | null][] = [
   ['payouts', 'Payouts', 'payout_intents:read', Payouts],
+  ['batches', 'Payout batches', 'payout_batches:read', PayoutBatches],
   ['balances', 'Balances', 'balances:read', Balances],
+  ['transactions', 'Balance transactions', 'balance_transactions:read', BalanceTransactions],
+  ['reports', 'Reports', 'report_runs:read', Reports],
   ['payments', 'Payments', 'payment_intents:read', Payments],
+  ['links', 'Payment links', 'payment_links:read', PaymentLinks],
   ['topups', 'Topups', 'topup_intents:read', Topups],
   ['refunds', 'Refunds', 'refunds:read', Refunds],
   ['events', 'Events', 'events:read', Events],

@@ -1,0 +1,66 @@
+/** Payment links: the list, create, update (activate / deactivate). GraphQL Code Generator types each document. */
+import { graphql } from '../gql';
+
+export const PaymentLinksDocument = graphql(`
+  query PaymentLinks($after: String) {
+    paymentLinks(first: 10, after: $after) {
+      nodes {
+        ...LinkFields
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+    balances {
+      currency
+      availableMoney {
+        exponent
+      }
+    }
+  }
+`);
+
+export const LinkFieldsFragment = graphql(`
+  fragment LinkFields on PaymentLink {
+    id
+    url
+    active
+    reusable
+    description
+    currency
+    country
+    completedCount
+    completionLimit
+    expiresAt
+    createdAt
+    amountMoney {
+      decimal
+      currency
+    }
+    customerChoosesMinimumMoney {
+      decimal
+      currency
+    }
+    customerChoosesMaximumMoney {
+      decimal
+      currency
+    }
+  }
+`);
+
+export const CreatePaymentLinkDocument = graphql(`
+  mutation CreatePaymentLink($input: CreatePaymentLinkInput!) {
+    createPaymentLink(input: $input) {
+      ...LinkFields
+    }
+  }
+`);
+
+export const UpdatePaymentLinkDocument = graphql(`
+  mutation UpdatePaymentLink($id: ID!, $input: UpdatePaymentLinkInput!) {
+    updatePaymentLink(id: $id, input: $input) {
+      ...LinkFields
+    }
+  }
+`);

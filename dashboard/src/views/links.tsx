@@ -1,0 +1,164 @@
+/** Payment links: list with status, create (fixed or customer-chosen amount), copy, QR code, activate / deactivate. */
+import { useState } from 'preact/hooks';
+import type { LinkFieldsFragment } from '../gql/graphql';
+import { money, when } from '../format';
+import { PaymentLinksDocument, UpdatePaymentLinkDocument } from '../operations/links';
+import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged } from '../ui';
+import { exponentsOf } from './amount';
+import { LinkForm } from './link-form';
+
+type Link = LinkFieldsFragment;
+
+/** active, inactive (deactivated), expired (past expiresAt) or completed (its payments taken). */
+export function linkStatus(l: Link, now = Date.now()): string {
+  if (!l.active) return 'INACTIVE';
+  if (l.completionLimit !== null && l.completedCount >= l.completionLimit) return 'COMPLETED';
+  if (!l.reusable && l.completedCount > 0) return 'COMPLETED';
+  if (l.expiresAt && new Date(l.expiresAt).getTime() <= now) return 'EXPIRED';
+  return 'ACTIVE';
+}
+
+export function linkAmount(l: Link): string {
+  if (l.amountMoney) return money(l.amountMoney);
+  if (l.customerChoosesMinimumMoney && l.customerChoosesMaximumMoney)
+    return `${money(l.customerChoosesMinimumMoney)} – ${money(l.customerChoosesMaximumMoney)}`;
+  return '';
+}
+
+export function PaymentLinks({ id }: { id?: string }) {
+  const { api, can } = useApp();
+  const [exponents, setExponents] = useState(new Map<string, number>());
+  const [creating, setCreating] = useState(false);
+  const paged = usePaged<Link>(async (after) => {
+    const r = await api.query(PaymentLinksDocument, { after });
+    setExponents(exponentsOf(r.balances));
+    return r.paymentLinks;
+  }, 'links');
+  useLive((e) => {
+    if (e.type.startsWith('payment_link.') || e.type.startsWith('payment_intent.succeeded')) paged.refresh();
+  });
+  const selected = paged.nodes.find((l) => l.id === id);
+  return (
+    <div class={id ? 'split' : ''}>
+      <section aria-labelledby="links-title">
+        <h1 id="links-title">Payment links</h1>
+        {can('payment_links:write') &&
+          (creating ? (
+            <LinkForm
+              exponents={exponents}
+              onDone={(link) => {
+                setCreating(false);
+                if (link) {
+                  paged.update((rows) => [link, ...rows.filter((r) => r.id !== link.id)]);
+                  location.hash = `#/links/${link.id}`;
+                }
+              }}
+            />
+          ) : (
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => setCreating(true)} data-testid="new-link">
+                New payment link
+              </button>
+            </div>
+          ))}
+        <ListState paged={paged} empty="No payment links yet.">
+          <div class="table-wrap">
+            <table data-testid="links">
+              <caption class="sr">Payment links, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Description</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="wide">
+                    Created
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {paged.nodes.map((l) => (
+                  <tr key={l.id} data-testid={`link-${l.id}`} data-status={linkStatus(l)} class={l.id === id ? 'selected' : ''}>
+                    <td>
+                      <a href={`#/links/${l.id}`} aria-current={l.id === id ? 'true' : undefined}>
+                        {l.description || l.id}
+                      </a>
+                    </td>
+                    <td class="num">{linkAmount(l)}</td>
+                    <td>
+                      <Status value={linkStatus(l)} />
+                    </td>
+                    <td class="wide">{when(l.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager paged={paged} />
+        </ListState>
+      </section>
+      {id && selected && <LinkDetail link={selected} onChanged={(link) => paged.update((rows) => rows.map((r) => (r.id === link.id ? link : r)))} />}
+    </div>
+  );
+}
+
+function LinkDetail({ link, onChanged }: { link: Link; onChanged: (l: Link) => void }) {
+  const { api, can } = useApp();
+  const action = useAction();
+  const [copied, setCopied] = useState(false);
+  const copy = () =>
+    action.run(async () => {
+      await navigator.clipboard.writeText(link.url);
+      setCopied(true);
+    });
+  const setActive = (active: boolean) =>
+    action.run(async () => {
+      const r = await api.mutate(UpdatePaymentLinkDocument, { id: link.id, input: { active } });
+      if (r.updatePaymentLink) onChanged(r.updatePaymentLink);
+    });
+  return (
+    <Panel title={link.description ? `Link: ${link.description}` : 'Payment link'} back="#/links">
+      <Fields
+        rows={[
+          ['ID', <code>{link.id}</code>],
+          ['Status', <Status value={linkStatus(link)} />],
+          ['Amount', linkAmount(link)],
+          ['Use', link.reusable ? 'Reusable' : 'Single use'],
+          ['Completed payments', `${link.completedCount}${link.completionLimit === null ? '' : ` of ${link.completionLimit}`}`],
+          ['Expires', link.expiresAt ? when(link.expiresAt) : 'Never'],
+          ['Country', link.country],
+        ]}
+      />
+      <label for="link-url">Link</label>
+      <div class="copy-row">
+        <input id="link-url" readOnly value={link.url} data-testid="link-url" onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" onClick={() => void copy()} data-testid="copy-link">
+          Copy link
+        </button>
+      </div>
+      <p class="muted" role="status" aria-live="polite">
+        {copied ? 'Copied.' : ''}
+      </p>
+      <img class="qr" src={`/v1/payment_links/${encodeURIComponent(link.id)}/qr.svg`} alt="QR code of the payment link" data-testid="link-qr" />
+      {can('payment_links:write') && (
+        <div class="actions">
+          {link.active ? (
+            <button type="button" class="danger" onClick={() => void setActive(false)} disabled={action.busy} data-testid="deactivate">
+              Deactivate
+            </button>
+          ) : (
+            <button type="button" onClick={() => void setActive(true)} disabled={action.busy} data-testid="activate">
+              Activate
+            </button>
+          )}
+        </div>
+      )}
+      {action.error && (
+        <p class="error" role="alert">
+          {action.error}
+        </p>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,116 @@
+/** Reports: request a report run for an interval, follow it until its file is ready, download the CSV. */
+import { useState } from 'preact/hooks';
+import type { ReportRunFieldsFragment, ReportType } from '../gql/graphql';
+import { label, when } from '../format';
+import { ReportRunsDocument } from '../operations/finance';
+import { ListState, Pager, Status, useAction, useApp, useLive, usePaged } from '../ui';
+import { isoOf } from './amount';
+import { runReport, thisMonth } from './report-export';
+
+const TYPES: ReportType[] = ['BALANCE_SUMMARY', 'BALANCE_TRANSACTIONS_ITEMIZED', 'PAYMENTS_ITEMIZED', 'PAYOUTS_ITEMIZED', 'REFUNDS_ITEMIZED'];
+
+export function Reports() {
+  const { api, can } = useApp();
+  const [month] = useState(thisMonth);
+  const [form, setForm] = useState({ type: 'BALANCE_SUMMARY', from: month[0], to: month[1], currency: '' });
+  const action = useAction();
+  const paged = usePaged<ReportRunFieldsFragment>(async (after) => (await api.query(ReportRunsDocument, { after })).reportRuns, 'reports');
+  useLive((e) => {
+    if (e.type.startsWith('report_run.') && paged.page === 1) paged.refresh();
+  });
+  const put = (run: ReportRunFieldsFragment) => paged.update((rows) => [run, ...rows.filter((r) => r.id !== run.id)]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const start = isoOf(form.from);
+      const end = isoOf(form.to);
+      if (!start || !end) throw new Error('Choose the interval (from and to).');
+      const currency = form.currency.trim().toUpperCase();
+      await runReport(api, { reportType: form.type as ReportType, intervalStart: start, intervalEnd: end, ...(currency ? { currency } : {}) }, put);
+    });
+  };
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
+  return (
+    <section aria-labelledby="reports-title">
+      <h1 id="reports-title">Reports</h1>
+      {can('report_runs:write') && (
+        <form class="filters" onSubmit={submit} data-testid="report-form">
+          <label>
+            Report
+            <select value={form.type} onChange={set('type')} data-testid="report-type">
+              {TYPES.map((t) => (
+                <option value={t} key={t}>
+                  {label(t)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            From
+            <input type="datetime-local" value={form.from} onInput={set('from')} />
+          </label>
+          <label>
+            To (exclusive)
+            <input type="datetime-local" value={form.to} onInput={set('to')} />
+          </label>
+          <label>
+            Currency (optional)
+            <input value={form.currency} onInput={set('currency')} maxLength={3} size={4} />
+          </label>
+          <button type="submit" class="primary" disabled={action.busy} data-testid="run-report">
+            Run report
+          </button>
+        </form>
+      )}
+      {action.error && (
+        <p class="error" role="alert">
+          {action.error}
+        </p>
+      )}
+      <ListState paged={paged} empty="No reports yet.">
+        <div class="table-wrap">
+          <table data-testid="reports">
+            <caption class="sr">Report runs, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Report</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="wide">
+                  Interval
+                </th>
+                <th scope="col">File</th>
+              </tr>
+            </thead>
+            <tbody>
+              {paged.nodes.map((r) => (
+                <tr key={r.id} data-testid={`report-${r.id}`} data-status={r.status}>
+                  <td>{label(r.reportType)}</td>
+                  <td>
+                    <Status value={r.status} />
+                    {r.error && <div class="error">{r.error}</div>}
+                  </td>
+                  <td class="wide">
+                    {when(r.parameters.intervalStart)} – {when(r.parameters.intervalEnd)}
+                    {r.parameters.currency ? ` (${r.parameters.currency})` : ''}
+                  </td>
+                  <td>
+                    {r.result?.url ? (
+                      <a href={r.result.url} download={`${r.id}.csv`} data-testid="download">
+                        Download CSV<span class="sr"> of {label(r.reportType)}</span> ({r.result.rows} rows)
+                      </a>
+                    ) : r.status === 'SUCCEEDED' ? (
+                      'Deleted after 7 days'
+                    ) : (
+                      ''
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <Pager paged={paged} />
+      </ListState>
+    </section>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * The merchant pages in a real browser (chromium via playwright-core) against a real server,
+ * signed in as an owner the CLI created: a payment link is created and listed with its QR code
+ * (the SVG route answers the session cookie); a payout batch CSV with an invalid row shows its
+ * errors and creates nothing, the fixed file creates the batch, which is approved and whose
+ * items move on; a report run is created and its file downloaded; each page has no serious or
+ * critical axe-core violation and nothing overflows a 390 px wide viewport.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
+import { runCli, startServer, TestServer } from '../helpers/server';
+import { Client, eventually } from '../helpers/client';
+import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+
+const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
+const OWNER = 'pim@pages.example';
+const PASSWORD = 'a long enough passphrase';
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const HEADER = 'amount,currency,country,merchant_reference,bank_code,account_number,holder_name';
+
+/** Serious and critical axe-core violations, and a horizontal overflow at 390 px. */
+async function scan(page: Page, name: string): Promise<string[]> {
+  const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
+    `${AXE}; axe.run(document, { resultTypes: ['violations'] })`,
+  );
+  const found = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+  if (width > 390) found.push(`${name}: ${width} px wide at a 390 px viewport`);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  return found;
+}
+
+describeBrowser('merchant pages in the dashboard', () => {
+  let srv: TestServer;
+  let merchant: Client;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'));
+
+  beforeAll(async () => {
+    srv = await startServer();
+    merchant = await srv.merchant('Nan Weavers');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchant.merchantId, '--email', OWNER, '--role', 'owner'], {
+      PUBLIC_BASE_URL: srv.url,
+    });
+    expect(cli.code).toBe(0);
+    await page.goto((JSON.parse(cli.stdout) as { setup_url: string }).setup_url);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByTestId('totp-skip').click();
+    await expect(page.getByTestId('member').textContent()).resolves.toBe(OWNER);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await srv?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems.length = 0;
+  });
+
+  test('create a payment link; it is listed with its QR code; deactivate it', async () => {
+    await page.getByRole('link', { name: 'Payment links' }).click();
+    await page.getByTestId('new-link').click();
+    await page.getByTestId('link-amount').fill('250.50');
+    await page.getByTestId('link-description').fill('Indigo scarf');
+    problems.push(...(await scan(page, 'link-form')));
+    await page.getByTestId('create-link').click();
+    const row = page.getByTestId('links').locator('tr', { hasText: 'Indigo scarf' });
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('ACTIVE');
+    expect(await row.textContent()).toContain('250.50 THB');
+    const id = (await row.getAttribute('data-testid'))!.replace(/^link-/, '');
+    const rest = await merchant.get(`/v1/payment_links/${id}`);
+    expect(rest.body.amount).toBe('25050');
+    expect(await page.getByTestId('link-url').inputValue()).toBe(rest.body.url);
+    // The QR image loaded (an SVG with a size), fetched with the session cookie.
+    await eventually(
+      async () =>
+        (await page.getByTestId('link-qr').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)) || undefined,
+    );
+    problems.push(...(await scan(page, 'links')));
+    await page.getByTestId('deactivate').click();
+    await eventually(async () => (await row.getAttribute('data-status')) === 'INACTIVE');
+    expect((await merchant.get(`/v1/payment_links/${id}`)).body.active).toBe(false);
+  });
+
+  test('a CSV with an invalid row shows its errors and creates nothing; the fixed file creates a batch that is approved', async () => {
+    const rows = ['150000,THB,TH,batch-1,KBANK,1234567890,สมชาย ใจดี', '20000,THB,TH,batch-2,SCB,0987654321,Malee Sukjai'];
+    const bad = path.join(dir, 'bad.csv');
+    fs.writeFileSync(bad, [HEADER, ...rows, '-5,THB,TH,batch-3,BBL,1112223334,Anong Dee'].join('\n'));
+    await page.getByRole('link', { name: 'Payout batches' }).click();
+    await page.getByTestId('batch-file').setInputFiles(bad);
+    await page.getByTestId('csv-errors').waitFor();
+    expect(await page.getByTestId('csv-errors').textContent()).toContain('Row 3, amount');
+    expect(await page.getByTestId('csv-rows').locator('tbody tr').count()).toBe(3);
+    expect(await page.getByTestId('create-batch').isDisabled()).toBe(true);
+    problems.push(...(await scan(page, 'batch-errors')));
+    expect((await merchant.get('/v1/payout_batches')).body.data).toHaveLength(0);
+
+    const good = path.join(dir, 'good.csv');
+    fs.writeFileSync(good, [HEADER, ...rows, '5000,THB,TH,batch-3,BBL,1112223334,Anong Dee'].join('\n'));
+    await page.getByTestId('batch-file').setInputFiles(good);
+    await eventually(async () => ((await page.getByTestId('batch-summary').textContent()) ?? '').includes('no errors found'));
+    await page.getByTestId('create-batch').click();
+    await page.getByTestId('approve-batch').waitFor();
+    expect(await page.getByTestId('details').textContent()).toContain('1,750.00 THB');
+    problems.push(...(await scan(page, 'batch-detail')));
+    await page.getByTestId('approve-batch').click();
+    const items = page.getByTestId('batch-items').locator('li');
+    await eventually(async () => (await items.count()) === 3);
+    for (const status of await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))) expect(['PROCESSING', 'SUCCEEDED']).toContain(status);
+    expect(await page.getByTestId('approvals').textContent()).toContain(`Approved by ${OWNER}`);
+  });
+
+  test('balance transactions, and a report run downloaded from the Reports page and by Export CSV', async () => {
+    await page.getByRole('link', { name: 'Balance transactions' }).click();
+    await page.getByTestId('transactions').waitFor();
+    problems.push(...(await scan(page, 'transactions')));
+    const exported = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    const file = await (await exported).path();
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^\uFEFF?\S+,/);
+
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByTestId('report-type').selectOption('BALANCE_SUMMARY');
+    await page.getByTestId('run-report').click();
+    const link = page.getByTestId('reports').locator('tr[data-status="SUCCEEDED"]').first().getByTestId('download');
+    await link.waitFor({ timeout: 20000 });
+    problems.push(...(await scan(page, 'reports')));
+    const downloaded = page.waitForEvent('download');
+    await link.click();
+    const csv = fs.readFileSync(await (await downloaded).path(), 'utf8');
+    expect(csv).toContain('THB');
+  });
+});
