@@ -4,6 +4,7 @@ import type { PayoutBatchesQuery } from '../gql/graphql';
 import { codePoints, money, objectIdOf, REASON_MAX, when } from '../format';
 import { ApprovePayoutBatchDocument, CancelPayoutBatchDocument, PayoutBatchDocument, PayoutBatchesDocument } from '../operations/batches';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
+import { useStepUp } from '../step-up';
 import { ApprovalState } from './approvals';
 import { columnOf } from './batch-csv';
 import { RowErrors } from './batch-errors';
@@ -94,6 +95,8 @@ function BatchDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
     setTick((t) => t + 1);
   };
   const approve = () => action.run(async () => void (await api.mutate(ApprovePayoutBatchDocument, { id }), done()));
+  // A live approval needs an authentication code from the last 5 minutes: asked for first, as on the payout page.
+  const stepUp = useStepUp(approve);
   const cancel = (e: Event) => {
     e.preventDefault();
     if (tooLong) return;
@@ -125,10 +128,11 @@ function BatchDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
           <RowErrors errors={b.errors.map((x) => ({ row: x.row, column: columnOf(x.param), message: x.message }))} testid="batch-errors" />
           {/* ApprovalState reads only approvals, approvalsRequired and status, which a batch has too. */}
           <ApprovalState payout={b as never} />
-          {b.status === 'REQUIRES_APPROVAL' && !cancelling && (
+          {stepUp.form}
+          {b.status === 'REQUIRES_APPROVAL' && !cancelling && !stepUp.asking && (
             <div class="actions">
               {can('payout_approvals:write') && !b.approvals.some((a) => a.actor.id === me.id) && (
-                <button type="button" class="primary" onClick={() => void approve()} disabled={action.busy} data-testid="approve-batch">
+                <button type="button" class="primary" onClick={() => void stepUp.start()} disabled={action.busy} data-testid="approve-batch">
                   Approve
                 </button>
               )}
