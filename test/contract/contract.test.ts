@@ -528,8 +528,10 @@ describe('REST routes and success statuses', () => {
     const list = await get(m, '/v1/events');
     expect(list.status).toBe(200);
     const ev = list.body.data[0];
-    expect(Object.keys(ev).sort()).toEqual(['created_at', 'data', 'environment', 'id', 'object', 'type']);
+    expect(Object.keys(ev).sort()).toEqual(['actor', 'created_at', 'data', 'environment', 'id', 'object', 'type']);
     expect(ev.object).toBe('event');
+    // The actor behind the change (the contract's third-round addition): this key, or null for the system's changes.
+    if (ev.actor !== null) expect(ev.actor).toEqual({ type: 'api_key', id: expect.stringMatching(/^key_/), restricted: false });
     expect(Object.keys(ev.data)).toEqual(['object']);
     const one = await get(m, `/v1/events/${ev.id}`);
     expect(one.status).toBe(200);
