@@ -193,6 +193,26 @@ describe('imports', () => {
   });
 
   /** The kernel knows no database: SQL, query builders and index hints live under src/db/. */
+  test('the dashboard (dashboard/src) imports nothing outside dashboard/: it is a client of the public API only', () => {
+    const root = path.resolve(__dirname, '../../dashboard');
+    const files = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) return e.name === 'gql' ? [] : files(full);
+        return /\.tsx?$/.test(e.name) ? [full] : [];
+      });
+    const all = files(path.join(root, 'src'));
+    expect(all.length).toBeGreaterThan(10);
+    const offending = all.flatMap((file) =>
+      ts
+        .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((spec) => spec.startsWith('.') && !path.resolve(path.dirname(file), spec).startsWith(root + path.sep))
+        .map((spec) => `${path.relative(root, file).split(path.sep).join('/')} -> ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   test('src/domain imports neither src/db nor typeorm', () => {
     const offending = tsFiles(path.join(SRC, 'domain')).flatMap((file) =>
       ts
