@@ -123,6 +123,11 @@ const TEST_ENV = {
   DB_QUERY_TIMEOUT_MS: '30000',
   DB_TX_TIMEOUT_MS: '30000',
   DB_PROBE_TIMEOUT_MS: '10000',
+  // The server and its test client share one event loop: a long synchronous step (seeding
+  // SQLite, a loaded machine) can make the server's idle timer and the client's reuse of a
+  // kept-alive connection fire together, and the request meets a closed socket (ECONNRESET).
+  // Idle connections are kept 5 minutes here (the default, 30 s, is src/config.ts's).
+  HTTP_IDLE_TIMEOUT_MS: '300000',
 };
 
 /** The production database limits (src/config.ts defaults), for tests about them: overrides TEST_ENV's relaxed ones. */
