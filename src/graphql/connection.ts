@@ -2,18 +2,18 @@
 import { ClassType, Field, ObjectType } from 'type-graphql';
 import type { Page } from '../domain/listing';
 
-@ObjectType()
+@ObjectType({ description: 'Where a page is in its list (Relay).' })
 export class PageInfo {
-  @Field(() => Boolean, { simple: true })
+  @Field(() => Boolean, { description: 'Whether another page follows: ask again with `after: endCursor`.', simple: true })
   hasNextPage: boolean;
 
   @Field(() => Boolean, { description: 'Always false: lists page forward only, newest first.', simple: true })
   hasPreviousPage: boolean;
 
-  @Field(() => String, { nullable: true, simple: true })
+  @Field(() => String, { nullable: true, description: 'The cursor of the first item; null for an empty page.', simple: true })
   startCursor: string | null;
 
-  @Field(() => String, { nullable: true, simple: true })
+  @Field(() => String, { nullable: true, description: 'The cursor of the last item: `after` of the next page; null for an empty page.', simple: true })
   endCursor: string | null;
 }
 
@@ -24,24 +24,24 @@ export interface ConnectionShape<T> {
 }
 
 export function Connection<T extends object>(name: string, NodeType: ClassType<T>) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `One ${name} of a page, with its cursor.` })
   class Edge {
-    @Field(() => String, { simple: true })
+    @Field(() => String, { description: 'Where this item is in the list: `after` for the page after it.', simple: true })
     cursor: string;
 
-    @Field(() => NodeType, { simple: true })
+    @Field(() => NodeType, { description: `The ${name}.`, simple: true })
     node: T;
   }
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { description: `A page of ${name} records (Relay connection), newest first.` })
   class ConnectionType implements ConnectionShape<T> {
-    @Field(() => [Edge], { simple: true })
+    @Field(() => [Edge], { description: 'The items of the page, each with its cursor.', simple: true })
     edges: Edge[];
 
-    @Field(() => [NodeType], { simple: true })
+    @Field(() => [NodeType], { description: 'The items of the page (the edges without cursors).', simple: true })
     nodes: T[];
 
-    @Field(() => PageInfo, { simple: true })
+    @Field(() => PageInfo, { description: 'Whether another page follows, and its cursor.', simple: true })
     pageInfo: PageInfo;
   }
   return ConnectionType;

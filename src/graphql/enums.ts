@@ -8,9 +8,12 @@ import { TOPUP_STATUSES, TopupStatus } from '../modules/topups/topup.states';
 type WireEnum<V extends string> = { [K in V as Uppercase<K>]: K };
 
 /** The GraphQL enum of a state list (`REQUIRES_ACTION` -> `requires_action`): it cannot drift from the state machine. */
-function stateEnum<V extends string>(states: readonly V[], name: string): WireEnum<V> {
+function stateEnum<V extends string>(states: readonly V[], name: string, what: string, meaning: Record<V, string>): WireEnum<V> {
   const values = Object.fromEntries(states.map((state) => [state.toUpperCase(), state])) as WireEnum<V>;
-  registerEnumType(values, { name });
+  const valuesConfig = Object.fromEntries(states.map((state) => [state.toUpperCase(), { description: meaning[state] }])) as Partial<
+    Record<keyof WireEnum<V>, { description: string }>
+  >;
+  registerEnumType(values, { name, description: `Where a ${what} is in its lifecycle (REST: the lower-case status).`, valuesConfig });
   return values;
 }
 
@@ -18,23 +21,53 @@ export enum EnvironmentEnum {
   TEST = 'test',
   LIVE = 'live',
 }
-registerEnumType(EnvironmentEnum, { name: 'Environment', description: 'Set by the API key prefix; never by input.' });
+registerEnumType(EnvironmentEnum, {
+  name: 'Environment',
+  description: 'Set by the API key prefix; never by input.',
+  valuesConfig: { TEST: { description: 'Test mode: simulated providers, test keys.' }, LIVE: { description: 'Live mode: real money.' } },
+});
 
-export const PayoutIntentStatusEnum = stateEnum(PAYOUT_STATUSES, 'PayoutIntentStatus');
+export const PayoutIntentStatusEnum = stateEnum(PAYOUT_STATUSES, 'PayoutIntentStatus', 'payout intent', {
+  requires_approval: 'Created, its amount reserved; waits for approval (or cancel).',
+  processing: 'Approved and sent to the provider.',
+  succeeded: 'The recipient was paid.',
+  failed: 'The provider refused it; the amount went back to the balance.',
+  cancelled: 'Cancelled before approval; the reservation was released.',
+});
 export type PayoutIntentStatusEnum = PayoutStatus;
 
 export enum RecipientTypeEnum {
   BANK_ACCOUNT = 'bank_account',
 }
-registerEnumType(RecipientTypeEnum, { name: 'RecipientType' });
+registerEnumType(RecipientTypeEnum, {
+  name: 'RecipientType',
+  description: 'What a payout is sent to.',
+  valuesConfig: { BANK_ACCOUNT: { description: 'A bank account: bank code, account number and holder name.' } },
+});
 
-export const TopupIntentStatusEnum = stateEnum(TOPUP_STATUSES, 'TopupIntentStatus');
+export const TopupIntentStatusEnum = stateEnum(TOPUP_STATUSES, 'TopupIntentStatus', 'topup intent', {
+  requires_action: 'Waiting for the bank transfer of nextStep.',
+  succeeded: 'The transfer arrived; the balance grew.',
+  failed: 'The transfer failed.',
+  expired: 'No transfer arrived in time.',
+});
 export type TopupIntentStatusEnum = TopupStatus;
 
-export const PaymentIntentStatusEnum = stateEnum(PAYMENT_STATUSES, 'PaymentIntentStatus');
+export const PaymentIntentStatusEnum = stateEnum(PAYMENT_STATUSES, 'PaymentIntentStatus', 'payment intent', {
+  requires_action: 'Waiting for the payer (nextStep says what to do).',
+  processing: 'The payer acted; the provider is confirming (processingReason says why).',
+  succeeded: 'Paid: receipt is present.',
+  failed: 'Not paid: failureCode and failureMessage say why.',
+  cancelled: 'Cancelled by the merchant before the payer paid.',
+  expired: 'The payer did not pay in time.',
+});
 export type PaymentIntentStatusEnum = PaymentStatus;
 
-export const RefundStatusEnum = stateEnum(REFUND_STATUSES, 'RefundStatus');
+export const RefundStatusEnum = stateEnum(REFUND_STATUSES, 'RefundStatus', 'refund', {
+  pending: 'Sent to the provider; its amount already counts in amountRefunded.',
+  succeeded: 'The payer got the money back.',
+  failed: 'The provider refused it; its amount was given back.',
+});
 export type RefundStatusEnum = RefundStatus;
 
 export enum CheckoutModeEnum {
@@ -44,4 +77,8 @@ export enum CheckoutModeEnum {
 registerEnumType(CheckoutModeEnum, {
   name: 'CheckoutMode',
   description: 'DIRECT (default): the merchant names the method or the service picks one. HOSTED: the payer chooses on the hosted page.',
+  valuesConfig: {
+    DIRECT: { description: 'The merchant names the method, or the service picks one.' },
+    HOSTED: { description: 'The payer chooses the method on the hosted checkout page.' },
+  },
 });

@@ -11,13 +11,13 @@ import { money, MoneyType, type Money } from './money';
 
 @ObjectType()
 export abstract class IntentFields {
-  @Field(() => ID, { simple: true })
+  @Field(() => ID, { description: 'The global id (pi_, po_, tu_ by resource).', simple: true })
   id: string;
 
   @Field(() => String, { description: 'Minor units, as a decimal string.', simple: true })
   amount: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'ISO 4217 currency code (or an accepted token symbol).', simple: true })
   currency: string;
 
   @Field(() => MoneyType, { description: '`amount` as Money: minor units, currency, exponent and the decimal major-unit string.' })
@@ -25,25 +25,25 @@ export abstract class IntentFields {
     return money(this.amount, this.currency);
   }
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2 country code.', simple: true })
   country: string;
 
-  @Field(() => EnvironmentEnum, { simple: true })
+  @Field(() => EnvironmentEnum, { description: 'The environment of the key that created it.', simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => String, { name: 'merchantReference' })
+  @Field(() => String, { name: 'merchantReference', description: "The merchant's own reference, unique per resource, merchant and environment." })
   merchant_reference: string;
 
-  @Field(() => String, { name: 'failureCode', nullable: true })
+  @Field(() => String, { name: 'failureCode', nullable: true, description: 'Why it failed or was cancelled, as a code; null otherwise.' })
   failure_code: string | null;
 
-  @Field(() => String, { name: 'failureMessage', nullable: true })
+  @Field(() => String, { name: 'failureMessage', nullable: true, description: 'Why it failed or was cancelled, for people; null otherwise.' })
   failure_message: string | null;
 
-  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  @Field(() => DateTimeScalar, { name: 'createdAt', description: 'When it was created.' })
   created_at: string;
 
-  @Field(() => DateTimeScalar, { name: 'updatedAt' })
+  @Field(() => DateTimeScalar, { name: 'updatedAt', description: 'When it last changed.' })
   updated_at: string;
 }
 
@@ -53,26 +53,26 @@ export abstract class CreateIntentFields {
   @Field(() => String, { description: 'Minor units, as a string of digits.' })
   amount: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'ISO 4217 currency code (or an accepted token symbol).' })
   currency: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2 country code.' })
   country: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Your own reference: a repeat with the same details returns the original record.' })
   merchantReference: string;
 }
 
 /** The listing filters of docs/contract.md other than `status` (whose enum is per resource). */
 @InputType()
 export abstract class IntentFilterFields {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only this country.' })
   country?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only this currency.' })
   currency?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only the record with this merchant reference.' })
   merchantReference?: string;
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })

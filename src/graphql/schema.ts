@@ -32,8 +32,22 @@ export function buildGraphQLSchema(): GraphQLSchema {
   if (cached) return cached;
   const schema = buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container, globalMiddlewares: [checkPermission] });
   rootRequirements(schema); // throws when a root field declares no permission
+  describeRoots(schema);
   cached = schema;
   return cached;
+}
+
+/** type-graphql gives the root types no description: these are theirs. */
+const ROOT_DESCRIPTIONS = {
+  Query: "Reads, scoped to the calling key's merchant and environment.",
+  Mutation: 'State changes: each field runs on its own, in order (its own transaction, event and ledger rows); nullable, so one failure nulls only itself.',
+  Subscription: 'Streams over graphql-ws of the outbox events: `after` (an event id) replays what was missed, then the stream goes live.',
+} as const;
+
+function describeRoots(schema: GraphQLSchema): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (type && !type.description) type.description = ROOT_DESCRIPTIONS[type.name as keyof typeof ROOT_DESCRIPTIONS];
+  }
 }
 
 /** The committed SDL: sorted so that diffs show real changes only. */

@@ -16,9 +16,9 @@ export class AuditResolver {
   @Query(() => AuditEntryConnection, { description: 'State-changing calls of this merchant and environment, newest first.' })
   auditLog(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => AuditLogFilter, { nullable: true }) filter?: AuditLogFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => AuditLogFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: AuditLogFilter,
   ) {
     return withListArgs(async () =>
       toConnection(

@@ -7,8 +7,8 @@ import { ActorType } from '../../graphql/actor.types';
 
 @ObjectType('AuditEntry', { description: 'One committed state-changing API call (REST or GraphQL).' })
 export class AuditEntryType {
-  @Field(() => ID, { simple: true }) id: string;
-  @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
+  @Field(() => ID, { description: "The entry's id.", simple: true }) id: string;
+  @Field(() => EnvironmentEnum, { description: 'The environment of the call.', simple: true }) environment: EnvironmentEnum;
   @Field(() => ID, { name: 'apiKeyId', description: 'The API key that made the call; for a signed-in member, the id of their session.' }) api_key_id: string;
   @Field(() => ActorType, {
     nullable: true,
@@ -22,7 +22,7 @@ export class AuditEntryType {
   })
   operation: string;
   @Field(() => String, { name: 'resourceType', nullable: true, description: 'The record type, e.g. payout_intent.' }) resource_type: string | null;
-  @Field(() => ID, { name: 'resourceId', nullable: true }) resource_id: string | null;
+  @Field(() => ID, { description: 'The record the call changed; null when none.', name: 'resourceId', nullable: true }) resource_id: string | null;
   @Field(() => String, { nullable: true, description: 'The reason given (cancel), if any.', simple: true }) reason: string | null;
   @Field(() => String, { name: 'requestId', nullable: true, description: 'The Request-Id response header of the call.' }) request_id: string | null;
   @Field(() => Int, {
@@ -31,12 +31,12 @@ export class AuditEntryType {
     description: 'HTTP status of the answer (201 created, 200 existing record returned, ...).',
   })
   status_code: number | null;
-  @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
+  @Field(() => DateTimeScalar, { description: 'When the call committed.', name: 'createdAt' }) created_at: string;
 }
 
 export const AuditEntryConnection = Connection('AuditEntry', AuditEntryType);
 
-@InputType('AuditLogFilter')
+@InputType('AuditLogFilter', { description: 'Filters of the audit log.' })
 export class AuditLogFilter {
   @Field(() => ID, { nullable: true, description: 'Only entries about this record.' })
   resourceId?: string;

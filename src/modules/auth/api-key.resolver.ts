@@ -23,7 +23,10 @@ export class ApiKeyResolver {
     nullable: true,
     description: "Creates a key in the caller's environment; `secretKey` is in this answer only. Honors the Idempotency-Key header.",
   })
-  async createApiKey(@Arg('input', () => CreateApiKeyInput, { nullable: true }) input: CreateApiKeyInput | undefined, @Ctx() gql: GqlContext) {
+  async createApiKey(
+    @Arg('input', () => CreateApiKeyInput, { nullable: true, description: 'The fields of the request.' }) input: CreateApiKeyInput | undefined,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.keyOps.create, input?.permissions ? { permissions: input.permissions } : {}, {});
   }
 
@@ -34,7 +37,7 @@ export class ApiKeyResolver {
       'Replaces a key: the answer is a new key with the same permissions (its `secretKey` shown this once), working at once; the old key works for `overlapHours` more (0 to 168, default 24), then is refused. Honors the Idempotency-Key header.',
   })
   async rollApiKey(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: "The record's id." }) id: string,
     @Arg('overlapHours', () => Int, { nullable: true, description: 'How long the old secret keeps working, in hours (0 to 168, default 24).' })
     overlapHours: number | undefined,
     @Ctx() gql: GqlContext,
@@ -44,7 +47,7 @@ export class ApiKeyResolver {
 
   @Needs('api_keys')
   @Mutation(() => ApiKeyType, { nullable: true, description: 'Revokes a key at once: requests with it are refused and its subscriptions close.' })
-  async revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+  async revokeApiKey(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.keyOps.revoke, {}, { id }, '');
   }
 }

@@ -12,28 +12,34 @@ export enum ApiKeyStatusEnum {
 registerEnumType(ApiKeyStatusEnum, {
   name: 'ApiKeyStatus',
   description: 'ACTIVE; EXPIRING: rolled, works until expiresAt; EXPIRED: rolled and past its overlap; REVOKED.',
+  valuesConfig: {
+    ACTIVE: { description: 'Works.' },
+    EXPIRING: { description: 'Rolled: works until expiresAt.' },
+    EXPIRED: { description: 'Rolled and past its overlap: refused.' },
+    REVOKED: { description: 'Revoked: refused.' },
+  },
 });
 
 @ObjectType('ApiKey', { description: 'An API key pair of this merchant and environment; its secret is shown only when created or rolled.' })
 export class ApiKeyType {
   @Field(() => ID, { simple: true, description: 'key_...' }) id: string;
-  @Field(() => EnvironmentEnum, { simple: true }) environment: EnvironmentEnum;
+  @Field(() => EnvironmentEnum, { description: 'The environment the key acts in.', simple: true }) environment: EnvironmentEnum;
   @Field(() => String, { name: 'publicKey', description: 'pk_...: the username of HTTP Basic auth.' }) public_key: string;
   @Field(() => Boolean, { simple: true, description: 'A restricted key (rk_ secret) holds only its permissions.' }) restricted: boolean;
   @Field(() => [String], { nullable: true, simple: true, description: "A restricted key's grants (payout_intents:read, ...); null for a full key." })
   permissions: string[] | null;
-  @Field(() => ApiKeyStatusEnum, { simple: true }) status: ApiKeyStatusEnum;
+  @Field(() => ApiKeyStatusEnum, { description: 'Whether the key works.', simple: true }) status: ApiKeyStatusEnum;
   @Field(() => String, {
     name: 'secretKey',
     nullable: true,
     description: 'sk_... or rk_...: only in the createApiKey and rollApiKey answers (shown once, stored only as a digest); null elsewhere.',
   })
   secret_key?: string;
-  @Field(() => DateTimeScalar, { name: 'createdAt' }) created_at: string;
+  @Field(() => DateTimeScalar, { name: 'createdAt', description: 'When it was created.' }) created_at: string;
   @Field(() => DateTimeScalar, { name: 'lastUsedAt', nullable: true, description: 'When it last authenticated a request, to the minute.' })
   last_used_at: string | null;
   @Field(() => DateTimeScalar, { name: 'expiresAt', nullable: true, description: 'A rolled key: the end of its overlap.' }) expires_at: string | null;
-  @Field(() => DateTimeScalar, { name: 'revokedAt', nullable: true }) revoked_at: string | null;
+  @Field(() => DateTimeScalar, { name: 'revokedAt', nullable: true, description: 'When it was revoked; null while it works.' }) revoked_at: string | null;
 }
 
 @InputType('CreateApiKeyInput', { description: 'A new API key.' })

@@ -8,22 +8,22 @@ import type { Merchant } from './merchant.entity';
 
 @ObjectType('Merchant', { implements: NodeInterface, description: 'The calling merchant.' })
 export class MerchantType {
-  @Field(() => ID, { simple: true })
+  @Field(() => ID, { description: 'mer_ id.', simple: true })
   id: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: "The merchant's name.", simple: true })
   name: string;
 
-  @Field(() => DateTimeScalar, { simple: true })
+  @Field(() => DateTimeScalar, { description: 'When the merchant was created.', simple: true })
   createdAt: Date;
 }
 
 @ObjectType('Viewer', { description: 'The caller: the API key, its merchant and its environment.' })
 export class ViewerType {
-  @Field(() => ID, { simple: true })
+  @Field(() => ID, { description: "The calling API key's id.", simple: true })
   apiKeyId: string;
 
-  @Field(() => EnvironmentEnum, { simple: true })
+  @Field(() => EnvironmentEnum, { description: "The calling key's environment.", simple: true })
   environment: EnvironmentEnum;
 
   merchantId: string;
@@ -32,7 +32,7 @@ export class ViewerType {
 @Resolver(() => ViewerType)
 export class ViewerResolver {
   @Needs('authenticated')
-  @Query(() => ViewerType)
+  @Query(() => ViewerType, { description: 'The caller: its API key, merchant and environment.' })
   viewer(@Ctx() { ctx }: GqlContext): ViewerType {
     return { apiKeyId: ctx.apiKeyId, environment: ctx.environment as EnvironmentEnum, merchantId: ctx.merchantId };
   }

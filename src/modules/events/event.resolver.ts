@@ -20,7 +20,7 @@ export class EventResolver {
     nullable: true,
     description: 'An event of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
   })
-  event(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire> {
+  event(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() { loaders }: GqlContext): Promise<EventWire> {
     return foundOrNotFound(loaders.event.load(id), 'event');
   }
 
@@ -28,9 +28,9 @@ export class EventResolver {
   @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })
   events(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => EventFilter, { nullable: true }) filter?: EventFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => EventFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: EventFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -68,8 +68,8 @@ export class EventSubscriptionResolver {
   events(
     @Root() event: EventRecord,
     @Ctx() context: GqlContext,
-    @Arg('types', () => [String], { nullable: true }) _types?: string[],
-    @Arg('after', () => String, { nullable: true }) _after?: string,
+    @Arg('types', () => [String], { nullable: true, description: 'Exact types or `resource.*` wildcards; omitted: all.' }) _types?: string[],
+    @Arg('after', () => String, { nullable: true, description: 'An event id: first replays the events after it.' }) _after?: string,
   ): EventWire {
     // DataLoaders are per event, never per subscription: a long stream must not serve stale cached rows.
     context.loaders = context.services.loaders(context.ctx);

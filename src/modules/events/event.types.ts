@@ -10,7 +10,7 @@ import { EnvironmentEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { ActorType } from '../../graphql/actor.types';
 
-@ObjectType('EventData')
+@ObjectType('EventData', { description: 'What the event carries.' })
 export class EventDataType {
   @Field(() => GraphQLJSONObject, { description: 'The record as its REST route returns it, at the moment of the event.', simple: true })
   object: Record<string, unknown>;
@@ -18,16 +18,16 @@ export class EventDataType {
 
 @ObjectType('Event', { implements: NodeInterface, description: 'Something that happened to a record: a creation or a status change.' })
 export class EventType {
-  @Field(() => ID, { simple: true })
+  @Field(() => ID, { description: 'evt_ id: the `after` of the events subscription and the REST cursor.', simple: true })
   id: string;
 
   @Field(() => String, { description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.', simple: true })
   type: string;
 
-  @Field(() => EnvironmentEnum, { simple: true })
+  @Field(() => EnvironmentEnum, { description: 'The environment of the event.', simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  @Field(() => DateTimeScalar, { description: 'When it was committed.', name: 'createdAt' })
   created_at: string;
 
   @Field(() => ActorType, {
@@ -38,13 +38,13 @@ export class EventType {
   })
   actor: ActorType | null;
 
-  @Field(() => EventDataType, { simple: true })
+  @Field(() => EventDataType, { description: 'The record, as its REST route returned it at the event.', simple: true })
   data: EventDataType;
 }
 
 export const EventConnection = Connection('Event', EventType);
 
-@InputType('EventFilter')
+@InputType('EventFilter', { description: 'Filters of the event list.' })
 export class EventFilter {
   @Field(() => [String], { nullable: true, description: 'Exact types or `resource.*` wildcards.' })
   type?: string[];

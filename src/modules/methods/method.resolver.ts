@@ -23,12 +23,12 @@ export class MethodResolver {
   async paymentMethodOptions(
     @Ctx() { ctx }: GqlContext,
     @Arg('amount', () => String, { nullable: true, description: 'Minor units.' }) amount?: string,
-    @Arg('currency', () => String, { nullable: true }) currency?: string,
-    @Arg('country', () => String, { nullable: true }) country?: string,
-    @Arg('checkoutMode', () => CheckoutModeEnum, { nullable: true }) checkoutMode?: CheckoutModeEnum,
+    @Arg('currency', () => String, { nullable: true, description: 'ISO 4217 currency of the payment.' }) currency?: string,
+    @Arg('country', () => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country of the payment.' }) country?: string,
+    @Arg('checkoutMode', () => CheckoutModeEnum, { nullable: true, description: 'Only the options of this checkout mode.' }) checkoutMode?: CheckoutModeEnum,
     @Arg('provider', () => String, { nullable: true, description: "Strict pin: only this provider's methods." }) provider?: string,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 100 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 100, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     const query: Record<string, unknown> = {};
     for (const [k, v] of Object.entries({ amount, currency, country, checkout_mode: checkoutMode, provider })) if (v !== undefined && v !== null) query[k] = v;
@@ -49,8 +49,8 @@ export class MethodResolver {
     description: 'Enables or disables a method for the merchant in this environment. Honors the Idempotency-Key header.',
   })
   async updatePaymentMethodSetting(
-    @Arg('paymentMethod', () => String) paymentMethod: string,
-    @Arg('enabled', () => Boolean) enabled: boolean,
+    @Arg('paymentMethod', () => String, { description: 'The method name, e.g. promptpay.' }) paymentMethod: string,
+    @Arg('enabled', () => Boolean, { description: 'Whether the merchant offers the method.' }) enabled: boolean,
     @Ctx() gql: GqlContext,
   ) {
     return mutate(gql, this.services.ops.updateSetting, { enabled }, { payment_method: paymentMethod }, '');

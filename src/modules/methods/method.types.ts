@@ -7,9 +7,9 @@ import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { NextActionTypeEnum } from './next-action.types';
 
-@ObjectType('PayerRequirement')
+@ObjectType('PayerRequirement', { description: 'Whether the method needs one payer input.' })
 export class PayerRequirementType {
-  @Field(() => Boolean, { simple: true })
+  @Field(() => Boolean, { description: 'True: the create must carry it.', simple: true })
   required: boolean;
 }
 
@@ -19,28 +19,28 @@ export class PayerRequirementType {
     'customerPhone -> customer.phone, accountName/accountNumber/bank/nameTh -> paymentMethodOptions.accountName/accountNumber/bank/nameTh.',
 })
 export class PayerRequirementsType {
-  @Field(() => PayerRequirementType, { name: 'customerName', nullable: true })
+  @Field(() => PayerRequirementType, { description: 'customer.name.', name: 'customerName', nullable: true })
   customer_name?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { name: 'customerPhone', nullable: true })
+  @Field(() => PayerRequirementType, { description: 'customer.phone.', name: 'customerPhone', nullable: true })
   customer_phone?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { name: 'accountName', nullable: true })
+  @Field(() => PayerRequirementType, { description: 'paymentMethodOptions.accountName.', name: 'accountName', nullable: true })
   account_name?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { name: 'accountNumber', nullable: true })
+  @Field(() => PayerRequirementType, { description: 'paymentMethodOptions.accountNumber.', name: 'accountNumber', nullable: true })
   account_number?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { nullable: true, simple: true })
+  @Field(() => PayerRequirementType, { description: 'paymentMethodOptions.bank.', nullable: true, simple: true })
   bank?: PayerRequirementType;
 
-  @Field(() => PayerRequirementType, { name: 'nameTh', nullable: true })
+  @Field(() => PayerRequirementType, { description: 'paymentMethodOptions.nameTh.', name: 'nameTh', nullable: true })
   name_th?: PayerRequirementType;
 }
 
-@ObjectType('PaymentMethodOptionOptions')
+@ObjectType('PaymentMethodOptionOptions', { description: 'What a create with this option needs.' })
 export class PaymentMethodOptionOptionsType {
-  @Field(() => PayerRequirementsType, { simple: true })
+  @Field(() => PayerRequirementsType, { description: 'The payer inputs the method needs.', simple: true })
   payer: PayerRequirementsType;
 }
 
@@ -51,13 +51,13 @@ export class PaymentMethodOptionType {
     return this.bank ? `pmo_${this.payment_method}_${this.bank}` : `pmo_${this.payment_method}`;
   }
 
-  @Field(() => String, { name: 'paymentMethod' })
+  @Field(() => String, { description: 'The method name to send as paymentMethod.', name: 'paymentMethod' })
   payment_method: string;
 
   @Field(() => String, { nullable: true, description: 'Provider-neutral bank code; null for methods without a bank choice.', simple: true })
   bank: string | null;
 
-  @Field(() => String, { name: 'displayName' })
+  @Field(() => String, { description: 'The name to show the payer.', name: 'displayName' })
   display_name: string;
 
   @Field(() => NextActionTypeEnum, { name: 'nextActionType', nullable: true, description: 'Null for a method that settles at once.' })
@@ -69,7 +69,7 @@ export class PaymentMethodOptionType {
   @Field(() => String, { name: 'maxAmount', nullable: true, description: 'Minor units, inclusive.' })
   max_amount: string | null;
 
-  @Field(() => PaymentMethodOptionOptionsType, { simple: true })
+  @Field(() => PaymentMethodOptionOptionsType, { description: 'What a create with this option needs.', simple: true })
   options: PaymentMethodOptionOptionsType;
 }
 
@@ -82,13 +82,13 @@ export class PaymentMethodSettingType {
     return `pms_${this.payment_method}`;
   }
 
-  @Field(() => String, { name: 'paymentMethod' })
+  @Field(() => String, { description: 'The method name.', name: 'paymentMethod' })
   payment_method: string;
 
-  @Field(() => String, { name: 'displayName' })
+  @Field(() => String, { description: 'The name to show the payer.', name: 'displayName' })
   display_name: string;
 
-  @Field(() => Boolean, { simple: true })
+  @Field(() => Boolean, { description: 'Whether the merchant offers the method in this environment.', simple: true })
   enabled: boolean;
 
   @Field(() => DateTimeScalar, { name: 'updatedAt', nullable: true, description: 'Null while the catalogue default (enabled) applies.' })

@@ -11,9 +11,17 @@ export enum NextActionTypeEnum {
   DISPLAY_QR_CODE = 'display_qr_code',
   DISPLAY_BANK_TRANSFER_INSTRUCTIONS = 'display_bank_transfer_instructions',
 }
-registerEnumType(NextActionTypeEnum, { name: 'NextActionType' });
+registerEnumType(NextActionTypeEnum, {
+  name: 'NextActionType',
+  description: 'The kind of a next action (REST next_action.type).',
+  valuesConfig: {
+    REDIRECT_TO_URL: { description: 'Send the payer to a URL.' },
+    DISPLAY_QR_CODE: { description: 'Show the payer a QR code.' },
+    DISPLAY_BANK_TRANSFER_INSTRUCTIONS: { description: 'Show the payer where to transfer the amount.' },
+  },
+});
 
-@ObjectType('QrCodeDetails')
+@ObjectType('QrCodeDetails', { description: 'A QR code the payer scans.' })
 export class QrCodeDetailsType {
   @Field(() => String, { description: 'The EMVCo payload the QR code encodes.', simple: true })
   data: string;
@@ -22,21 +30,21 @@ export class QrCodeDetailsType {
   image_url_svg: string;
 }
 
-@ObjectType('BankTransferInstructions')
+@ObjectType('BankTransferInstructions', { description: 'Where to transfer the amount and what reference to quote.' })
 export class BankTransferInstructionsType {
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'Provider-neutral bank code of the receiving account, e.g. KBANK.', simple: true })
   bank: string;
 
-  @Field(() => String, { name: 'bankName' })
+  @Field(() => String, { description: "The receiving bank's name.", name: 'bankName' })
   bank_name: string;
 
-  @Field(() => String, { name: 'accountNumber' })
+  @Field(() => String, { description: 'The receiving account number.', name: 'accountNumber' })
   account_number: string;
 
-  @Field(() => String, { name: 'accountName' })
+  @Field(() => String, { description: "The receiving account's name.", name: 'accountName' })
   account_name: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'The reference the payer must quote so the transfer is matched.', simple: true })
   reference: string;
 
   @Field(() => String, { description: 'The amount to transfer, in minor units.', simple: true })
@@ -51,20 +59,24 @@ export class BankTransferInstructionsType {
   }
 }
 
-@ObjectType('NextAction')
+@ObjectType('NextAction', { description: 'What the payer must do next, one object with a branch per kind (deprecated: see NextStep).' })
 export class NextActionType {
-  @Field(() => NextActionTypeEnum, { simple: true })
+  @Field(() => NextActionTypeEnum, { description: 'The kind of action.', simple: true })
   type: NextActionTypeEnum;
 
   @Field(() => String, { nullable: true, description: 'For REDIRECT_TO_URL: where to send the payer.', simple: true })
   url?: string;
 
-  @Field(() => DateTimeScalar, { name: 'expiresAt' })
+  @Field(() => DateTimeScalar, { description: 'When the action stops working.', name: 'expiresAt' })
   expires_at: string;
 
-  @Field(() => QrCodeDetailsType, { name: 'displayQrCode', nullable: true })
+  @Field(() => QrCodeDetailsType, { description: 'For DISPLAY_QR_CODE: the QR code.', name: 'displayQrCode', nullable: true })
   display_qr_code?: QrCodeDetailsType;
 
-  @Field(() => BankTransferInstructionsType, { name: 'displayBankTransferInstructions', nullable: true })
+  @Field(() => BankTransferInstructionsType, {
+    description: 'For DISPLAY_BANK_TRANSFER_INSTRUCTIONS: where to transfer.',
+    name: 'displayBankTransferInstructions',
+    nullable: true,
+  })
   display_bank_transfer_instructions?: BankTransferInstructionsType;
 }

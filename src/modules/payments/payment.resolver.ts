@@ -30,7 +30,7 @@ export class PaymentResolver {
     description:
       'A payment intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
   })
-  paymentIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
+  paymentIntent(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() { loaders }: GqlContext): Promise<PaymentIntentWire> {
     return foundOrNotFound(loaders.paymentIntent.load(id), 'payment intent');
   }
 
@@ -38,9 +38,9 @@ export class PaymentResolver {
   @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })
   paymentIntents(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => PaymentIntentFilter, { nullable: true }) filter?: PaymentIntentFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => PaymentIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: PaymentIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -55,7 +55,10 @@ export class PaymentResolver {
     description:
       'Creates a payment intent. A repeated merchantReference with the same fingerprint returns the original; with any fingerprinted field changed it fails with idempotency_conflict. Honors the Idempotency-Key header.',
   })
-  async createPaymentIntent(@Arg('input', () => CreatePaymentIntentInput) input: CreatePaymentIntentInput, @Ctx() gql: GqlContext) {
+  async createPaymentIntent(
+    @Arg('input', () => CreatePaymentIntentInput, { description: 'The fields of the request.' }) input: CreatePaymentIntentInput,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.ops.create, createBody(input), {});
   }
 
@@ -65,8 +68,8 @@ export class PaymentResolver {
     description: 'requires_action -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
   })
   async cancelPaymentIntent(
-    @Arg('id', () => ID) id: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
+    @Arg('id', () => ID, { description: "The record's id." }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why, at most 512 characters; becomes failureMessage.' }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
     return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');

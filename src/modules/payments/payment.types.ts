@@ -18,13 +18,13 @@ import type { NextAction } from '../methods/next-action';
 
 @ObjectType('PaymentReceipt', { description: 'Present once the payment succeeded.' })
 export class PaymentReceiptType {
-  @Field(() => String, { name: 'receiptNumber' })
+  @Field(() => String, { description: 'The receipt number, for the payer.', name: 'receiptNumber' })
   receipt_number: string;
 
   @Field(() => String, { description: 'Minor units.', simple: true })
   amount: string;
 
-  @Field(() => String, { simple: true })
+  @Field(() => String, { description: 'The currency of the amount.', simple: true })
   currency: string;
 
   @Field(() => MoneyType, { description: '`amount` as Money.' })
@@ -32,25 +32,25 @@ export class PaymentReceiptType {
     return money(this.amount, this.currency);
   }
 
-  @Field(() => String, { name: 'paymentMethod' })
+  @Field(() => String, { description: 'The method the payer paid with.', name: 'paymentMethod' })
   payment_method: string;
 
-  @Field(() => String, { nullable: true, simple: true })
+  @Field(() => String, { description: "The payer's bank code; null for methods without one.", nullable: true, simple: true })
   bank: string | null;
 
   @Field(() => String, { description: 'The payer-facing payment reference.', simple: true })
   reference: string;
 
-  @Field(() => DateTimeScalar, { name: 'paidAt' })
+  @Field(() => DateTimeScalar, { description: 'When the payment succeeded.', name: 'paidAt' })
   paid_at: string;
 }
 
 @ObjectType('PaymentIntent', { implements: NodeInterface, description: 'A payment a payer makes to the merchant, with the method and next action it needs.' })
 export class PaymentIntentType extends IntentFields {
-  @Field(() => CheckoutModeEnum, { name: 'checkoutMode' })
+  @Field(() => CheckoutModeEnum, { description: 'DIRECT or HOSTED.', name: 'checkoutMode' })
   checkout_mode: CheckoutModeEnum;
 
-  @Field(() => PaymentIntentStatusEnum, { simple: true })
+  @Field(() => PaymentIntentStatusEnum, { description: 'Where the payment is in its lifecycle.', simple: true })
   status: PaymentIntentStatusEnum;
 
   @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
@@ -76,7 +76,7 @@ export class PaymentIntentType extends IntentFields {
   })
   processing_reason: string | null;
 
-  @Field(() => PaymentReceiptType, { nullable: true, simple: true })
+  @Field(() => PaymentReceiptType, { description: 'The receipt; present once the payment succeeded.', nullable: true, simple: true })
   receipt: PaymentReceiptType | null;
 
   @Field(() => String, { name: 'amountRefunded', description: 'Minor units: the sum of the refunds that have not failed; "0" when none.' })
@@ -114,10 +114,10 @@ export const PaymentIntentConnection = Connection('PaymentIntent', PaymentIntent
 
 @InputType('PaymentCustomerInput', { description: 'Payer identity and contact details; at least one field.' })
 export class PaymentCustomerInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer's name.", nullable: true })
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer's email address.", nullable: true })
   email?: string;
 
   @Field(() => String, { nullable: true, description: 'E.164, e.g. +66812345678.' })
@@ -129,48 +129,48 @@ export class PaymentCustomerInput {
 
 @InputType('PaymentMethodOptionsInput', { description: 'Route inputs for the selected method (discovery options.payer fields).' })
 export class PaymentMethodOptionsInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer's account name (methods that need it, see payer requirements).", nullable: true })
   accountName?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer's account number, digits only.", nullable: true })
   accountNumber?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Provider-neutral bank code, e.g. KBANK.', nullable: true })
   bank?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer's name in Thai script.", nullable: true })
   nameTh?: string;
 }
 
-@InputType('CreatePaymentIntentInput')
+@InputType('CreatePaymentIntentInput', { description: 'A new payment intent.' })
 export class CreatePaymentIntentInput extends CreateIntentFields {
   @Field(() => CheckoutModeEnum, { nullable: true, description: 'Default DIRECT.' })
   checkoutMode?: CheckoutModeEnum;
 
-  @Field(() => PaymentCustomerInput)
+  @Field(() => PaymentCustomerInput, { description: 'Payer identity and contact details; at least one field.' })
   customer: PaymentCustomerInput;
 
   @Field(() => String, { nullable: true, description: 'Omit in hosted checkout, or to let the service pick.' })
   paymentMethod?: string;
 
-  @Field(() => PaymentMethodOptionsInput, { nullable: true })
+  @Field(() => PaymentMethodOptionsInput, { description: 'Payer inputs the chosen method needs (paymentMethodOptions.payer of discovery).', nullable: true })
   paymentMethodOptions?: PaymentMethodOptionsInput;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'Where the hosted checkout sends the payer after paying.', nullable: true })
   returnUrl?: string;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'String keys to string values; keys are kept as sent.' })
   metadata?: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: "The payer device's fingerprint, for risk checks.", nullable: true })
   deviceFingerprint?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { description: 'A reference of another system; part of the fingerprint.', nullable: true })
   externalReference?: string;
 }
 
-@InputType('PaymentIntentFilter')
+@InputType('PaymentIntentFilter', { description: 'Filters of the payment intent list.' })
 export class PaymentIntentFilter extends IntentFilterFields {
-  @Field(() => [PaymentIntentStatusEnum], { nullable: true })
+  @Field(() => [PaymentIntentStatusEnum], { description: 'Only payments in these states.', nullable: true })
   status?: PaymentIntentStatusEnum[];
 }

@@ -19,7 +19,7 @@ export class PayoutResolver {
     description:
       'A payout intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
   })
-  payoutIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire> {
+  payoutIntent(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() { loaders }: GqlContext): Promise<PayoutIntentWire> {
     return foundOrNotFound(loaders.payoutIntent.load(id), 'payout intent');
   }
 
@@ -27,9 +27,9 @@ export class PayoutResolver {
   @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })
   payoutIntents(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => PayoutIntentFilter, { nullable: true }) filter?: PayoutIntentFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => PayoutIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: PayoutIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -43,7 +43,10 @@ export class PayoutResolver {
     nullable: true,
     description: 'Creates a payout intent waiting at the approval gate. Honors the Idempotency-Key header.',
   })
-  async createPayoutIntent(@Arg('input', () => CreatePayoutIntentInput) input: CreatePayoutIntentInput, @Ctx() gql: GqlContext) {
+  async createPayoutIntent(
+    @Arg('input', () => CreatePayoutIntentInput, { description: 'The fields of the request.' }) input: CreatePayoutIntentInput,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
@@ -52,7 +55,7 @@ export class PayoutResolver {
     nullable: true,
     description: 'requires_approval -> processing.',
   })
-  async approvePayoutIntent(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+  async approvePayoutIntent(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.approve, {}, { id }, '');
   }
 
@@ -62,8 +65,8 @@ export class PayoutResolver {
     description: 'requires_approval -> cancelled; the reason (at most 512 characters) becomes failureMessage.',
   })
   async cancelPayoutIntent(
-    @Arg('id', () => ID) id: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | undefined,
+    @Arg('id', () => ID, { description: "The record's id." }) id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'Why, at most 512 characters; becomes failureMessage.' }) reason: string | undefined,
     @Ctx() gql: GqlContext,
   ) {
     return mutate(gql, this.services.ops.cancel, reason === undefined || reason === null ? {} : { reason }, { id }, '');

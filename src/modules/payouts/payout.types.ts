@@ -11,9 +11,9 @@ import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 
-@ObjectType('PayoutRecipient')
+@ObjectType('PayoutRecipient', { description: 'Who a payout is sent to.' })
 export class PayoutRecipientType {
-  @Field(() => RecipientTypeEnum, { simple: true })
+  @Field(() => RecipientTypeEnum, { description: 'What the recipient is: BANK_ACCOUNT.', simple: true })
   type: RecipientTypeEnum;
 
   @Field(() => String, {
@@ -22,19 +22,19 @@ export class PayoutRecipientType {
   })
   account_last4: string;
 
-  @Field(() => String, { name: 'bankCode' })
+  @Field(() => String, { description: 'Provider-neutral bank code, e.g. KBANK.', name: 'bankCode' })
   bank_code: string;
 
-  @Field(() => String, { name: 'holderName' })
+  @Field(() => String, { description: "The account holder's name.", name: 'holderName' })
   holder_name: string;
 }
 
 @ObjectType('PayoutIntent', { implements: NodeInterface, description: 'Money sent from the available balance to a bank account, after approval.' })
 export class PayoutIntentType extends IntentFields {
-  @Field(() => PayoutIntentStatusEnum, { simple: true })
+  @Field(() => PayoutIntentStatusEnum, { description: 'Where the payout is in its lifecycle.', simple: true })
   status: PayoutIntentStatusEnum;
 
-  @Field(() => PayoutRecipientType, { simple: true })
+  @Field(() => PayoutRecipientType, { description: 'Who the payout is sent to (the account number masked).', simple: true })
   recipient: PayoutRecipientType;
 
   @Field(() => ID, {
@@ -54,30 +54,30 @@ export class PayoutIntentType extends IntentFields {
 
 export const PayoutIntentConnection = Connection('PayoutIntent', PayoutIntentType);
 
-@InputType('PayoutRecipientInput')
+@InputType('PayoutRecipientInput', { description: 'Who to send a payout to.' })
 export class PayoutRecipientInput {
-  @Field(() => RecipientTypeEnum, { defaultValue: RecipientTypeEnum.BANK_ACCOUNT })
+  @Field(() => RecipientTypeEnum, { description: 'What the recipient is; BANK_ACCOUNT, the default.', defaultValue: RecipientTypeEnum.BANK_ACCOUNT })
   type: RecipientTypeEnum;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Provider-neutral bank code, e.g. KBANK.' })
   bankCode: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The account number, digits only.' })
   accountNumber: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The account holder's name." })
   holderName: string;
 }
 
-@InputType('CreatePayoutIntentInput')
+@InputType('CreatePayoutIntentInput', { description: 'A new payout intent.' })
 export class CreatePayoutIntentInput extends CreateIntentFields {
-  @Field(() => PayoutRecipientInput)
+  @Field(() => PayoutRecipientInput, { description: 'Who to send the payout to.' })
   recipient: PayoutRecipientInput;
 }
 
-@InputType('PayoutIntentFilter')
+@InputType('PayoutIntentFilter', { description: 'Filters of the payout intent list.' })
 export class PayoutIntentFilter extends IntentFilterFields {
-  @Field(() => [PayoutIntentStatusEnum], { nullable: true })
+  @Field(() => [PayoutIntentStatusEnum], { description: 'Only payouts in these states.', nullable: true })
   status?: PayoutIntentStatusEnum[];
 
   @Field(() => ID, { nullable: true, description: 'Only the payout intents of this payout batch.' })

@@ -20,7 +20,7 @@ export class RefundResolver {
     nullable: true,
     description: 'A refund of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
   })
-  refund(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<RefundWire> {
+  refund(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() { loaders }: GqlContext): Promise<RefundWire> {
     return foundOrNotFound(loaders.refund.load(id), 'refund');
   }
 
@@ -28,9 +28,9 @@ export class RefundResolver {
   @Query(() => RefundConnection, { description: 'Refunds, newest first.' })
   refunds(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => RefundFilter, { nullable: true }) filter?: RefundFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => RefundFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: RefundFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -45,7 +45,7 @@ export class RefundResolver {
     description:
       'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
   })
-  async createRefund(@Arg('input', () => CreateRefundInput) input: CreateRefundInput, @Ctx() gql: GqlContext) {
+  async createRefund(@Arg('input', () => CreateRefundInput, { description: 'The fields of the request.' }) input: CreateRefundInput, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
@@ -72,8 +72,8 @@ export class PaymentIntentRefundsResolver {
   refunds(
     @Root() payment: PaymentIntentWire,
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     return withListArgs(async () =>
       toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))),

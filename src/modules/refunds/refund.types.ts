@@ -14,7 +14,7 @@ import { NodeInterface } from '../../graphql/node';
 
 @ObjectType('Refund', { implements: NodeInterface, description: 'Money returned to the payer of a succeeded payment intent, in full or in part.' })
 export class RefundType {
-  @Field(() => ID, { simple: true })
+  @Field(() => ID, { description: 're_ id.', simple: true })
   id: string;
 
   @Field(() => ID, {
@@ -34,34 +34,38 @@ export class RefundType {
     return money(this.amount, this.currency);
   }
 
-  @Field(() => EnvironmentEnum, { simple: true })
+  @Field(() => EnvironmentEnum, { description: 'The environment of the key that created it.', simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => RefundStatusEnum, { simple: true })
+  @Field(() => RefundStatusEnum, { description: 'Where the refund is in its lifecycle.', simple: true })
   status: RefundStatusEnum;
 
-  @Field(() => String, { nullable: true, simple: true })
+  @Field(() => String, { description: 'Why the merchant refunds, as sent; null when none.', nullable: true, simple: true })
   reason: string | null;
 
-  @Field(() => String, { name: 'merchantReference', nullable: true })
+  @Field(() => String, {
+    description: "The merchant's own reference; a repeat with the same details returns the original refund.",
+    name: 'merchantReference',
+    nullable: true,
+  })
   merchant_reference: string | null;
 
-  @Field(() => String, { name: 'failureCode', nullable: true })
+  @Field(() => String, { description: 'Why it failed, as a code; null otherwise.', name: 'failureCode', nullable: true })
   failure_code: string | null;
 
-  @Field(() => String, { name: 'failureMessage', nullable: true })
+  @Field(() => String, { description: 'Why it failed, for people; null otherwise.', name: 'failureMessage', nullable: true })
   failure_message: string | null;
 
-  @Field(() => DateTimeScalar, { name: 'createdAt' })
+  @Field(() => DateTimeScalar, { description: 'When it was created.', name: 'createdAt' })
   created_at: string;
 
-  @Field(() => DateTimeScalar, { name: 'updatedAt' })
+  @Field(() => DateTimeScalar, { description: 'When it last changed.', name: 'updatedAt' })
   updated_at: string;
 }
 
 export const RefundConnection = Connection('Refund', RefundType);
 
-@InputType('CreateRefundInput')
+@InputType('CreateRefundInput', { description: 'A refund of a succeeded payment intent, in full or in part.' })
 export class CreateRefundInput {
   @Field(() => ID, { description: 'The succeeded payment intent to refund.' })
   paymentIntent: string;
@@ -77,9 +81,9 @@ export class CreateRefundInput {
 }
 
 /** The listing filters of docs/contract.md, plus `paymentIntent` (REST `payment_intent`). */
-@InputType('RefundFilter')
+@InputType('RefundFilter', { description: 'Filters of the refund list.' })
 export class RefundFilter extends IntentFilterFields {
-  @Field(() => [RefundStatusEnum], { nullable: true })
+  @Field(() => [RefundStatusEnum], { description: 'Only refunds in these states.', nullable: true })
   status?: RefundStatusEnum[];
 
   @Field(() => ID, { nullable: true, description: 'Only the refunds of this payment intent.' })

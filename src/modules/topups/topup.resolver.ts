@@ -19,7 +19,7 @@ export class TopupResolver {
     description:
       'A topup intent of the calling merchant and environment; null, with a not_found error, when the id is unknown, foreign or in the other environment.',
   })
-  topupIntent(@Arg('id', () => ID) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire> {
+  topupIntent(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() { loaders }: GqlContext): Promise<TopupIntentWire> {
     return foundOrNotFound(loaders.topupIntent.load(id), 'topup intent');
   }
 
@@ -27,9 +27,9 @@ export class TopupResolver {
   @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
   topupIntents(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('filter', () => TopupIntentFilter, { nullable: true }) filter?: TopupIntentFilter,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
+    @Arg('filter', () => TopupIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: TopupIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -43,7 +43,10 @@ export class TopupResolver {
     nullable: true,
     description: 'Creates a topup intent with bank-transfer instructions. Requires the Idempotency-Key header.',
   })
-  async createTopupIntent(@Arg('input', () => CreateTopupIntentInput) input: CreateTopupIntentInput, @Ctx() gql: GqlContext) {
+  async createTopupIntent(
+    @Arg('input', () => CreateTopupIntentInput, { description: 'The fields of the request.' }) input: CreateTopupIntentInput,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 }

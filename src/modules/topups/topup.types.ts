@@ -9,7 +9,7 @@ import type { NextAction } from '../methods/next-action';
 
 @ObjectType('TopupIntent', { implements: NodeInterface, description: 'Money the merchant adds to its balance by bank transfer.' })
 export class TopupIntentType extends IntentFields {
-  @Field(() => TopupIntentStatusEnum, { simple: true })
+  @Field(() => TopupIntentStatusEnum, { description: 'Where the topup is in its lifecycle.', simple: true })
   status: TopupIntentStatusEnum;
 
   @Field(() => NextActionType, {
@@ -28,11 +28,11 @@ export class TopupIntentType extends IntentFields {
 
 export const TopupIntentConnection = Connection('TopupIntent', TopupIntentType);
 
-@InputType('CreateTopupIntentInput')
+@InputType('CreateTopupIntentInput', { description: 'A new topup intent: the transfer instructions come back in nextStep.' })
 export class CreateTopupIntentInput extends CreateIntentFields {}
 
-@InputType('TopupIntentFilter')
+@InputType('TopupIntentFilter', { description: 'Filters of the topup intent list.' })
 export class TopupIntentFilter extends IntentFilterFields {
-  @Field(() => [TopupIntentStatusEnum], { nullable: true })
+  @Field(() => [TopupIntentStatusEnum], { description: 'Only topups in these states.', nullable: true })
   status?: TopupIntentStatusEnum[];
 }

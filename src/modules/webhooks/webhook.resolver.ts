@@ -25,8 +25,8 @@ export class WebhookResolver {
   @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints of this merchant and environment, newest first.' })
   webhookEndpoints(
     @Ctx() { ctx }: GqlContext,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     return withListArgs(async () =>
       toConnection(await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, listQuery(first, after)))),
@@ -37,9 +37,9 @@ export class WebhookResolver {
   @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
   webhookAttempts(
     @Ctx() { ctx }: GqlContext,
-    @Arg('webhookEndpointId', () => ID) endpointId: string,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 25 }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('webhookEndpointId', () => ID, { description: 'The webhook endpoint (we_...).' }) endpointId: string,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     return withListArgs(async () =>
       toConnection(
@@ -57,7 +57,10 @@ export class WebhookResolver {
     nullable: true,
     description: 'Creates a webhook endpoint; `secret` is returned here only. Honors the Idempotency-Key header.',
   })
-  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() gql: GqlContext) {
+  async createWebhookEndpoint(
+    @Arg('input', () => CreateWebhookEndpointInput, { description: 'The fields of the request.' }) input: CreateWebhookEndpointInput,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.ops.create, snakeKeys(input), {});
   }
 
@@ -67,8 +70,8 @@ export class WebhookResolver {
     description: 'Updates any of url, enabledEvents, status ("enabled" | "disabled"); the same rules as the create. Honors the Idempotency-Key header.',
   })
   async updateWebhookEndpoint(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateWebhookEndpointInput) input: UpdateWebhookEndpointInput,
+    @Arg('id', () => ID, { description: "The record's id." }) id: string,
+    @Arg('input', () => UpdateWebhookEndpointInput, { description: 'The fields of the request.' }) input: UpdateWebhookEndpointInput,
     @Ctx() gql: GqlContext,
   ) {
     // An explicit null means unchanged, like an omitted field.
@@ -81,7 +84,7 @@ export class WebhookResolver {
     nullable: true,
     description: 'Replaces the signing secret; the new `secret` is returned here only. For 24 hours deliveries are signed with both.',
   })
-  async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+  async rotateWebhookEndpointSecret(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.rotateSecret, {}, { id }, '');
   }
 
@@ -90,7 +93,11 @@ export class WebhookResolver {
     nullable: true,
     description: 'Sends one event again to one endpoint: one attempt, same webhook-id, not retried.',
   })
-  async resendEvent(@Arg('id', () => ID) id: string, @Arg('webhookEndpointId', () => ID) webhookEndpointId: string, @Ctx() gql: GqlContext) {
+  async resendEvent(
+    @Arg('id', () => ID, { description: "The record's id." }) id: string,
+    @Arg('webhookEndpointId', () => ID, { description: 'The webhook endpoint (we_...).' }) webhookEndpointId: string,
+    @Ctx() gql: GqlContext,
+  ) {
     return mutate(gql, this.services.ops.resend, { webhook_endpoint: webhookEndpointId }, { id }, '');
   }
 
@@ -99,7 +106,7 @@ export class WebhookResolver {
     nullable: true,
     description: 'Deletes a webhook endpoint; pending deliveries are cancelled.',
   })
-  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() gql: GqlContext) {
+  async deleteWebhookEndpoint(@Arg('id', () => ID, { description: "The record's id." }) id: string, @Ctx() gql: GqlContext) {
     return mutate(gql, this.services.ops.remove, {}, { id }, '');
   }
 }
