@@ -504,7 +504,10 @@ describe('GraphQL shares the store', () => {
     const second = await c.gql(CREATE, { input }, { 'idempotency-key': key });
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(second.body).toEqual(first.body);
+    // The same data; the replay also says so in the answer (docs/graphql.md, deduplicated creates).
+    expect(second.body.data).toEqual(first.body.data);
+    expect(first.body.extensions?.deduplicated).toBeUndefined();
+    expect(second.body.extensions).toEqual({ deduplicated: true, deduplicatedFields: ['createPayoutIntent'] });
     expect(await listPayouts(c)).toHaveLength(1);
   });
 
