@@ -16,6 +16,7 @@ import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/s
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'pim@pages.example';
+const VIEWER = 'vee@pages.example';
 const PASSWORD = 'a long enough passphrase';
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HEADER = 'amount,currency,country,merchant_reference,bank_code,account_number,holder_name';
@@ -116,6 +117,17 @@ describeBrowser('merchant pages in the dashboard', () => {
     problems.push(...(await scan(page, 'batch-errors')));
     expect((await merchant.get('/v1/payout_batches')).body.data).toHaveLength(0);
 
+    // A row only the server can judge (an unknown currency): the batch is invalid, its errors shown, no payout made.
+    const unknown = path.join(dir, 'unknown.csv');
+    fs.writeFileSync(unknown, [HEADER, ...rows, '5000,ZZZ,TH,batch-3,BBL,1112223334,Anong Dee'].join('\n'));
+    await page.getByTestId('batch-file').setInputFiles(unknown);
+    await eventually(async () => ((await page.getByTestId('batch-summary').textContent()) ?? '').includes('no errors found'));
+    await page.getByTestId('create-batch').click();
+    await page.getByTestId('batch-errors').waitFor();
+    expect(await page.getByTestId('batch-errors').textContent()).toContain('Row 3, currency');
+    problems.push(...(await scan(page, 'batch-invalid')));
+    expect((await merchant.get('/v1/payout_intents')).body.data).toHaveLength(0);
+
     const good = path.join(dir, 'good.csv');
     fs.writeFileSync(good, [HEADER, ...rows, '5000,THB,TH,batch-3,BBL,1112223334,Anong Dee'].join('\n'));
     await page.getByTestId('batch-file').setInputFiles(good);
@@ -150,5 +162,37 @@ describeBrowser('merchant pages in the dashboard', () => {
     await link.click();
     const csv = fs.readFileSync(await (await downloaded).path(), 'utf8');
     expect(csv).toContain('THB');
+  });
+
+  test('a viewer sees the pages without any action their role cannot take', async () => {
+    const invited = await srv.app.team.createUser(merchant.merchantId, VIEWER, 'viewer');
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    try {
+      const viewer = await other.newPage();
+      await viewer.goto(invited.setup_url!);
+      await viewer.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await viewer.getByRole('button', { name: 'Set password' }).click();
+      await viewer.getByTestId('totp-skip').click();
+      await expect(viewer.getByTestId('role').textContent()).resolves.toBe('viewer');
+      await viewer.goto(`${srv.url}/dashboard#/links`);
+      await viewer.getByTestId('links').waitFor();
+      expect(await viewer.getByTestId('new-link').count()).toBe(0);
+      await viewer.getByTestId('links').locator('a').first().click();
+      await viewer.getByTestId('link-qr').waitFor();
+      expect((await viewer.getByTestId('deactivate').count()) + (await viewer.getByTestId('activate').count())).toBe(0);
+      await viewer.goto(`${srv.url}/dashboard#/batches`);
+      await viewer.getByTestId('batches').waitFor();
+      expect(await viewer.getByTestId('batch-upload').count()).toBe(0);
+      await viewer.goto(`${srv.url}/dashboard#/transactions`);
+      await viewer.getByTestId('transactions').waitFor();
+      expect(await viewer.getByTestId('export-csv').count()).toBe(0);
+      await viewer.goto(`${srv.url}/dashboard#/reports`);
+      await viewer.getByTestId('reports').waitFor();
+      expect(await viewer.getByTestId('report-form').count()).toBe(0);
+      expect(await viewer.getByTestId('download').count()).toBeGreaterThan(0);
+      expect(await viewer.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    } finally {
+      await other.close();
+    }
   });
 });

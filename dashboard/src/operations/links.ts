@@ -64,3 +64,11 @@ export const UpdatePaymentLinkDocument = graphql(`
     }
   }
 `);
+
+export const PaymentLinkDocument = graphql(`
+  query PaymentLink($id: ID!) {
+    paymentLink(id: $id) {
+      ...LinkFields
+    }
+  }
+`);

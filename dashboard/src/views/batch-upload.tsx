@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { BatchFieldsFragment } from '../gql/graphql';
 import { CreatePayoutBatchDocument } from '../operations/batches';
 import { useAction, useApp } from '../ui';
-import { COLUMNS, readCsv, TEMPLATE_HREF, type ParsedCsv } from './batch-csv';
+import { columnOf, COLUMNS, readCsv, TEMPLATE_HREF, type ParsedCsv } from './batch-csv';
 import { RowErrors } from './batch-errors';
 
 export function BatchUpload({ onCreated }: { onCreated: (batch: BatchFieldsFragment) => void }) {
@@ -11,10 +11,13 @@ export function BatchUpload({ onCreated }: { onCreated: (batch: BatchFieldsFragm
   const action = useAction();
   const [name, setName] = useState('');
   const [parsed, setParsed] = useState<ParsedCsv | null>(null);
+  // A batch the server found invalid: nothing was created; its row errors stay shown here.
+  const [invalid, setInvalid] = useState<BatchFieldsFragment | null>(null);
 
   const choose = async (e: Event) => {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
     setParsed(null);
+    setInvalid(null);
     if (!file) return;
     setName(file.name);
     setParsed(await readCsv(await file.text()));
@@ -23,10 +26,11 @@ export function BatchUpload({ onCreated }: { onCreated: (batch: BatchFieldsFragm
     action.run(async () => {
       if (!parsed || parsed.errors.length > 0) return;
       const r = await api.mutate(CreatePayoutBatchDocument, { items: parsed.items });
-      if (r.createPayoutBatch) {
-        setParsed(null);
-        onCreated(r.createPayoutBatch);
-      }
+      const batch = r.createPayoutBatch;
+      if (!batch) return;
+      if (batch.status === 'INVALID') return setInvalid(batch);
+      setParsed(null);
+      onCreated(batch);
     });
 
   return (
@@ -80,10 +84,24 @@ export function BatchUpload({ onCreated }: { onCreated: (batch: BatchFieldsFragm
             </div>
           )}
           <div class="actions">
-            <button type="button" class="primary" onClick={() => void submit()} disabled={action.busy || parsed.errors.length > 0} data-testid="create-batch">
+            <button
+              type="button"
+              class="primary"
+              onClick={() => void submit()}
+              disabled={action.busy || parsed.errors.length > 0 || invalid !== null}
+              data-testid="create-batch"
+            >
               Create batch of {parsed.items.length}
             </button>
           </div>
+        </>
+      )}
+      {invalid && (
+        <>
+          <p role="status" data-testid="batch-invalid">
+            The server refused {invalid.errors.length} row{invalid.errors.length === 1 ? '' : 's'}: nothing was created.
+          </p>
+          <RowErrors errors={invalid.errors.map((x) => ({ row: x.row, column: columnOf(x.param), message: x.message }))} testid="batch-errors" />
         </>
       )}
       {action.error && (

@@ -2,8 +2,8 @@
 import { useState } from 'preact/hooks';
 import type { LinkFieldsFragment } from '../gql/graphql';
 import { money, when } from '../format';
-import { PaymentLinksDocument, UpdatePaymentLinkDocument } from '../operations/links';
-import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged } from '../ui';
+import { PaymentLinkDocument, PaymentLinksDocument, UpdatePaymentLinkDocument } from '../operations/links';
+import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 import { exponentsOf } from './amount';
 import { LinkForm } from './link-form';
 
@@ -37,7 +37,10 @@ export function PaymentLinks({ id }: { id?: string }) {
   useLive((e) => {
     if (e.type.startsWith('payment_link.') || e.type.startsWith('payment_intent.succeeded')) paged.refresh();
   });
-  const selected = paged.nodes.find((l) => l.id === id);
+  // A link not on this page (an address opened directly) is read on its own.
+  const listed = paged.nodes.find((l) => l.id === id);
+  const single = useRecord(async () => (id && !listed ? (await api.query(PaymentLinkDocument, { id })).paymentLink : null), `${id}:${Boolean(listed)}`);
+  const selected = listed ?? single.data ?? undefined;
   return (
     <div class={id ? 'split' : ''}>
       <section aria-labelledby="links-title">
@@ -98,7 +101,15 @@ export function PaymentLinks({ id }: { id?: string }) {
           <Pager paged={paged} />
         </ListState>
       </section>
-      {id && selected && <LinkDetail link={selected} onChanged={(link) => paged.update((rows) => rows.map((r) => (r.id === link.id ? link : r)))} />}
+      {id && selected && (
+        <LinkDetail
+          link={selected}
+          onChanged={(link) => {
+            paged.update((rows) => rows.map((r) => (r.id === link.id ? link : r)));
+            if (!listed) single.reload();
+          }}
+        />
+      )}
     </div>
   );
 }
