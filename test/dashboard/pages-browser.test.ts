@@ -109,6 +109,14 @@ describeBrowser('merchant pages in the dashboard', () => {
     const bad = path.join(dir, 'bad.csv');
     fs.writeFileSync(bad, [HEADER, ...rows, '-5,THB,TH,batch-3,BBL,1112223334,Anong Dee'].join('\n'));
     await page.getByRole('link', { name: 'Payout batches' }).click();
+    const template = page.waitForEvent('download');
+    await page.getByTestId('template').click();
+    const lines = fs
+      .readFileSync(await (await template).path(), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split('\r\n');
+    expect(lines[0]).toBe(HEADER);
+    expect(lines[1]).toContain('สมชาย ใจดี');
     await page.getByTestId('batch-file').setInputFiles(bad);
     await page.getByTestId('csv-errors').waitFor();
     expect(await page.getByTestId('csv-errors').textContent()).toContain('Row 3, amount');
