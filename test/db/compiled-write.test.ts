@@ -125,6 +125,7 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         reason: null,
         requestId: 'req_1',
         statusCode: 201,
+        actor: { type: 'api_key', id: 'key_1', restricted: false },
       }),
     ]);
     const entry = (id: string, bucket: string, amount: bigint) =>
@@ -147,6 +148,7 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         resourceId: 'po_1',
         data: { object: 'payout_intent', id: 'po_1', amount: '5' },
         requestId: null,
+        actor: null,
         seq: 7,
       }),
     ]);
