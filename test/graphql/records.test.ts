@@ -195,7 +195,7 @@ describe('a failing nested field nulls only itself', () => {
 });
 
 describe('later record types are Nodes with Money', () => {
-  test('payout batches, balance transactions and report runs are found by node(id:); their amounts have Money', async () => {
+  test('payout batches, balance transactions, report runs and webhook endpoints are found by node(id:); amounts have Money', async () => {
     const batch = await m.post('/v1/payout_batches', {
       items: [payoutBody({ amount: '1500' })],
     });
@@ -209,18 +209,21 @@ describe('later record types are Nodes with Money', () => {
       interval_end: '2026-01-02T00:00:00Z',
     });
     expect(run.status).toBe(201);
+    const hook = await m.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks' });
+    expect(hook.status).toBe(201);
     const res = await m.gql(
       `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
         ... on PayoutBatch { totals { amountMoney { minorUnits currency decimal } } }
         ... on BalanceTransaction { amountMoney { decimal } feeMoney { decimal } netMoney { decimal } }
-        ... on ReportRun { status } } }`,
-      { ids: [batch.body.id, txn.id, run.body.id] },
+        ... on ReportRun { status } ... on WebhookEndpoint { url } } }`,
+      { ids: [batch.body.id, txn.id, run.body.id, hook.body.id] },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.nodes).toEqual([
       { __typename: 'PayoutBatch', id: batch.body.id, totals: [{ amountMoney: { minorUnits: '1500', currency: 'THB', decimal: '15.00' } }] },
       { __typename: 'BalanceTransaction', id: txn.id, amountMoney: { decimal: '70.00' }, feeMoney: { decimal: '0.00' }, netMoney: { decimal: '70.00' } },
       { __typename: 'ReportRun', id: run.body.id, status: expect.any(String) },
+      { __typename: 'WebhookEndpoint', id: hook.body.id, url: 'http://127.0.0.1:9/hooks' },
     ]);
     // Another merchant's ids are not found.
     const other = await srv.merchant();

@@ -194,6 +194,24 @@ export class WebhookEndpointService {
     return endpointToWire(e);
   }
 
+  /** Several endpoints of `scope` by id (deleted ones left out), in one statement: a DataLoader's batch. */
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, WebhookEndpointWire>> {
+    const wellFormed = ids.filter((id) => isId('webhookEndpoint', id));
+    if (wellFormed.length === 0) return new Map();
+    const rows = await this.deps.db.read((em) =>
+      em
+        .createQueryBuilder(WebhookEndpoint, 'w')
+        .where('w.id IN (:...ids) AND w.merchant_id = :merchantId AND w.environment = :environment AND w.status <> :deleted', {
+          ids: wellFormed,
+          merchantId: scope.merchantId,
+          environment: scope.environment,
+          deleted: 'deleted',
+        })
+        .getMany(),
+    );
+    return new Map(rows.map((e) => [e.id, endpointToWire(e)]));
+  }
+
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {
     return parseListQuery(query, ENDPOINT_LIST, scope);
   }

@@ -1,6 +1,10 @@
 /** Webhook endpoints, their deliveries and attempts. */
+import DataLoader from 'dataloader';
 import { eventsModule } from '../events/event.module';
-import { defineModule } from '../module';
+import { byKey, defineModule } from '../module';
+import { registerNode } from '../../graphql/node';
+import { WebhookEndpointType } from './webhook.types';
+import type { WebhookEndpointWire } from './webhook.wire';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { WebhookSender } from './webhook-sender';
@@ -15,6 +19,14 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from './webhook.schemas';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    webhookEndpoint: DataLoader<string, WebhookEndpointWire | null>;
+  }
+}
+
+registerNode('we', WebhookEndpointType, (loaders, id) => loaders.webhookEndpoint.load(id));
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
@@ -39,6 +51,9 @@ export const webhooksModule = defineModule({
   entities: [WebhookEndpoint, WebhookDelivery, WebhookAttempt, WebhookEndpointLock],
   resolvers: [WebhookResolver],
   routes: registerWebhookRoutes,
+  loaders: ({ webhookEndpoints }, ctx) => ({
+    webhookEndpoint: new DataLoader<string, WebhookEndpointWire | null>(async (ids) => byKey(ids, await webhookEndpoints.getMany(ctx, ids))),
+  }),
   models: [WebhookEndpointSchema, WebhookEndpointWithSecretSchema, DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookDeliverySchema],
   sealed: [
     { entity: WebhookEndpoint, property: 'secretEncrypted' },

@@ -3,8 +3,9 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
 
-@ObjectType('WebhookEndpoint', { description: 'Where events are delivered: a URL and the event types it takes.' })
+@ObjectType('WebhookEndpoint', { implements: NodeInterface, description: 'Where events are delivered: a URL and the event types it takes.' })
 export class WebhookEndpointType {
   @Field(() => ID, { description: 'we_ id.', simple: true }) id: string;
   @Field(() => String, { description: 'The https URL events are POSTed to.', simple: true }) url: string;
