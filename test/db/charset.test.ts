@@ -109,7 +109,22 @@ describe('MariaDB and MySQL', () => {
         )) as [{ c: string; n: string; cs: string; co: string }[], unknown];
         expect(columns.length).toBeGreaterThan(100);
         expect(columns.filter((r) => r.cs !== 'utf8mb4').map((r) => r.c)).toEqual([]);
-        const exact = (n: string) => n === 'id' || n.endsWith('_id') || ['public_key', 'idem_key', 'merchant_reference', 'checkout_token'].includes(n);
+        // Byte-exact: ids and what refers to one, and the keys rows are looked up by (tokens and the digests of tokens and codes).
+        const exact = (n: string) =>
+          n === 'id' ||
+          n.endsWith('_id') ||
+          [
+            'public_key',
+            'idem_key',
+            'merchant_reference',
+            'checkout_token',
+            'token',
+            'token_hash',
+            'code_hash',
+            'created_by',
+            'payout_batch',
+            'email_normalized',
+          ].includes(n);
         expect(columns.filter((r) => exact(r.n) !== (r.co === exactIdCollation())).map((r) => r.c)).toEqual([]);
         const [tables] = (await c.query(
           "SELECT TABLE_NAME AS t, TABLE_COLLATION AS co FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_COLLATION NOT LIKE 'utf8mb4\\_%'",
@@ -129,10 +144,17 @@ describe('MariaDB and MySQL', () => {
         expect(fks.map((r) => r.t)).toEqual([
           'api_keys',
           'balances',
+          'balance_transactions',
+          'fee_rates',
+          'fee_schedules',
+          'memberships',
           'payment_intents',
+          'payment_links',
           'payment_method_settings',
+          'payout_batches',
           'payout_intents',
           'refunds',
+          'report_runs',
           'topup_intents',
         ]);
 
