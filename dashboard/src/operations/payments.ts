@@ -56,10 +56,18 @@ export const PaymentDocument = graphql(`
       failureMessage
       createdAt
       updatedAt
-      nextAction {
-        type
-        url
-        expiresAt
+      nextStep {
+        __typename
+        ... on RedirectToUrlAction {
+          url
+          expiresAt
+        }
+        ... on DisplayQrCodeAction {
+          expiresAt
+        }
+        ... on DisplayBankTransferInstructionsAction {
+          expiresAt
+        }
       }
       receipt {
         receiptNumber

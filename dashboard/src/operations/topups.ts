@@ -42,16 +42,18 @@ export const TopupDocument = graphql(`
       failureMessage
       createdAt
       updatedAt
-      nextAction {
-        type
-        expiresAt
-        displayBankTransferInstructions {
-          bankName
-          accountName
-          accountNumber
-          reference
-          amount
-          currency
+      nextStep {
+        __typename
+        ... on DisplayBankTransferInstructionsAction {
+          expiresAt
+          displayBankTransferInstructions {
+            bankName
+            accountName
+            accountNumber
+            reference
+            amount
+            currency
+          }
         }
       }
     }

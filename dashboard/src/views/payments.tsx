@@ -6,6 +6,13 @@ import { Fields, Panel, Status, useAction, useApp, useLive, useRecord } from '..
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';
 
+/** What the payer does next, in words (the NextStep union's member types). */
+const NEXT_STEP: Record<string, string> = {
+  RedirectToUrlAction: 'redirect to url',
+  DisplayQrCodeAction: 'display qr code',
+  DisplayBankTransferInstructionsAction: 'display bank transfer instructions',
+};
+
 type PaymentRow = PaymentsQuery['paymentIntents']['nodes'][number];
 export function Payments({ id }: { id?: string }) {
   const { api } = useApp();
@@ -51,7 +58,7 @@ function PaymentDetail({ id }: { id: string }) {
               ['Method', p.paymentMethod],
               ['Checkout', label(p.checkoutMode)],
               ['Processing because', p.processingReason],
-              ['Next action', p.nextAction ? `${label(p.nextAction.type)} until ${when(p.nextAction.expiresAt)}` : null],
+              ['Next action', p.nextStep ? `${NEXT_STEP[p.nextStep.__typename]} until ${when(p.nextStep.expiresAt)}` : null],
               ['Receipt', p.receipt ? `${p.receipt.receiptNumber} (${when(p.receipt.paidAt)})` : null],
               ['Failure', p.failureMessage],
               ['Created', when(p.createdAt)],

@@ -32,7 +32,7 @@ function TopupDetail({ id }: { id: string }) {
     if (e.data.object.id === id) record.reload();
   });
   const t = record.data?.topupIntent;
-  const bank = t?.nextAction?.displayBankTransferInstructions;
+  const bank = t?.nextStep?.__typename === 'DisplayBankTransferInstructionsAction' ? t.nextStep.displayBankTransferInstructions : undefined;
   return (
     <Panel title={t ? `Topup ${t.merchantReference}` : 'Topup'} back="#/topups">
       {record.error && (
