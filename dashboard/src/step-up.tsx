@@ -4,50 +4,42 @@
  * approves at once.
  */
 import { useState } from 'preact/hooks';
-import { useApp } from './ui';
+import { useAction, useApp } from './ui';
 import { ConfirmSecondFactorDocument } from './operations/me';
 
 export function useStepUp(approve: () => Promise<void>) {
   const { api, me } = useApp();
   const [asking, setAsking] = useState(false);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
 
   const start = async () => {
     if (me.environment !== 'LIVE') return approve();
-    setError(null);
     setAsking(true);
   };
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    return action.run(async () => {
       await api.mutate(ConfirmSecondFactorDocument, { code: code.replace(/\s/g, '') });
       setAsking(false);
       setCode('');
       await approve();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const form = asking ? (
     <form class="step-up" onSubmit={(e) => void submit(e)} data-testid="step-up">
       <label for="step-up-code">Authentication code</label>
       <input id="step-up-code" inputMode="numeric" autoComplete="one-time-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} required />
-      {error && (
+      {action.error && (
         <p class="error" role="alert">
-          {error}
+          {action.error}
         </p>
       )}
       <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={action.busy}>
           Confirm and approve
         </button>
-        <button type="button" onClick={() => setAsking(false)} disabled={busy}>
+        <button type="button" onClick={() => setAsking(false)} disabled={action.busy}>
           Back
         </button>
       </div>

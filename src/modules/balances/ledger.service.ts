@@ -88,22 +88,37 @@ export class LedgerService {
   }
 
   /**
-   * New payouts of one currency holding their payout fees (a payout batch's, on approval), as
-   * end-of-unit work: each payout's entries and `payout_fee` balance transaction, and one move
-   * of the balance for all of them (refused whole with insufficient_balance). Nothing without a
-   * fee schedule.
+   * New payouts holding their payout fees (a payout batch's, on approval), as end-of-unit
+   * work: each payout's entries and `payout_fee` balance transaction, and one move of each
+   * currency's balance for all of them (refused whole with insufficient_balance). The fee
+   * schedule is read once; nothing without one.
    */
-  async holdPayoutFees(tx: Tx, scope: Scope, currency: string, payouts: readonly { id: string; amount: bigint }[], now: Date): Promise<EndWork | null> {
+  async holdPayoutFees(tx: Tx, scope: Scope, payouts: readonly { id: string; amount: bigint; currency: string }[], now: Date): Promise<EndWork | null> {
     const hold = await this.fees.payoutHolds(tx, scope);
-    const records = payouts.map((p) => ({ source: { sourceType: 'payout_intent' as const, sourceId: p.id }, postings: hold(p.amount) }));
-    const movements = records.flatMap((r) => r.postings.flatMap((p) => p.movements));
-    if (movements.length === 0) return null;
+    const byCurrency = new Map<string, { source: Omit<LedgerSource, 'entryType'>; postings: Posting[] }[]>();
+    for (const p of payouts) {
+      const postings = hold(p.amount);
+      if (postings.length === 0) continue;
+      const records = byCurrency.get(p.currency) ?? [];
+      records.push({ source: { sourceType: 'payout_intent', sourceId: p.id }, postings });
+      byCurrency.set(p.currency, records);
+    }
+    if (byCurrency.size === 0) return null;
     return async () => {
-      await this.lockAndMove(tx, scope, currency, movements, { sourceType: 'payout_intent', sourceId: payouts[0].id }, now);
-      const entries = records.flatMap((r) => ledgerRows(scope, currency, r.postings, r.source, now));
-      const transactions = records.flatMap((r) => transactionRows(scope, currency, r.postings, r.source, now));
-      await insertAll(tx, LedgerEntry, entries);
-      await insertAll(tx, BalanceTransaction, transactions);
+      for (const [currency, records] of byCurrency) {
+        const movements = records.flatMap((r) => r.postings.flatMap((p) => p.movements));
+        await this.lockAndMove(tx, scope, currency, movements, records[0].source, now);
+        await insertAll(
+          tx,
+          LedgerEntry,
+          records.flatMap((r) => ledgerRows(scope, currency, r.postings, r.source, now)),
+        );
+        await insertAll(
+          tx,
+          BalanceTransaction,
+          records.flatMap((r) => transactionRows(scope, currency, r.postings, r.source, now)),
+        );
+      }
     };
   }
 

@@ -64,11 +64,8 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
   await reassign(tx, actor, moves, now);
   // The payouts are created now, so their payout fees are held now (docs/finance.md), as for a
   // payout created on its own: from available, refused whole when they do not fit.
-  for (const t of batch.totals) {
-    const ofCurrency = payouts.filter((p) => p.currency === t.currency);
-    const fees = await deps.ledger.holdPayoutFees(tx, actor, t.currency, ofCurrency, now);
-    if (fees) tx.atEnd(fees);
-  }
+  const fees = await deps.ledger.holdPayoutFees(tx, actor, payouts, now);
+  if (fees) tx.atEnd(fees);
   const events: NewEvent[] = [{ suffix: 'approved', record: wire }];
   for (const p of payouts) {
     const record = payoutToWire(p);
