@@ -10,7 +10,9 @@
  * The loader reads through the request's DataLoaders, so it is scoped to the caller's
  * merchant and environment like every lookup: another merchant's id is not found.
  */
+import 'reflect-metadata';
 import { Field, ID, InterfaceType } from 'type-graphql';
+import type { Requirement } from '../domain/access';
 import type { RequestContext } from '../domain/scope';
 import type { Loaders } from './context';
 
@@ -23,6 +25,8 @@ export type ObjectTypeClass = abstract new (...args: never[]) => object;
 interface NodeKind {
   type: ObjectTypeClass;
   load: NodeLoader;
+  /** What reading one through `node(id:)` needs, when it is not the permission `<object>s:read` of the record's `object`. */
+  needs?: Requirement;
 }
 
 const KINDS = new Map<string, NodeKind>();
@@ -35,12 +39,14 @@ export function idPrefix(id: string): string {
 
 /**
  * Makes the records whose ids start with `prefix_` findable by `node(id:)`: `type` is their
- * GraphQL object type class (which must declare `implements: NodeInterface`), `load` reads one.
+ * GraphQL object type class (which must declare `implements: NodeInterface`), `load` reads one,
+ * `needs` is what the caller must hold when the record's `object` does not name its permission
+ * (an audit entry is read with `events:read`, an API key with the `api_keys` capability).
  */
-export function registerNode(prefix: string, type: ObjectTypeClass, load: NodeLoader): void {
+export function registerNode(prefix: string, type: ObjectTypeClass, load: NodeLoader, needs?: Requirement): void {
   const known = KINDS.get(prefix);
   if (known && known.type !== type) throw new Error(`id prefix ${prefix}_ is already registered for ${known.type.name}`);
-  KINDS.set(prefix, { type, load });
+  KINDS.set(prefix, { type, load, needs });
 }
 
 /** The registered kind of an id, if any. */

@@ -2,12 +2,15 @@
  * Records on the GraphQL surface (docs/graphql.md): what a create accepted reads back, a
  * deduplicated create says so in `extensions`, `nextStep` is a union per kind, events carry
  * their typed `resource`, a failing nested field nulls only itself, and the later record
- * types are Nodes with Money beside their amounts.
+ * types are Nodes with Money beside their amounts, each read with its own permission.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, payoutBody, ref } from '../helpers/client';
+import { Client, eventually, payoutBody, ref } from '../helpers/client';
 import { createPayout, createRefund, succeededPayment } from '../helpers/fixtures';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
+import { isObjectType, type GraphQLObjectType } from 'graphql';
+import { approvalsModule } from '../../src/modules/approvals/approval.module';
+import { addMember } from '../helpers/members';
 import { startServer, TestServer } from '../helpers/server';
 
 let srv: TestServer;
@@ -230,6 +233,77 @@ describe('later record types are Nodes with Money', () => {
     const foreign = await other.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: batch.body.id });
     expect(foreign.body.data.node).toBeNull();
     expect(foreign.body.errors![0].extensions.code).toBe('not_found');
+  });
+
+  test('API keys, audit entries, approval policies, webhook deliveries and attempts, members and sessions are Nodes, each read with its own permission', async () => {
+    const key = await m.post('/v1/api_keys', {}, { idempotencyKey: randomUUID() });
+    expect(key.status).toBe(201);
+    const audit = await m.get(`/v1/audit_log?resource_id=${key.body.id}`);
+    const entry = audit.body.data[0];
+    const { approvalPolicies } = srv.app.modules.of(approvalsModule);
+    const policy = await srv.app.db.tx((tx) =>
+      approvalPolicies.set(tx, { merchantId: m.merchantId, environment: 'test' }, { currency: 'USD', minAmount: 100n, approvals: 2, keysCount: false }),
+    );
+    const hook = await m.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks' });
+    const payment = await succeededPayment(m, '4200');
+    const events = await m.get(`/v1/events?limit=1`);
+    expect(events.body.data[0].data.object.id).toBe(payment.id);
+    const resend = await m.post(`/v1/events/${events.body.data[0].id}/resend`, { webhook_endpoint: hook.body.id });
+    expect(resend.status).toBe(202);
+    const attempts = await eventually(async () => {
+      const listed = await m.get(`/v1/webhook_endpoints/${hook.body.id}/attempts`);
+      return listed.body.data.length > 0 && listed;
+    });
+
+    const ids = [key.body.id, entry.id, policy.value.id, resend.body.id, attempts.body.data[0].id];
+    const q = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
+      ... on ApiKey { restricted } ... on AuditEntry { operation } ... on ApprovalPolicy { currency approvals }
+      ... on WebhookDelivery { webhookEndpointId } ... on WebhookAttempt { webhookEndpointId } } }`;
+    const res = await m.gql(q, { ids });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.nodes.map((n: any) => n.__typename)).toEqual(['ApiKey', 'AuditEntry', 'ApprovalPolicy', 'WebhookDelivery', 'WebhookAttempt']);
+    expect(res.body.data.nodes.map((n: any) => n.id)).toEqual(ids);
+    expect(res.body.data.nodes[2]).toMatchObject({ currency: 'USD', approvals: 2 });
+    expect(res.body.data.nodes[3].webhookEndpointId).toBe(hook.body.id);
+
+    // A key restricted to payments reads none of them: each is null with its own permission_denied.
+    const restricted = await srv.keyFor(m.merchantId, 'test', ['payment_intents:read']);
+    const refused = await restricted.gql(q, { ids });
+    expect(refused.body.data.nodes).toEqual([null, null, null, null, null]);
+    expect(refused.body.errors!.map((e: any) => e.extensions.code)).toEqual(Array(5).fill('permission_denied'));
+    // Another merchant finds none of them.
+    const other = await srv.merchant();
+    const foreign = await other.gql(q, { ids });
+    expect(foreign.body.data.nodes).toEqual([null, null, null, null, null]);
+    expect(foreign.body.errors!.map((e: any) => e.extensions.code)).toEqual(Array(5).fill('not_found'));
+
+    // People: a member finds a teammate and their own session; an API key is refused; another member's session is not found.
+    const owner = await addMember(srv, m.merchantId, `owner-${randomUUID()}@example.com`, 'owner');
+    const viewer = await addMember(srv, m.merchantId, `viewer-${randomUUID()}@example.com`, 'viewer');
+    const sessions = await owner.gql('{ sessions { id current } }');
+    const mine = sessions.body.data.sessions.find((s: any) => s.current).id;
+    const people = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on TeamMember { role } ... on SignInSession { current } } }`;
+    const found = await owner.gql(people, { ids: [viewer.userId, mine] });
+    expect(found.body.data.nodes).toEqual([
+      { __typename: 'TeamMember', id: viewer.userId, role: 'VIEWER' },
+      { __typename: 'SignInSession', id: mine, current: true },
+    ]);
+    const notTheirs = await viewer.gql(people, { ids: [mine] });
+    expect(notTheirs.body.data.nodes).toEqual([null]);
+    expect(notTheirs.body.errors![0].extensions.code).toBe('not_found');
+    const byKey = await m.gql(people, { ids: [viewer.userId] });
+    expect(byKey.body.errors![0].extensions.code).toBe('permission_denied');
+  });
+
+  test('every object type with an id is a Node, but for references and views named here', () => {
+    const schema = buildGraphQLSchema();
+    // References to another record, what a delete answers, the viewer, and ids derived from a query's inputs.
+    const notRecords = ['Actor', 'BalanceTransactionSource', 'DeletedWebhookEndpoint', 'Me', 'PaymentMethodOption', 'PaymentMethodSetting'];
+    const withId = Object.values(schema.getTypeMap()).filter(
+      (t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__') && 'id' in t.getFields() && !notRecords.includes(t.name),
+    );
+    expect(withId.length).toBeGreaterThan(15);
+    expect(withId.filter((t) => !t.getInterfaces().some((i) => i.name === 'Node')).map((t) => t.name)).toEqual([]);
   });
 
   test('payment method settings and options have stable ids', async () => {

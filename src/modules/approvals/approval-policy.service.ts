@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import { ApiError } from '../../domain/errors';
 import { amountOf, upper } from '../../domain/fields';
 import { isId, newId } from '../../domain/ids';
@@ -73,6 +74,12 @@ export class ApprovalPolicyService {
       };
     }
     return gate;
+  }
+
+  /** Several policies of `scope` by id (a DataLoader's batch); unknown ids are left out. */
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, ApprovalPolicyWire>> {
+    const rows = await findManyInScope(this.db, ApprovalPolicy, 'approvalPolicy', scope, ids);
+    return new Map([...rows].map(([id, row]) => [id, policyToWire(row)]));
   }
 
   async list(scope: Scope): Promise<ApprovalPolicyWire[]> {

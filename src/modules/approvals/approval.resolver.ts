@@ -9,8 +9,9 @@ import { EnvironmentEnum } from '../../graphql/enums';
 import type { approvalOperations } from './approval.operations';
 import type { ApprovalPolicyService } from './approval-policy.service';
 import type { ApprovalPolicyWire } from './approval.schemas';
+import { NodeInterface } from '../../graphql/node';
 
-@ObjectType('ApprovalPolicy', { description: 'Four eyes: payouts of a currency at or above minAmount need `approvals` approvals.' })
+@ObjectType('ApprovalPolicy', { implements: NodeInterface, description: 'Four eyes: payouts of a currency at or above minAmount need `approvals` approvals.' })
 export class ApprovalPolicyType {
   @Field(() => ID, { simple: true, description: 'The policy id.' })
   id: string;

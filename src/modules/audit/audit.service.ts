@@ -12,6 +12,7 @@ import { ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import type { RequestContext } from '../auth/request-context';
 import { AuditEntry } from './audit.entity';
 import { AUDIT_LIST } from './audit.schemas';
@@ -76,6 +77,12 @@ export class AuditService {
       createdAt: now,
     });
     tx.atEnd({ statements: [insertOf(tx, AuditEntry, [entry])], after: () => undefined });
+  }
+
+  /** Several entries of `scope` by id (a DataLoader's batch); unknown ids are left out. */
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, AuditEntryWire>> {
+    const rows = await findManyInScope(this.db, AuditEntry, 'auditEntry', scope, ids);
+    return new Map([...rows].map(([id, row]) => [id, auditToWire(row)]));
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

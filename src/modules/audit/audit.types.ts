@@ -4,8 +4,9 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
 import { EnvironmentEnum } from '../../graphql/enums';
 import { ActorType } from '../../graphql/actor.types';
+import { NodeInterface } from '../../graphql/node';
 
-@ObjectType('AuditEntry', { description: 'One committed state-changing API call (REST or GraphQL).' })
+@ObjectType('AuditEntry', { implements: NodeInterface, description: 'One committed state-changing API call (REST or GraphQL).' })
 export class AuditEntryType {
   @Field(() => ID, { description: "The entry's id.", simple: true }) id: string;
   @Field(() => EnvironmentEnum, { description: 'The environment of the call.', simple: true }) environment: EnvironmentEnum;

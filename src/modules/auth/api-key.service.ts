@@ -18,6 +18,7 @@ import { grantList, parseGrants, permissionDenied } from '../../domain/access';
 import type { Done } from '../../domain/operation';
 import type { RequestContext, Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import { lockedOne } from '../../db/locking-read';
 import type { Tx } from '../../db/tx';
 import { ApiKey } from './api-key.entity';
@@ -89,6 +90,14 @@ export class ApiKeyService {
     );
     const now = Date.now();
     return rows.map((k) => apiKeyToWire(k, now));
+  }
+
+  /** Several keys of `scope` by id (a DataLoader's batch), with their last use as `list` shows it. */
+  async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, ApiKeyWire>> {
+    await this.lastUse?.flush();
+    const rows = await findManyInScope(this.db, ApiKey, 'apiKey', scope, ids);
+    const now = Date.now();
+    return new Map([...rows].map(([id, row]) => [id, apiKeyToWire(row, now)]));
   }
 
   async create(tx: Tx, ctx: RequestContext, input: CreateKeyInput): Promise<Done<ApiKeyWire>> {

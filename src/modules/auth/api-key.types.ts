@@ -2,6 +2,7 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { EnvironmentEnum } from '../../graphql/enums';
+import { NodeInterface } from '../../graphql/node';
 
 export enum ApiKeyStatusEnum {
   ACTIVE = 'active',
@@ -20,7 +21,10 @@ registerEnumType(ApiKeyStatusEnum, {
   },
 });
 
-@ObjectType('ApiKey', { description: 'An API key pair of this merchant and environment; its secret is shown only when created or rolled.' })
+@ObjectType('ApiKey', {
+  implements: NodeInterface,
+  description: 'An API key pair of this merchant and environment; its secret is shown only when created or rolled.',
+})
 export class ApiKeyType {
   @Field(() => ID, { simple: true, description: 'key_...' }) id: string;
   @Field(() => EnvironmentEnum, { description: 'The environment the key acts in.', simple: true }) environment: EnvironmentEnum;

@@ -5,7 +5,8 @@ import { ApiKey } from './api-key.entity';
 import { apiKeyOperations } from './api-key.operations';
 import { ApiKeyResolver } from './api-key.resolver';
 import { registerApiKeyRoutes } from './api-key.routes';
-import { ApiKeySchema, ApiKeyWithSecretSchema } from './api-key.schemas';
+import { ApiKeySchema, ApiKeyWithSecretSchema, type ApiKeyWire } from './api-key.schemas';
+import { ApiKeyType } from './api-key.types';
 import { ApiKeyService } from './api-key.service';
 import { AuthService } from './auth.service';
 import { LastUse } from './last-use';
@@ -17,11 +18,13 @@ import { registerNode } from '../../graphql/node';
 declare module '../../graphql/context' {
   interface Loaders {
     merchant: DataLoader<string, Merchant | null>;
+    apiKey: DataLoader<string, ApiKeyWire | null>;
   }
 }
 
 // Only the caller's own merchant: the merchant loader itself is not scoped.
 registerNode('mer', MerchantType, (loaders, id, ctx) => (id === ctx.merchantId ? loaders.merchant.load(id) : Promise.resolve(null)));
+registerNode('key', ApiKeyType, (loaders, id) => loaders.apiKey.load(id), 'api_keys');
 
 export const authModule = defineModule({
   name: 'auth',
@@ -42,7 +45,8 @@ export const authModule = defineModule({
   resolvers: [ViewerResolver, ApiKeyResolver],
   routes: registerApiKeyRoutes,
   models: [ApiKeySchema, ApiKeyWithSecretSchema],
-  loaders: ({ auth }) => ({
+  loaders: ({ auth, apiKeys }, ctx) => ({
     merchant: new DataLoader<string, Merchant | null>(async (ids) => byKey(ids, await auth.merchantsByIds(ids))),
+    apiKey: new DataLoader<string, ApiKeyWire | null>(async (ids) => byKey(ids, await apiKeys.getMany(ctx, ids))),
   }),
 });

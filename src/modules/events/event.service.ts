@@ -18,6 +18,7 @@ import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import { actorOf, type ActingScope } from './event.wire';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import { insertOf } from '../../db/compiled-write';
 import type { Batch, Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
@@ -150,15 +151,8 @@ export class EventService {
   }
 
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, EventWire>> {
-    const wellFormed = ids.filter((id) => isId('event', id));
-    if (wellFormed.length === 0) return new Map();
-    const rows = await this.db.read((em) =>
-      em
-        .createQueryBuilder(EventRecord, 'e')
-        .where('e.merchant_id = :merchantId AND e.environment = :environment AND e.id IN (:...ids)', { ...scope, ids: wellFormed })
-        .getMany(),
-    );
-    return new Map(rows.map((r) => [r.id, EventService.toWire(r)]));
+    const rows = await findManyInScope(this.db, EventRecord, 'event', scope, ids);
+    return new Map([...rows].map(([id, r]) => [id, EventService.toWire(r)]));
   }
 
   /** Listing rules plus `type`; `cursor` also accepts an event id (docs/contract.md): the page after that event. */

@@ -8,9 +8,9 @@
  * starts again. Files are deleted 7 days after their run finished (`reports.expire`).
  */
 import { stringify } from 'csv-stringify/sync';
-import { In } from 'typeorm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
@@ -121,10 +121,8 @@ export class ReportService {
 
   /** Several runs of `scope` by id, in one statement (a DataLoader's batch); unknown ids are left out. */
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, ReportRunWire>> {
-    const wellFormed = ids.filter((id) => isId('reportRun', id));
-    if (wellFormed.length === 0) return new Map();
-    const runs = await this.deps.db.read((em) => em.findBy(ReportRun, { id: In(wellFormed), merchantId: scope.merchantId, environment: scope.environment }));
-    return new Map(runs.map((r) => [r.id, this.toWire(r)]));
+    const runs = await findManyInScope(this.deps.db, ReportRun, 'reportRun', scope, ids);
+    return new Map([...runs].map(([id, r]) => [id, this.toWire(r)]));
   }
 
   async get(scope: Scope, id: string): Promise<ReportRunWire> {

@@ -6,7 +6,7 @@ import { foundOrNotFound, toGraphQLError } from '../../graphql/errors';
 import { ApiError } from '../../domain/errors';
 import { NodeInterface, nodeKindOf } from '../../graphql/node';
 import { Needs } from '../../graphql/access';
-import { authorize, isPermission } from '../../domain/access';
+import { authorize, isRequirement } from '../../domain/access';
 
 /** A record of any Node type by id, or a not_found error (an unknown prefix included). */
 async function loadNode({ loaders, ctx }: GqlContext, id: string): Promise<object> {
@@ -14,8 +14,8 @@ async function loadNode({ loaders, ctx }: GqlContext, id: string): Promise<objec
   const record = await foundOrNotFound(kind ? kind.load(loaders, id, ctx) : Promise.resolve(null), 'record');
   // The record's own resource decides (a key restricted to payouts reads no payment through node).
   const object = (record as { object?: unknown }).object;
-  const needed = typeof object === 'string' ? `${object}s:read` : '';
-  if (isPermission(needed)) authorize(ctx.principal, needed, ctx.log, 'graphql Query.node');
+  const needed = kind?.needs ?? (typeof object === 'string' ? `${object}s:read` : '');
+  if (isRequirement(needed)) authorize(ctx.principal, needed, ctx.log, 'graphql Query.node');
   return record;
 }
 

@@ -10,6 +10,7 @@
 import QRCode from 'qrcode';
 import type { EntityManager } from 'typeorm';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { lockedOne } from '../../db/locking-read';
 import type { Tx } from '../../db/tx';
@@ -160,15 +161,8 @@ export class LinkService {
   }
 
   async getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, PaymentLinkWire>> {
-    const wellFormed = ids.filter((id) => isId('paymentLink', id));
-    if (wellFormed.length === 0) return new Map();
-    const rows = await this.deps.db.read((em) =>
-      em
-        .createQueryBuilder(PaymentLink, 'l')
-        .where('l.merchant_id = :merchantId AND l.environment = :environment AND l.id IN (:...ids)', { ...scope, ids: wellFormed })
-        .getMany(),
-    );
-    return new Map(rows.map((r) => [r.id, this.toWire(r)]));
+    const rows = await findManyInScope(this.deps.db, PaymentLink, 'paymentLink', scope, ids);
+    return new Map([...rows].map(([id, r]) => [id, this.toWire(r)]));
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

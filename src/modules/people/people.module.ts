@@ -2,12 +2,15 @@
  * A merchant's people: users, memberships and roles, setup links, sign-in with a password and
  * an authenticator, and sessions (with the watch that closes an ended session's sockets).
  */
+import DataLoader from 'dataloader';
+import { registerNode } from '../../graphql/node';
 import { FailureLimiter } from '../../http/rate-limit';
 import { authModule } from '../auth/auth.module';
 import { RevocationWatcher } from '../auth/revocation-watcher';
 import { defineModule } from '../module';
 import { Membership, RecoveryCode, SetupLink, User } from './people.entity';
-import { PeopleResolver } from './people.resolver';
+import { memberType, PeopleResolver, signedIn } from './people.resolver';
+import { SessionType, TeamMemberType } from './people.types';
 import { registerPeopleRoutes } from './people.routes';
 import { Passwords } from './credentials';
 import { SecondFactor } from './second-factor';
@@ -15,6 +18,23 @@ import { Session } from './session.entity';
 import { SESSION_ENDINGS } from './session-endings';
 import { SessionService } from './session.service';
 import { TeamService } from './team.service';
+
+declare module '../../graphql/context' {
+  interface Loaders {
+    teamMember: DataLoader<string, TeamMemberType | null>;
+    signInSession: DataLoader<string, SessionType | null>;
+  }
+}
+
+// People are for signed-in members, as their queries are: a member of this merchant, or one of the caller's own sessions.
+registerNode('usr', TeamMemberType, (loaders, id, ctx) => {
+  signedIn(ctx);
+  return loaders.teamMember.load(id);
+});
+registerNode('ses', SessionType, (loaders, id, ctx) => {
+  signedIn(ctx);
+  return loaders.signInSession.load(id);
+});
 
 export const peopleModule = defineModule({
   name: 'people',
@@ -41,4 +61,15 @@ export const peopleModule = defineModule({
   entities: [User, Membership, SetupLink, RecoveryCode, Session],
   resolvers: [PeopleResolver],
   routes: registerPeopleRoutes,
+  loaders: ({ team, sessions }, ctx) => ({
+    teamMember: new DataLoader<string, TeamMemberType | null>(async (ids) => {
+      const members = new Map((await team.members(ctx.merchantId)).map((m) => [m.user.id, memberType(m)]));
+      return ids.map((id) => members.get(id) ?? null);
+    }),
+    signInSession: new DataLoader<string, SessionType | null>(async (ids) => {
+      const me = signedIn(ctx);
+      const open = new Map((await sessions.list(me.principal.id)).map((s) => [s.id, { ...s, current: s.id === me.sessionId }]));
+      return ids.map((id) => open.get(id) ?? null);
+    }),
+  }),
 });

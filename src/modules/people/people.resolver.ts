@@ -35,7 +35,7 @@ export function signedIn(ctx: RequestContext): SignedIn {
   return { sessionId: ctx.apiKeyId, merchantId: ctx.merchantId, environment: ctx.environment, principal: ctx.principal };
 }
 
-function memberType({ user, membership }: Member): TeamMemberType {
+export function memberType({ user, membership }: Member): TeamMemberType {
   return {
     id: user.id,
     email: user.email,

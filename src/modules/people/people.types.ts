@@ -3,6 +3,7 @@ import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { EnvironmentEnum } from '../../graphql/enums';
 import { MerchantType } from '../auth/viewer.resolver';
+import { NodeInterface } from '../../graphql/node';
 
 export enum RoleEnum {
   OWNER = 'owner',
@@ -23,7 +24,7 @@ registerEnumType(RoleEnum, {
   },
 });
 
-@ObjectType('TeamMember', { description: 'A person in the merchant\u2019s team.' })
+@ObjectType('TeamMember', { implements: NodeInterface, description: 'A person in the merchant\u2019s team.' })
 export class TeamMemberType {
   @Field(() => ID, { description: 'The user id (`usr_...`).' }) id: string;
   @Field(() => String, { description: 'Their email address.' }) email: string;
@@ -68,7 +69,7 @@ export class InvitationType {
   setupUrl: string | null;
 }
 
-@ObjectType('SignInSession', { description: 'One of the signed-in person\u2019s open sessions.' })
+@ObjectType('SignInSession', { implements: NodeInterface, description: 'One of the signed-in person\u2019s open sessions.' })
 export class SessionType {
   @Field(() => ID, { description: 'The session id (`ses_...`).' }) id: string;
   @Field(() => Boolean, { description: 'Whether this is the session making the request.' }) current: boolean;

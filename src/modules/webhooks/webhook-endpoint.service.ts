@@ -16,6 +16,7 @@ import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
+import { findManyInScope } from '../../db/scoped-reads';
 import type { RequestContext } from '../auth/request-context';
 import { Done, external, TxStep as Step } from '../../ops/operation';
 import { EventRecord } from '../events/event.entity';
@@ -210,6 +211,18 @@ export class WebhookEndpointService {
         .getMany(),
     );
     return new Map(rows.map((e) => [e.id, endpointToWire(e)]));
+  }
+
+  /** Several deliveries of `scope` by id (a DataLoader's batch); unknown ids are left out. */
+  async getDeliveries(scope: Scope, ids: readonly string[]): Promise<Map<string, WebhookDeliveryWire>> {
+    const rows = await findManyInScope(this.deps.db, WebhookDelivery, 'webhookDelivery', scope, ids);
+    return new Map([...rows].map(([id, row]) => [id, deliveryToWire(row)]));
+  }
+
+  /** Several delivery attempts of `scope` by id (a DataLoader's batch); unknown ids are left out. */
+  async getAttempts(scope: Scope, ids: readonly string[]): Promise<Map<string, WebhookAttemptWire>> {
+    const rows = await findManyInScope(this.deps.db, WebhookAttempt, 'webhookAttempt', scope, ids);
+    return new Map([...rows].map(([id, row]) => [id, attemptToWire(row)]));
   }
 
   parseList(scope: Scope, query: Record<string, unknown>): ListParams {

@@ -3,8 +3,8 @@ import DataLoader from 'dataloader';
 import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
 import { registerNode } from '../../graphql/node';
-import { WebhookEndpointType } from './webhook.types';
-import type { WebhookEndpointWire } from './webhook.wire';
+import { WebhookAttemptType, WebhookDeliveryType, WebhookEndpointType } from './webhook.types';
+import type { WebhookAttemptWire, WebhookDeliveryWire, WebhookEndpointWire } from './webhook.wire';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { WebhookSender } from './webhook-sender';
@@ -23,10 +23,15 @@ import {
 declare module '../../graphql/context' {
   interface Loaders {
     webhookEndpoint: DataLoader<string, WebhookEndpointWire | null>;
+    webhookAttempt: DataLoader<string, WebhookAttemptWire | null>;
+    webhookDelivery: DataLoader<string, WebhookDeliveryWire | null>;
   }
 }
 
 registerNode('we', WebhookEndpointType, (loaders, id) => loaders.webhookEndpoint.load(id));
+// Deliveries and attempts are read with their endpoint's permission.
+registerNode('whd', WebhookDeliveryType, (loaders, id) => loaders.webhookDelivery.load(id), 'webhook_endpoints:read');
+registerNode('wha', WebhookAttemptType, (loaders, id) => loaders.webhookAttempt.load(id), 'webhook_endpoints:read');
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
@@ -53,6 +58,8 @@ export const webhooksModule = defineModule({
   routes: registerWebhookRoutes,
   loaders: ({ webhookEndpoints }, ctx) => ({
     webhookEndpoint: new DataLoader<string, WebhookEndpointWire | null>(async (ids) => byKey(ids, await webhookEndpoints.getMany(ctx, ids))),
+    webhookAttempt: new DataLoader<string, WebhookAttemptWire | null>(async (ids) => byKey(ids, await webhookEndpoints.getAttempts(ctx, ids))),
+    webhookDelivery: new DataLoader<string, WebhookDeliveryWire | null>(async (ids) => byKey(ids, await webhookEndpoints.getDeliveries(ctx, ids))),
   }),
   models: [WebhookEndpointSchema, WebhookEndpointWithSecretSchema, DeletedWebhookEndpointSchema, WebhookAttemptSchema, WebhookDeliverySchema],
   sealed: [

@@ -31,7 +31,7 @@ export class WebhookEndpointType {
 
 export const WebhookEndpointConnection = Connection('WebhookEndpoint', WebhookEndpointType);
 
-@ObjectType('WebhookAttempt', { description: 'One delivery attempt of an event to an endpoint.' })
+@ObjectType('WebhookAttempt', { implements: NodeInterface, description: 'One delivery attempt of an event to an endpoint.' })
 export class WebhookAttemptType {
   @Field(() => ID, { description: "The attempt's id.", simple: true }) id: string;
   @Field(() => ID, { description: 'The endpoint delivered to.', name: 'webhookEndpointId' }) webhook_endpoint: string;
@@ -68,7 +68,10 @@ export class UpdateWebhookEndpointInput {
   status?: string;
 }
 
-@ObjectType('WebhookDelivery', { description: 'A delivery queued by resendEvent: one attempt, listed by webhookAttempts once made.' })
+@ObjectType('WebhookDelivery', {
+  implements: NodeInterface,
+  description: 'A delivery queued by resendEvent: one attempt, listed by webhookAttempts once made.',
+})
 export class WebhookDeliveryType {
   @Field(() => ID, { description: "The delivery's id.", simple: true }) id: string;
   @Field(() => ID, { description: 'The endpoint it is delivered to.', name: 'webhookEndpointId' }) webhook_endpoint: string;
