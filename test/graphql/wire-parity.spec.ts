@@ -71,7 +71,10 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
   PaymentLink: { amountMoney: MONEY, customerChoosesMinimumMoney: MONEY, customerChoosesMaximumMoney: MONEY },
   'PayoutBatch.totals': { amountMoney: MONEY },
   BalanceTransaction: { amountMoney: MONEY, feeMoney: MONEY, netMoney: MONEY },
-  PaymentMethodOption: { id: 'derived from method and bank (pmo_promptpay) so that client caches can key it' },
+  PaymentMethodOption: {
+    id: 'derived from method and bank (pmo_promptpay) so that client caches can key it',
+    hint: "the catalogue's line a payer's page shows under the name, for the dashboard's payment link preview (REST discovery keeps the contract's fields)",
+  },
   PaymentMethodSetting: { id: 'derived from the method (pms_promptpay) so that client caches can key it' },
   Event: { resource: 'the record the event is about, typed and read now (union EventResource; REST: data.object is the record then)' },
   PayoutIntent: { amountMoney: MONEY, balanceTransactions: BTX },

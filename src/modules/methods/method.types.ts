@@ -5,6 +5,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { METHODS, type PaymentMethodName } from './catalogue';
 import { NextActionTypeEnum } from './next-action.types';
 
 @ObjectType('PayerRequirement', { description: 'Whether the method needs one payer input.' })
@@ -59,6 +60,11 @@ export class PaymentMethodOptionType {
 
   @Field(() => String, { description: 'The name to show the payer.', name: 'displayName' })
   display_name: string;
+
+  @Field(() => String, { description: "The line a payer's page shows under the name (the hosted checkout, a payment link's page)." })
+  get hint(): string {
+    return METHODS[this.payment_method as PaymentMethodName].hint;
+  }
 
   @Field(() => NextActionTypeEnum, { name: 'nextActionType', nullable: true, description: 'Null for a method that settles at once.' })
   next_action_type: NextActionTypeEnum | null;
