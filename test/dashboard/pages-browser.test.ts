@@ -1,7 +1,11 @@
 /**
  * The merchant pages in a real browser (chromium via playwright-core) against a real server,
  * signed in as an owner the CLI created: a payment link is created and listed with its QR code
- * (the SVG route answers the session cookie); a payout batch CSV with an invalid row shows its
+ * (the SVG route answers the session cookie); the create flow with the keyboard only (a fixed
+ * amount) and at 390 px (the payer chooses; one method left out): its preview shows what was
+ * typed and the methods the server offers, the QR code as the dashboard shows it decodes (jsQR)
+ * to the link's URL, and that URL opens the payer's page with the same amount, description and
+ * methods; a payout batch CSV with an invalid row shows its
  * errors and creates nothing, the fixed file creates the batch, which is approved and whose
  * items move on; a report run is created and its file downloaded; each page has no serious or
  * critical axe-core violation and nothing overflows a 390 px wide viewport.
@@ -13,6 +17,7 @@ import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
 import { runCli, startServer, TestServer } from '../helpers/server';
 import { Client, eventually } from '../helpers/client';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+import { decodeQrSvg } from '../links/qr-decode';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'pim@pages.example';
@@ -35,6 +40,25 @@ async function scan(page: Page, name: string): Promise<string[]> {
   await page.setViewportSize({ width: 1280, height: 860 });
   return found;
 }
+
+/**
+ * The QR code as the page shows it: the <img> drawn into a canvas at 4 px per CSS pixel of its
+ * box and read by the jsqr package, both in the page (evaluated through the DevTools protocol,
+ * which the dashboard's CSP does not govern).
+ */
+const JSQR = fs.readFileSync(require.resolve('jsqr'), 'utf8');
+function qrShown(page: Page): Promise<string | null> {
+  return page.evaluate<string | null>(`${JSQR}; (() => {
+    const img = document.querySelector('[data-testid="link-qr"]'), canvas = document.createElement('canvas');
+    canvas.width = canvas.height = img.width * 4;
+    const g = canvas.getContext('2d');
+    g.imageSmoothingEnabled = false;
+    g.drawImage(img, 0, 0, canvas.width, canvas.height);
+    return self.jsQR(g.getImageData(0, 0, canvas.width, canvas.height).data, canvas.width, canvas.height)?.data ?? null; })()`);
+}
+
+/** The method names a page lists, in order. */
+const names = (page: Page, selector: string): Promise<string[]> => page.locator(selector).allTextContents();
 
 describeBrowser('merchant pages in the dashboard', () => {
   let srv: TestServer;
@@ -102,6 +126,104 @@ describeBrowser('merchant pages in the dashboard', () => {
     await page.getByTestId('deactivate').click();
     await eventually(async () => (await row.getAttribute('data-status')) === 'INACTIVE');
     expect((await merchant.get(`/v1/payment_links/${id}`)).body.active).toBe(false);
+  });
+
+  test('create with the keyboard only: the preview shows what was typed; the QR code shown decodes to the URL, which opens the payer page', async () => {
+    await page.goto(`${srv.url}/dashboard#/links`);
+    await page.getByTestId('new-link').focus();
+    await page.keyboard.press('Enter');
+    // The form opens on its first field; Tab goes through the labelled fields in order.
+    expect(await page.evaluate<string>('document.activeElement.labels[0].textContent')).toBe('Currency');
+    for (const key of ['Tab', 'Tab', 'Tab']) await page.keyboard.press(key);
+    await page.keyboard.type('1250.5');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Teak bowl');
+    expect(await page.getByTestId('link-amount').inputValue()).toBe('1250.5');
+    const preview = page.getByTestId('link-preview');
+    await eventually(async () => (await preview.getByTestId('preview-amount').textContent()) === '1,250.50 THB');
+    expect(await preview.getByTestId('preview-description').textContent()).toBe('Teak bowl');
+    expect(await preview.textContent()).toContain('Pay Nan Weavers');
+    // The methods are the server's discovery answer for the amount on a hosted page.
+    const offered = await merchant.get('/v1/payment_method_options?currency=THB&country=TH&amount=125050&checkout_mode=hosted');
+    const expected = (offered.body.data as { display_name: string }[]).map((o) => o.display_name);
+    expect(expected.length).toBeGreaterThan(0);
+    await eventually(async () => (await names(page, '.pay-options strong')).join('|') === expected.join('|'));
+    problems.push(...(await scan(page, 'link-form-preview')));
+    await page.keyboard.press('Enter');
+
+    const url = await page.getByTestId('link-url').inputValue();
+    const id = /#\/links\/(plink_\w+)/.exec(page.url())![1];
+    const rest = await merchant.get(`/v1/payment_links/${id}`);
+    expect(rest.body).toMatchObject({ url, amount: '125050', description: 'Teak bowl', allowed_methods: null });
+    expect(await page.getByTestId(`link-${id}`).getByTestId('link-count').textContent()).toBe('0');
+    await eventually(
+      async () =>
+        (await page.getByTestId('link-qr').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)) || undefined,
+    );
+    expect(await qrShown(page)).toBe(url);
+    const downloaded = page.waitForEvent('download');
+    await page.getByTestId('download-qr').click();
+    expect(decodeQrSvg(fs.readFileSync(await (await downloaded).path(), 'utf8'))).toBe(url);
+
+    const payer = await context.newPage();
+    try {
+      expect((await payer.goto(url))?.status()).toBe(200);
+      expect(await payer.getByTestId('amount').textContent()).toBe('1,250.50 THB');
+      expect(await payer.getByTestId('description').textContent()).toBe('Teak bowl');
+      expect(await names(payer, '.option strong')).toEqual(expected);
+    } finally {
+      await payer.close();
+    }
+  });
+
+  test('at 390 px the payer chooses the amount and one method is left out: preview, create, QR, payer page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${srv.url}/dashboard#/links`);
+      await page.getByTestId('new-link').click();
+      await page.getByLabel('Customer chooses').check();
+      await page.getByLabel('Minimum (THB)').fill('100');
+      await page.getByLabel('Maximum (THB)').fill('500');
+      await page.getByLabel('Description (shown to the payer)').fill('Weaving class');
+      const preview = page.getByTestId('link-preview');
+      await eventually(async () => (await preview.getByTestId('preview-bounds').textContent()) === 'Between 100.00 THB and 500.00 THB');
+      expect(await preview.getByTestId('preview-description').textContent()).toBe('Weaving class');
+      expect(await preview.getByTestId('preview-amount').count()).toBe(0);
+      await page.getByTestId('method-bank_transfer').waitFor();
+      const all = await names(page, '.pay-options strong');
+      expect(all.some((n) => n.startsWith('Bank transfer'))).toBe(true);
+      await page.getByTestId('method-bank_transfer').uncheck();
+      await eventually(async () => (await preview.getByTestId('preview-bank_transfer').count()) === 0);
+      const shown = await names(page, '.pay-options strong');
+      expect(shown).toEqual(all.filter((n) => !n.startsWith('Bank transfer')));
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.getByTestId('create-link').click();
+
+      const url = await page.getByTestId('link-url').inputValue();
+      const id = /#\/links\/(plink_\w+)/.exec(page.url())![1];
+      const rest = await merchant.get(`/v1/payment_links/${id}`);
+      expect(rest.body).toMatchObject({ url, amount: null, customer_chooses: { minimum: '10000', maximum: '50000' }, description: 'Weaving class' });
+      expect(rest.body.allowed_methods).not.toContain('bank_transfer');
+      await page.getByTestId('link-qr').scrollIntoViewIfNeeded();
+      await eventually(
+        async () =>
+          (await page.getByTestId('link-qr').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)) || undefined,
+      );
+      expect(await qrShown(page)).toBe(url);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+
+      const payer = await context.newPage();
+      try {
+        await payer.goto(url);
+        expect(await payer.getByTestId('description').textContent()).toBe('Weaving class');
+        expect(await payer.locator('#h-amount').textContent()).toBe('Between 100.00 THB and 500.00 THB');
+        expect(await names(payer, '.option strong')).toEqual(shown);
+      } finally {
+        await payer.close();
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
   });
 
   test('a CSV with an invalid row shows its errors and creates nothing; the fixed file creates a batch that is approved', async () => {

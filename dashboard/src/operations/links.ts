@@ -1,4 +1,4 @@
-/** Payment links: the list, create, update (activate / deactivate). GraphQL Code Generator types each document. */
+/** Payment links: the list, create, update (activate / deactivate), and the methods a new link would offer its payer. GraphQL Code Generator types each document. */
 import { graphql } from '../gql';
 
 export const PaymentLinksDocument = graphql(`
@@ -69,6 +69,23 @@ export const PaymentLinkDocument = graphql(`
   query PaymentLink($id: ID!) {
     paymentLink(id: $id) {
       ...LinkFields
+    }
+  }
+`);
+
+export const LinkMethodsDocument = graphql(`
+  query LinkMethods($currency: String!, $country: String!, $amount: String) {
+    paymentMethodOptions(currency: $currency, country: $country, amount: $amount, checkoutMode: HOSTED) {
+      nodes {
+        id
+        paymentMethod
+        displayName
+        hint
+      }
+    }
+    paymentMethodSettings {
+      paymentMethod
+      displayName
     }
   }
 `);

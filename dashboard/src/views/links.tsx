@@ -1,4 +1,4 @@
-/** Payment links: list with status, create (fixed or customer-chosen amount), copy, QR code, activate / deactivate. */
+/** Payment links: list with status and payment counts, create (with a preview of the payer's page), copy, QR code (shown and downloaded), activate / deactivate. */
 import { useState } from 'preact/hooks';
 import type { LinkFieldsFragment } from '../gql/graphql';
 import { money, when } from '../format';
@@ -23,6 +23,11 @@ export function linkAmount(l: Link): string {
   if (l.customerChoosesMinimumMoney && l.customerChoosesMaximumMoney)
     return `${money(l.customerChoosesMinimumMoney)} – ${money(l.customerChoosesMaximumMoney)}`;
   return '';
+}
+
+/** Completed payments, and the limit when there is one ("2 of 5"). */
+export function linkCount(l: Link): string {
+  return `${l.completedCount}${l.completionLimit === null ? '' : ` of ${l.completionLimit}`}`;
 }
 
 export function PaymentLinks({ id }: { id?: string }) {
@@ -74,6 +79,9 @@ export function PaymentLinks({ id }: { id?: string }) {
                   <th scope="col" class="num">
                     Amount
                   </th>
+                  <th scope="col" class="num">
+                    Payments
+                  </th>
                   <th scope="col">Status</th>
                   <th scope="col" class="wide">
                     Created
@@ -89,6 +97,9 @@ export function PaymentLinks({ id }: { id?: string }) {
                       </a>
                     </td>
                     <td class="num">{linkAmount(l)}</td>
+                    <td class="num" data-testid="link-count">
+                      {linkCount(l)}
+                    </td>
                     <td>
                       <Status value={linkStatus(l)} />
                     </td>
@@ -123,6 +134,7 @@ function LinkDetail({ link, onChanged }: { link: Link; onChanged: (l: Link) => v
       await navigator.clipboard.writeText(link.url);
       setCopied(true);
     });
+  const qr = `/v1/payment_links/${encodeURIComponent(link.id)}/qr.svg`;
   const setActive = (active: boolean) =>
     action.run(async () => {
       const r = await api.mutate(UpdatePaymentLinkDocument, { id: link.id, input: { active } });
@@ -136,7 +148,7 @@ function LinkDetail({ link, onChanged }: { link: Link; onChanged: (l: Link) => v
           ['Status', <Status value={linkStatus(link)} />],
           ['Amount', linkAmount(link)],
           ['Use', link.reusable ? 'Reusable' : 'Single use'],
-          ['Completed payments', `${link.completedCount}${link.completionLimit === null ? '' : ` of ${link.completionLimit}`}`],
+          ['Completed payments', linkCount(link)],
           ['Expires', link.expiresAt ? when(link.expiresAt) : 'Never'],
           ['Country', link.country],
         ]}
@@ -151,7 +163,10 @@ function LinkDetail({ link, onChanged }: { link: Link; onChanged: (l: Link) => v
       <p class="muted" role="status" aria-live="polite">
         {copied ? 'Copied.' : ''}
       </p>
-      <img class="qr" src={`/v1/payment_links/${encodeURIComponent(link.id)}/qr.svg`} alt="QR code of the payment link" data-testid="link-qr" />
+      <img class="qr" src={qr} alt="QR code of the payment link" data-testid="link-qr" />
+      <a href={qr} download={`${link.id}-qr.svg`} data-testid="download-qr">
+        Download QR code (SVG)
+      </a>
       {can('payment_links:write') && (
         <div class="actions">
           {link.active ? (
