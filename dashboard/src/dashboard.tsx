@@ -9,6 +9,7 @@ import { Header } from './header';
 import { startLive, type LinkState, type LiveEvent } from './live';
 import { AppContext, allows, type Ctx, type Listener, type Me } from './ui';
 import { Account } from './views/account';
+import { ApiKeys } from './views/api-keys';
 import { Audit } from './views/audit';
 import { Balances } from './views/balances';
 import { BalanceTransactions } from './views/balance-transactions';
@@ -37,6 +38,7 @@ const NAV: [string, string, string, (p: { id?: string }) => preact.JSX.Element |
   ['events', 'Events', 'events:read', Events],
   ['webhooks', 'Webhooks', 'webhook_endpoints:read', Webhooks],
   ['audit', 'Audit log', 'events:read', Audit],
+  ['keys', 'API keys', 'api_keys', ApiKeys],
   ['team', 'Team', 'members', Team],
 ];
 
@@ -75,7 +77,7 @@ export function Dashboard({ api, me, lastEventId, notice, onSwitch, onSignOut, o
   }, []);
   const test = me.environment === 'TEST';
   const can = useCallback((needed: string) => allows(me, needed), [me]);
-  const ctx: Ctx = useMemo(() => ({ api, test, listen, me, can }), [api, me, listen]);
+  const ctx: Ctx = useMemo(() => ({ api, test, listen, me, can, signOut: onSignOut }), [api, me, listen]);
 
   useEffect(() => {
     const live = startLive(lastEventId, {

@@ -22,6 +22,8 @@ export interface Ctx {
   me: Me;
   /** Whether the member's role allows `needed`: `<resource>:read|write`, or a team capability (`members`, `owners`...). */
   can: (needed: string) => boolean;
+  /** Ends this session here (as the header's Sign out does). */
+  signOut: () => void;
 }
 
 /** `can` for a member: what `me.permissions` and `me.capabilities` say (write includes read). The server refuses the rest anyway. */
@@ -148,6 +150,53 @@ export function Fields({ rows }: { rows: [string, ComponentChildren][] }) {
           </div>
         ))}
     </dl>
+  );
+}
+
+/** A table in its scrolling frame; a header cell is its text, or [text, class] (`wide`: hidden on phones, `sr`: for screen readers only). */
+export function Table({ testId, head, children }: { testId: string; head: (string | [string, string])[]; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={testId}>
+        <thead>
+          <tr>
+            {head.map((h) => {
+              const [text, cls] = typeof h === 'string' ? [h, undefined] : h;
+              return (
+                <th key={text} scope="col" class={cls === 'sr' ? undefined : cls}>
+                  {cls === 'sr' ? <span class="sr">{text}</span> : text}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A read-only value with a Copy button (and "Copied." for screen readers too). */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = () =>
+    navigator.clipboard.writeText(value).then(
+      () => setCopied('Copied.'),
+      () => setCopied('Could not copy: select the text and copy it yourself.'),
+    );
+  return (
+    <>
+      <label for={`${testId}-field`}>{label}</label>
+      <div class="copy-row">
+        <input id={`${testId}-field`} readOnly value={value} data-testid={testId} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" onClick={() => void copy()} data-testid={`copy-${testId}`}>
+          Copy<span class="sr"> {label.toLowerCase()}</span>
+        </button>
+      </div>
+      <p class="muted" role="status" aria-live="polite">
+        {copied ?? ''}
+      </p>
+    </>
   );
 }
 

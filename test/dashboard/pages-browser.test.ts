@@ -18,28 +18,13 @@ import { runCli, startServer, TestServer } from '../helpers/server';
 import { Client, eventually } from '../helpers/client';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
 import { decodeQrSvg } from '../links/qr-decode';
+import { collectErrors, scan } from '../helpers/browser';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'pim@pages.example';
 const VIEWER = 'vee@pages.example';
 const PASSWORD = 'a long enough passphrase';
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const HEADER = 'amount,currency,country,merchant_reference,bank_code,account_number,holder_name';
-
-/** Serious and critical axe-core violations, and a horizontal overflow at 390 px. */
-async function scan(page: Page, name: string): Promise<string[]> {
-  const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
-    `${AXE}; axe.run(document, { resultTypes: ['violations'] })`,
-  );
-  const found = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-  if (width > 390) found.push(`${name}: ${width} px wide at a 390 px viewport`);
-  await page.setViewportSize({ width: 1280, height: 860 });
-  return found;
-}
 
 /**
  * The QR code as the page shows it: the <img> drawn into a canvas at 4 px per CSS pixel of its
@@ -75,10 +60,7 @@ describeBrowser('merchant pages in the dashboard', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', acceptDownloads: true });
     page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    collectErrors(page, problems);
     const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchant.merchantId, '--email', OWNER, '--role', 'owner'], {
       PUBLIC_BASE_URL: srv.url,
     });

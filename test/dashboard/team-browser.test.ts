@@ -16,6 +16,7 @@ import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
 import { runCli, startServer, TestServer } from '../helpers/server';
 import { Client, eventually, payoutBody } from '../helpers/client';
 import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+import { collectErrors } from '../helpers/browser';
 import { approvalsModule } from '../../src/modules/approvals/approval.module';
 import { totpCode } from '../../src/modules/people/credentials';
 import { User } from '../../src/modules/people/people.entity';
@@ -55,11 +56,8 @@ describeBrowser('team members in the dashboard', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
     contexts.push(context);
     const page = await context.newPage();
-    page.on('console', (m) => {
-      // 401s the page expects: the first look for a session, a refused sign-in, an ended session.
-      if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    // 401s the page expects: the first look for a session, a refused sign-in, an ended session.
+    collectErrors(page, problems);
     page.on('dialog', (d) => void d.accept());
     return page;
   }
