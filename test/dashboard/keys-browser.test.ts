@@ -49,6 +49,8 @@ describeBrowser('API keys and sessions in the dashboard', () => {
   /** The secret the page shows once: [public key, secret key], then Done. */
   async function shownSecret(page: Page): Promise<[string, string]> {
     await page.getByTestId('new-secret').waitFor();
+    // Focus moves to it (the form is further down the page).
+    await eventually(async () => (await page.evaluate('document.activeElement.dataset.testid')) === 'new-secret');
     const pair: [string, string] = [await page.getByTestId('public-key').inputValue(), await page.getByTestId('secret-key').inputValue()];
     await page.getByTestId('copy-secret-key').click();
     await page.getByTestId('new-secret').getByText('Copied.').waitFor();

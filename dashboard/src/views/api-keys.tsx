@@ -30,6 +30,9 @@ export function ApiKeys() {
   const [days, setDays] = useState(1);
   const overlap = useRef<HTMLSelectElement>(null);
   useEffect(() => overlap.current?.focus(), [rolling?.id]);
+  // A new secret shows at the top: focus moves there (the form is further down).
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => notice.current?.focus(), [secret]);
   // The resources this member may grant at all: those their role reads (the server knows no others they could give).
   const resources = [...new Set(me.permissions.map((p) => p.split(':')[0]))];
   const mayFull = resources.every((r) => can(`${r}:write`));
@@ -77,7 +80,7 @@ export function ApiKeys() {
         </p>
       )}
       {secret && (
-        <div class="notice" role="status" data-testid="new-secret">
+        <div class="notice" role="status" tabIndex={-1} ref={notice} data-testid="new-secret">
           <p>
             <strong>
               {secret.replaces ? (
