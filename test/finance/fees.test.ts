@@ -86,6 +86,25 @@ describe('with a fee schedule', () => {
     }
   });
 
+  test('GraphQL feeSchedule: what the operator set, in this environment only; needs balances:read', async () => {
+    const q = '{ feeSchedule { environment taxBps payoutFixed methods { paymentMethod percentBps fixed } updatedAt } }';
+    const res = await c.gql(q);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.feeSchedule).toMatchObject({
+      environment: 'TEST',
+      taxBps: 700,
+      payoutFixed: '2500',
+      methods: [{ paymentMethod: 'promptpay', percentBps: 165, fixed: '0' }],
+    });
+    const live = await srv.keyFor(c.merchantId, 'live');
+    expect((await live.gql(q)).body.data!.feeSchedule).toBeNull();
+    const restricted = await srv.keyFor(c.merchantId, 'test', ['payout_intents:read']);
+    const refused = await restricted.gql(q);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('permission_denied');
+    const reader = await srv.keyFor(c.merchantId, 'test', ['balances:read']);
+    expect((await reader.gql(q)).body.data!.feeSchedule.taxBps).toBe(700);
+  });
+
   test('a method without a rate pays no fee (direct debit settles at once)', async () => {
     const before = BigInt((await balanceOf(c)).available);
     const p = await succeededPayment(c, '5000');
@@ -165,6 +184,7 @@ describe('without a fee schedule', () => {
     expect((await txnsOf(c, topup.id)).map((t) => [t.type, t.amount])).toEqual([['topup', '100000']]);
     expect((await txnsOf(c, p.id)).map((t) => [t.type, t.amount])).toEqual([['payment', '50000']]);
     expect((await txnsOf(c, po.id)).map((t) => [t.type, t.amount])).toEqual([['payout', '-1000']]);
+    expect((await c.gql('{ feeSchedule { taxBps } }')).body.data).toEqual({ feeSchedule: null });
   });
 
   test('filters: type, currency, created range; unknown type is 400; another merchant sees nothing', async () => {

@@ -6,6 +6,7 @@ import { Balance, LedgerEntry } from './balance.entity';
 import { BalanceTransaction, FeeRateRow, FeeSchedule } from './finance.entity';
 import { FeeService } from './fee.service';
 import { BalanceResolver } from './balance.resolver';
+import { FeeScheduleResolver } from './fee.resolver';
 import { registerBalanceRoutes } from './balance.routes';
 import { BalanceSchema } from './balance.schemas';
 import { balanceCurrencyOf, BalanceType, withBalanceId, type BalanceNode } from './balance.types';
@@ -27,7 +28,7 @@ export const balancesModule = defineModule({
     return { ledger: new LedgerService(db, fees), fees };
   },
   entities: [Balance, LedgerEntry, BalanceTransaction, FeeSchedule, FeeRateRow],
-  resolvers: [BalanceResolver],
+  resolvers: [BalanceResolver, FeeScheduleResolver],
   routes: registerBalanceRoutes,
   loaders: ({ ledger }, ctx) => ({
     balance: new DataLoader<string, BalanceNode | null>(async (ids) => {
