@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Api } from './api';
 import { objectIdOf } from './format';
 import { Header } from './header';
-import { startLive, type LinkState, type LiveEvent } from './live';
+import { startLive, type Live, type LinkState, type LiveEvent } from './live';
 import { AppContext, allows, type Ctx, type Listener, type Me } from './ui';
 import { Account } from './views/account';
 import { ApiKeys } from './views/api-keys';
@@ -77,10 +77,18 @@ export function Dashboard({ api, me, lastEventId, notice, onSwitch, onSignOut, o
   }, []);
   const test = me.environment === 'TEST';
   const can = useCallback((needed: string) => allows(me, needed), [me]);
-  const ctx: Ctx = useMemo(() => ({ api, test, listen, me, can, signOut: onSignOut }), [api, me, listen]);
+  const socket = useRef<Live | null>(null);
+  const live: Ctx['live'] = useMemo(
+    () => ({
+      lastEventId: () => socket.current?.lastEventId() ?? lastEventId,
+      watch: (...args) => socket.current!.watch(...args),
+    }),
+    [lastEventId],
+  );
+  const ctx: Ctx = useMemo(() => ({ api, test, listen, me, can, live, signOut: onSignOut }), [api, me, listen]);
 
   useEffect(() => {
-    const live = startLive(lastEventId, {
+    const live = (socket.current = startLive(lastEventId, {
       onEvent: (event, wasMissed) => {
         if (wasMissed) setMissed((m) => [...(m ?? []), event]);
         for (const fn of listeners.current) fn(event);
@@ -88,7 +96,7 @@ export function Dashboard({ api, me, lastEventId, notice, onSwitch, onSignOut, o
       onState: (state, detail) => setLink({ state, detail }),
       onEnded,
       onReconnected: () => setMissed([]),
-    });
+    }));
     return () => live.stop();
   }, [api, me]);
 

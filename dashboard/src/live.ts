@@ -9,6 +9,10 @@
  * the server first replays exactly what was missed, then goes live. Events created before
  * the reconnection are reported as `missed` (what changed while offline).
  *
+ * `watch` runs another subscription on the same socket (a report run's, say): it is
+ * subscribed again after a dropped connection with the variables of that moment, so it too
+ * resumes with its own `after`.
+ *
  * Close codes 4401 (no session) and 4403 (the session ended: signed out elsewhere, role
  * changed, removed from the team) end the dashboard's session; anything else
  * (a dropped socket, a restart, 4429, 1006...) reconnects with a growing delay (0.5 s .. 8 s).
@@ -44,6 +48,10 @@ export interface LiveHandlers {
 
 export interface Live {
   stop(): void;
+  /** The id of the last event received (null before any): an `after` that misses nothing from now on. */
+  lastEventId(): string | null;
+  /** Another subscription on this socket; `next` gets each message's data, `fail` a GraphQL error (no retry). Returns its stop. */
+  watch<T>(query: string, variables: () => Record<string, unknown>, next: (data: T) => void, fail: (message: string) => void): () => void;
 }
 
 const FATAL = new Set([4401, 4403]);
@@ -115,6 +123,29 @@ export function startLive(after: string | null, h: LiveHandlers): Live {
     timer = setTimeout(subscribe, delay);
   }
 
+  function watch<T>(query: string, variables: () => Record<string, unknown>, next: (data: T) => void, fail: (message: string) => void): () => void {
+    let done = false;
+    let stop: (() => void) | undefined;
+    let again: ReturnType<typeof setTimeout> | undefined;
+    const go = () => {
+      stop = ws.subscribe<T>(
+        { query, variables: variables() },
+        {
+          next: (r) => r.data && next(r.data),
+          // GraphQL errors (an array) are the answer; a closed socket is retried, as the events stream is.
+          error: (err) => (Array.isArray(err) ? fail(String((err[0] as { message?: string }).message)) : !done && !stopped && (again = setTimeout(go, 1000))),
+          complete: () => undefined,
+        },
+      );
+    };
+    go();
+    return () => {
+      done = true;
+      clearTimeout(again);
+      stop?.();
+    };
+  }
+
   subscribe();
   return {
     stop() {
@@ -123,5 +154,7 @@ export function startLive(after: string | null, h: LiveHandlers): Live {
       unsubscribe?.();
       void ws.dispose();
     },
+    lastEventId: () => lastId,
+    watch,
   };
 }

@@ -2,7 +2,7 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
-import type { LiveEvent } from './live';
+import type { Live, LiveEvent } from './live';
 import type { MeQuery } from './gql/graphql';
 import { label } from './format';
 
@@ -24,6 +24,8 @@ export interface Ctx {
   can: (needed: string) => boolean;
   /** Ends this session here (as the header's Sign out does). */
   signOut: () => void;
+  /** The live socket: the last event id seen, and other subscriptions on it. */
+  live: Pick<Live, 'lastEventId' | 'watch'>;
 }
 
 /** `can` for a member: what `me.permissions` and `me.capabilities` say (write includes read). The server refuses the rest anyway. */

@@ -13,17 +13,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, Browser, BrowserContext, Page } from 'playwright-core';
-import { runCli, startServer, TestServer } from '../helpers/server';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, TestServer } from '../helpers/server';
 import { Client, eventually } from '../helpers/client';
-import { CHROMIUM, describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
+import { describeIf, haveChromium, NEEDS_CHROMIUM } from '../helpers/skip';
 import { decodeQrSvg } from '../links/qr-decode';
-import { collectErrors, scan } from '../helpers/browser';
+import { ownerPage, PASSWORD, scan } from '../helpers/browser';
 
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const OWNER = 'pim@pages.example';
 const VIEWER = 'vee@pages.example';
-const PASSWORD = 'a long enough passphrase';
 const HEADER = 'amount,currency,country,merchant_reference,bank_code,account_number,holder_name';
 
 /**
@@ -57,19 +56,7 @@ describeBrowser('merchant pages in the dashboard', () => {
   beforeAll(async () => {
     srv = await startServer();
     merchant = await srv.merchant('Nan Weavers');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', acceptDownloads: true });
-    page = await context.newPage();
-    collectErrors(page, problems);
-    const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchant.merchantId, '--email', OWNER, '--role', 'owner'], {
-      PUBLIC_BASE_URL: srv.url,
-    });
-    expect(cli.code).toBe(0);
-    await page.goto((JSON.parse(cli.stdout) as { setup_url: string }).setup_url);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByTestId('totp-skip').click();
-    await expect(page.getByTestId('member').textContent()).resolves.toBe(OWNER);
+    ({ browser, context, page } = await ownerPage(srv, merchant.merchantId, OWNER, problems));
   });
 
   afterAll(async () => {

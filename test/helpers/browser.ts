@@ -1,6 +1,10 @@
-/** Chromium page checks the dashboard's browser tests share: axe-core and a 390 px viewport, and the page's own errors. */
+/** Chromium page checks the dashboard's browser tests share: axe-core and a 390 px viewport, the page's own errors, and an owner signed in. */
 import fs from 'node:fs';
-import type { Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { runCli, type TestServer } from './server';
+import { CHROMIUM } from './skip';
+
+export const PASSWORD = 'a long enough passphrase';
 
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -25,4 +29,28 @@ export function collectErrors(page: Page, problems: string[]): void {
     if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+}
+
+/**
+ * Chromium at 1280 px (UTC, downloads on) with `email` created as an owner of `merchantId` by
+ * the CLI, its password set through the setup link, signed in; the page's errors go to `problems`.
+ */
+export async function ownerPage(
+  srv: TestServer,
+  merchantId: string,
+  email: string,
+  problems: string[],
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC', acceptDownloads: true });
+  const page = await context.newPage();
+  collectErrors(page, problems);
+  const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchantId, '--email', email, '--role', 'owner'], { PUBLIC_BASE_URL: srv.url });
+  expect(cli.code).toBe(0);
+  await page.goto((JSON.parse(cli.stdout) as { setup_url: string }).setup_url);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.getByTestId('totp-skip').click();
+  await expect(page.getByTestId('member').textContent()).resolves.toBe(email);
+  return { browser, context, page };
 }

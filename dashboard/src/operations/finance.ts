@@ -1,27 +1,33 @@
-/** Balance transactions and report runs. GraphQL Code Generator types each document. */
+/** Balance transactions, report runs and the fee schedule. GraphQL Code Generator types each document. */
 import { graphql } from '../gql';
+
+export const BalanceTransactionAmountsFragment = graphql(`
+  fragment BalanceTransactionAmounts on BalanceTransaction {
+    id
+    type
+    amountMoney {
+      decimal
+      currency
+    }
+    feeMoney {
+      decimal
+      currency
+    }
+    netMoney {
+      decimal
+      currency
+    }
+  }
+`);
 
 export const BalanceTransactionsDocument = graphql(`
   query BalanceTransactions($after: String, $filter: BalanceTransactionFilter) {
     balanceTransactions(first: 20, after: $after, filter: $filter) {
       nodes {
-        id
-        type
+        ...BalanceTransactionAmounts
         status
         createdAt
         availableOn
-        amountMoney {
-          decimal
-          currency
-        }
-        feeMoney {
-          decimal
-          currency
-        }
-        netMoney {
-          decimal
-          currency
-        }
         source {
           id
           type
@@ -69,10 +75,36 @@ export const ReportRunsDocument = graphql(`
   }
 `);
 
-export const ReportRunDocument = graphql(`
-  query ReportRun($id: ID!) {
-    reportRun(id: $id) {
-      ...ReportRunFields
+export const ReportRunWatchDocument = graphql(`
+  subscription ReportRunWatch($id: ID!, $after: String) {
+    reportRun(id: $id, after: $after) {
+      event {
+        id
+      }
+      reportRun {
+        ...ReportRunFields
+      }
+    }
+  }
+`);
+
+export const FeeScheduleDocument = graphql(`
+  query FeeSchedule {
+    feeSchedule {
+      taxBps
+      payoutFixed
+      updatedAt
+      methods {
+        paymentMethod
+        percentBps
+        fixed
+      }
+    }
+    balances {
+      currency
+      availableMoney {
+        exponent
+      }
     }
   }
 `);

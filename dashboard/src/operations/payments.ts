@@ -76,6 +76,9 @@ export const PaymentDocument = graphql(`
         paymentMethod
         bank
       }
+      balanceTransactions {
+        ...BalanceTransactionAmounts
+      }
       refunds(first: 10) {
         nodes {
           id

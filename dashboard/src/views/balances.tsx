@@ -1,6 +1,8 @@
-/** Balances per currency, and the recent events that moved money; both follow the live stream. */
+/** Balances per currency, the recent events that moved money (both follow the live stream), and the fee schedule. */
+import type { FeeScheduleQuery } from '../gql/graphql';
 import { fromMinor, money, objectIdOf, when } from '../format';
 import { BalancesDocument } from '../operations/balances';
+import { FeeScheduleDocument } from '../operations/finance';
 import { Fields, useApp, useLive, useRecord } from '../ui';
 
 const MOVEMENT_TYPES = ['topup_intent.succeeded', 'payment_intent.succeeded', 'payout_intent.*', 'refund.*'];
@@ -85,7 +87,76 @@ export function Balances() {
           )}
         </>
       )}
+      <Fees />
     </section>
+  );
+}
+
+/** Basis points as a percentage: 165 -> "1.65%", 700 -> "7%". */
+const percent = (bps: number): string => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+
+/** The fee schedule the operator set (read only); fixed amounts are minor units of the payment's or payout's currency. */
+function Fees() {
+  const { api } = useApp();
+  const record = useRecord(() => api.query(FeeScheduleDocument, {}), 'fees');
+  const f = record.data?.feeSchedule;
+  // A schedule's fixed amounts are minor units of any currency: shown in each currency the merchant has a balance in.
+  const inBalances = (minor: string) =>
+    (record.data?.balances ?? []).map((b) => money(fromMinor(minor, b.currency, b.availableMoney.exponent))).join(' / ') || `${minor} minor units`;
+  return (
+    <section aria-labelledby="fees-title" data-testid="fees">
+      <h2 id="fees-title">Fees</h2>
+      {record.error && (
+        <p class="error" role="alert">
+          {record.error}
+        </p>
+      )}
+      {record.data && !f && <p class="muted">No fee schedule: no fees are taken.</p>}
+      {f && <FeeTable schedule={f} fixed={inBalances} />}
+    </section>
+  );
+}
+
+function FeeTable({ schedule: f, fixed }: { schedule: NonNullable<FeeScheduleQuery['feeSchedule']>; fixed: (minor: string) => string }) {
+  return (
+    <>
+      <Fields
+        rows={[
+          ['Tax on fees', percent(f.taxBps)],
+          ['Per payout', fixed(f.payoutFixed)],
+          ['Updated', when(f.updatedAt)],
+        ]}
+      />
+      {f.methods.length === 0 ? (
+        <p class="muted">No payment method has a fee.</p>
+      ) : (
+        <div class="table-wrap">
+          <table data-testid="fee-rates">
+            <caption class="sr">Fee per payment method, before tax</caption>
+            <thead>
+              <tr>
+                <th scope="col">Method</th>
+                <th scope="col" class="num">
+                  Percentage
+                </th>
+                <th scope="col" class="num">
+                  Fixed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {f.methods.map((m) => (
+                <tr key={m.paymentMethod}>
+                  <td>{m.paymentMethod}</td>
+                  <td class="num">{percent(m.percentBps)}</td>
+                  <td class="num">{fixed(m.fixed)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
   );
 }
 

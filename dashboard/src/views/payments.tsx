@@ -22,6 +22,7 @@ export function Payments({ id }: { id?: string }) {
       path="payments"
       prefix="payment_intent."
       id={id}
+      report="PAYMENTS_ITEMIZED"
       statuses={['REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']}
       load={async (after, f) =>
         (await api.query(PaymentsDocument, { after, filter: { ...f, status: f.status as PaymentIntentStatus[] | undefined } })).paymentIntents
@@ -65,6 +66,19 @@ function PaymentDetail({ id }: { id: string }) {
               ['Updated', when(p.updatedAt)],
             ]}
           />
+          {p.balanceTransactions.length > 0 && (
+            <>
+              <h3>Balance transactions</h3>
+              <ul data-testid="payment-txns">
+                {p.balanceTransactions.map((t) => (
+                  <li key={t.id}>
+                    {label(t.type)}: amount <span class="num">{money(t.amountMoney)}</span>, fee <span class="num">{money(t.feeMoney)}</span>, net{' '}
+                    <span class="num">{money(t.netMoney)}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {(p.refunds?.nodes.length ?? 0) > 0 && (
             <>
               <h3>Refunds</h3>

@@ -7,6 +7,7 @@ import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDoc
 import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
 import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 import { ApprovalState } from './approvals';
+import { ExportCsv, intervalFilter, IntervalFields, NO_INTERVAL, type Interval } from './export-csv';
 
 type Row = PayoutsQuery['payoutIntents']['nodes'][number];
 const STATUSES: PayoutIntentStatus[] = ['REQUIRES_APPROVAL', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
@@ -15,11 +16,13 @@ export function Payouts({ id }: { id?: string }) {
   const { api } = useApp();
   const [status, setStatus] = useState('');
   const [reference, setReference] = useState('');
-  const [applied, setApplied] = useState({ status: '', reference: '' });
+  const [range, setRange] = useState<Interval>(NO_INTERVAL);
+  const [applied, setApplied] = useState({ status: '', reference: '', interval: range });
   const [flash, setFlash] = useState<Record<string, number>>({});
   const filter = {
     ...(applied.status ? { status: [applied.status as PayoutIntentStatus] } : {}),
     ...(applied.reference ? { merchantReference: applied.reference } : {}),
+    ...intervalFilter(applied.interval),
   };
   const paged = usePaged<Row>(async (after) => (await api.query(PayoutsDocument, { after, filter })).payoutIntents, JSON.stringify(filter));
   const [detailTick, setDetailTick] = useState(0);
@@ -35,7 +38,12 @@ export function Payouts({ id }: { id?: string }) {
     if (pid === id) setDetailTick((t) => t + 1);
     const fresh = (await api.query(PayoutDocument, { id: pid })).payoutIntent;
     if (!fresh) return;
-    const matches = (!applied.status || fresh.status === applied.status) && (!applied.reference || fresh.merchantReference === applied.reference);
+    const matches =
+      (!applied.status || fresh.status === applied.status) &&
+      (!applied.reference || fresh.merchantReference === applied.reference) &&
+      (!filter.currency || fresh.currency === filter.currency) &&
+      (!filter.createdGte || fresh.createdAt >= filter.createdGte) &&
+      (!filter.createdLt || fresh.createdAt < filter.createdLt);
     paged.update((rows) => {
       const at = rows.findIndex((r) => r.id === fresh.id);
       if (at >= 0) return matches ? rows.map((r) => (r.id === fresh.id ? { ...r, ...fresh } : r)) : rows.filter((r) => r.id !== fresh.id);
@@ -53,7 +61,7 @@ export function Payouts({ id }: { id?: string }) {
           class="filters"
           onSubmit={(e) => {
             e.preventDefault();
-            setApplied({ status, reference: reference.trim() });
+            setApplied({ status, reference: reference.trim(), interval: range });
           }}
         >
           <label>
@@ -71,8 +79,10 @@ export function Payouts({ id }: { id?: string }) {
             Merchant reference
             <input value={reference} onInput={(e) => setReference(e.currentTarget.value)} data-testid="filter-reference" />
           </label>
+          <IntervalFields value={range} onChange={setRange} />
           <button type="submit">Apply</button>
         </form>
+        <ExportCsv reportType="PAYOUTS_ITEMIZED" interval={applied.interval} ignored="status and reference" />
         <ListState paged={paged} empty="No payouts match.">
           <div class="table-wrap">
             <table data-testid="payouts">

@@ -15,6 +15,7 @@ export function Refunds({ id }: { id?: string }) {
       path="refunds"
       prefix="refund."
       id={id}
+      report="REFUNDS_ITEMIZED"
       statuses={['PENDING', 'SUCCEEDED', 'FAILED']}
       load={async (after, f) => (await api.query(RefundsDocument, { after, filter: { ...f, status: f.status as RefundStatus[] | undefined } })).refunds}
       reference={(r) => r.merchantReference ?? ''}

@@ -1,23 +1,53 @@
-/** Run a report and fetch its file: createReportRun, then poll the run until it has a result, then download result.url (the session cookie is enough). */
-import type { Api } from '../api';
-import type { CreateReportRunInput, ReportRunFieldsFragment } from '../gql/graphql';
-import { CreateReportRunDocument, ReportRunDocument } from '../operations/finance';
+/**
+ * Run a report and learn live when it is done: createReportRun, then the `reportRun(id:)`
+ * subscription with `after` = the last event the dashboard had seen before the create, so a
+ * run that finished before the subscription started is replayed, not missed. Nothing polls.
+ * The file is a download of result.url (the session cookie is enough).
+ */
+import type { CreateReportRunInput, ReportRunFieldsFragment, ReportRunWatchSubscription } from '../gql/graphql';
+import { CreateReportRunDocument, ReportRunWatchDocument } from '../operations/finance';
+import type { Ctx } from '../ui';
 
-export async function runReport(api: Api, input: CreateReportRunInput, onUpdate?: (run: ReportRunFieldsFragment) => void): Promise<ReportRunFieldsFragment> {
-  let run = (await api.mutate(CreateReportRunDocument, { input })).createReportRun;
-  if (!run) throw new Error('The report run was not created.');
-  onUpdate?.(run);
-  for (let wait = 500; run.status === 'PENDING'; wait = Math.min(wait * 1.5, 5000)) {
-    await new Promise((r) => setTimeout(r, wait));
-    run = (await api.query(ReportRunDocument, { id: run.id })).reportRun ?? run;
-    onUpdate?.(run);
-  }
+type Run = ReportRunFieldsFragment;
+
+/** Calls `onUpdate` with the run at each of its events until it is no longer pending; returns the stop. */
+export function watchRun(live: Ctx['live'], id: string, after: string | null, onUpdate: (run: Run) => void, onError: (message: string) => void): () => void {
+  const stop = live.watch<ReportRunWatchSubscription>(
+    ReportRunWatchDocument.toString(),
+    () => ({ id, after }),
+    (data) => {
+      after = data.reportRun.event.id;
+      onUpdate(data.reportRun.reportRun);
+      if (data.reportRun.reportRun.status !== 'PENDING') stop();
+    },
+    onError,
+  );
+  return stop;
+}
+
+/** Creates the run and resolves with it once it succeeded (rejects when it failed). */
+export async function runReport(ctx: Pick<Ctx, 'api' | 'live'>, input: CreateReportRunInput): Promise<Run> {
+  const after = ctx.live.lastEventId();
+  const created = (await ctx.api.mutate(CreateReportRunDocument, { input })).createReportRun;
+  if (!created) throw new Error('The report run was not created.');
+  const run =
+    created.status !== 'PENDING'
+      ? created
+      : await new Promise<Run>((resolve, reject) =>
+          watchRun(
+            ctx.live,
+            created.id,
+            after,
+            (r) => r.status !== 'PENDING' && resolve(r),
+            (message) => reject(new Error(message)),
+          ),
+        );
   if (run.status === 'FAILED') throw new Error(`The report failed: ${run.error ?? 'no reason given'}`);
   return run;
 }
 
 /** Starts the browser's download of a run's file. */
-export function download(run: ReportRunFieldsFragment): void {
+export function download(run: Run): void {
   if (!run.result?.url) throw new Error('The file is no longer kept (files are deleted after 7 days).');
   const a = document.createElement('a');
   a.href = run.result.url;

@@ -1,24 +1,44 @@
-/** Reports: request a report run for an interval, follow it until its file is ready, download the CSV. */
-import { useState } from 'preact/hooks';
+/**
+ * Reports: request a report run for an interval and download the CSV. Every pending run in
+ * view is watched live by its `reportRun(id:)` subscription (from the last event seen when
+ * the list loaded, so one that finished meanwhile is replayed): pending turns succeeded or
+ * failed without a reload and without polling.
+ */
+import { useEffect, useState } from 'preact/hooks';
 import type { ReportRunFieldsFragment, ReportType } from '../gql/graphql';
-import { label, when } from '../format';
-import { ReportRunsDocument } from '../operations/finance';
+import { label, objectIdOf, when } from '../format';
+import { CreateReportRunDocument, ReportRunsDocument } from '../operations/finance';
 import { ListState, Pager, Status, useAction, useApp, useLive, usePaged } from '../ui';
 import { isoOf } from './amount';
-import { runReport, thisMonth } from './report-export';
+import { thisMonth, watchRun } from './report-export';
 
 const TYPES: ReportType[] = ['BALANCE_SUMMARY', 'BALANCE_TRANSACTIONS_ITEMIZED', 'PAYMENTS_ITEMIZED', 'PAYOUTS_ITEMIZED', 'REFUNDS_ITEMIZED'];
 
 export function Reports() {
-  const { api, can } = useApp();
+  const { api, can, live } = useApp();
   const [month] = useState(thisMonth);
   const [form, setForm] = useState({ type: 'BALANCE_SUMMARY', from: month[0], to: month[1], currency: '' });
   const action = useAction();
-  const paged = usePaged<ReportRunFieldsFragment>(async (after) => (await api.query(ReportRunsDocument, { after })).reportRuns, 'reports');
-  useLive((e) => {
-    if (e.type.startsWith('report_run.') && paged.page === 1) paged.refresh();
-  });
+  const [since, setSince] = useState<string | null>(null);
+  const paged = usePaged<ReportRunFieldsFragment>(async (after) => {
+    setSince(live.lastEventId());
+    return (await api.query(ReportRunsDocument, { after })).reportRuns;
+  }, 'reports');
+  const replace = (run: ReportRunFieldsFragment) => paged.update((rows) => rows.map((r) => (r.id === run.id ? run : r)));
   const put = (run: ReportRunFieldsFragment) => paged.update((rows) => [run, ...rows.filter((r) => r.id !== run.id)]);
+  // The listed runs still pending, a run requested here included.
+  const pending = paged.nodes
+    .filter((r) => r.status === 'PENDING')
+    .map((r) => r.id)
+    .join(',');
+  useEffect(() => {
+    const stops = pending ? pending.split(',').map((id) => watchRun(live, id, since, replace, () => undefined)) : [];
+    return () => stops.forEach((stop) => stop());
+  }, [pending, since]);
+  // A run this page does not list (requested elsewhere) appears when it finishes.
+  useLive((e) => {
+    if (e.type.startsWith('report_run.') && paged.page === 1 && !paged.nodes.some((r) => r.id === objectIdOf(e))) paged.refresh();
+  });
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -26,7 +46,9 @@ export function Reports() {
       const end = isoOf(form.to);
       if (!start || !end) throw new Error('Choose the interval (from and to).');
       const currency = form.currency.trim().toUpperCase();
-      await runReport(api, { reportType: form.type as ReportType, intervalStart: start, intervalEnd: end, ...(currency ? { currency } : {}) }, put);
+      const input = { reportType: form.type as ReportType, intervalStart: start, intervalEnd: end, ...(currency ? { currency } : {}) };
+      const run = (await api.mutate(CreateReportRunDocument, { input })).createReportRun;
+      if (run) put(run);
     });
   };
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });

@@ -1,31 +1,36 @@
 /** The list view that payments, topups and refunds share; the payouts view has its own (it updates rows in place). */
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
+import type { ReportType } from '../gql/graphql';
 import { label, money, when, type MoneyParts } from '../format';
 import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
+import { ExportCsv, intervalFilter, IntervalFields, NO_INTERVAL, type Interval } from './export-csv';
 
 type Row = { id: string; status: string; amountMoney: MoneyParts; createdAt: string };
 
-/** A list of one resource with a status and a reference filter, and details beside it. */
+/** A list of one resource with status, reference, interval and currency filters, details beside it, and Export CSV when it has a report. */
 export function ResourceList<T extends Row>(props: {
   title: string;
   path: string;
   statuses: string[];
   prefix: string;
   id?: string;
+  report?: ReportType;
   load(
     after: string | null,
-    filter: { status?: string[]; merchantReference?: string },
+    filter: { status?: string[]; merchantReference?: string } & ReturnType<typeof intervalFilter>,
   ): Promise<{ nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }>;
   reference: (row: T) => string;
   detail?: ComponentChildren;
 }) {
   const [status, setStatus] = useState('');
   const [reference, setReference] = useState('');
-  const [applied, setApplied] = useState({ status: '', reference: '' });
+  const [range, setRange] = useState<Interval>(NO_INTERVAL);
+  const [applied, setApplied] = useState({ status: '', reference: '', interval: range });
   const filter = {
     ...(applied.status ? { status: [applied.status] } : {}),
     ...(applied.reference ? { merchantReference: applied.reference } : {}),
+    ...intervalFilter(applied.interval),
   };
   const paged = usePaged<T>((after) => props.load(after, filter), JSON.stringify(filter));
   useLive((e) => {
@@ -39,7 +44,7 @@ export function ResourceList<T extends Row>(props: {
           class="filters"
           onSubmit={(e) => {
             e.preventDefault();
-            setApplied({ status, reference: reference.trim() });
+            setApplied({ status, reference: reference.trim(), interval: range });
           }}
         >
           <label>
@@ -57,8 +62,10 @@ export function ResourceList<T extends Row>(props: {
             Merchant reference
             <input value={reference} onInput={(e) => setReference(e.currentTarget.value)} />
           </label>
+          <IntervalFields value={range} onChange={setRange} />
           <button type="submit">Apply</button>
         </form>
+        {props.report && <ExportCsv reportType={props.report} interval={applied.interval} ignored="status and reference" />}
         <Rows paged={paged} empty={`No ${props.title.toLowerCase()} match.`} path={props.path} id={props.id} reference={props.reference} />
       </section>
       {props.id && props.detail}
