@@ -5,6 +5,7 @@
  * load, and every round.
  */
 import type { BatchResult } from './batch';
+import type { ReportResult } from './report-run';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,7 @@ export interface Run {
   results: ScenarioResult[];
   fanout?: Record<string, unknown>;
   batch?: BatchResult;
+  reportRun?: ReportResult;
 }
 
 export async function report(run: Run): Promise<void> {
@@ -37,6 +39,7 @@ export async function report(run: Run): Promise<void> {
 
   if (fanout) console.table([fanout]);
   if (run.batch) console.table([run.batch]);
+  if (run.reportRun) console.table([run.reportRun]);
 
   console.log(
     `peak RSS (VmHWM): ${Object.entries(rss)
@@ -82,6 +85,7 @@ export async function report(run: Run): Promise<void> {
     scenarios: results,
     subscription_fanout: fanout ?? null,
     payout_batch: run.batch ?? null,
+    report_run: run.reportRun ?? null,
   };
   const out = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(out, { recursive: true });

@@ -24,14 +24,17 @@
  *     on the gateway while a writer commits events at BENCH_EVENT_RATE (20/s).
  *  8. BENCH_ONLY=batch only: a 5,000-row payout batch created and approved, against the same
  *     payouts created one by one (bench/batch.ts).
- *  9. A table on stdout and bench/results/latest.json (bench/report.ts; BENCH_RESULT=<name>.json
+ *  9. BENCH_ONLY=report only: an itemized report over 1,000,000 balance transactions, generated
+ *     by a gateway of its own while REST reads run against it (bench/report-run.ts).
+ * 10. A table on stdout and bench/results/latest.json (bench/report.ts; BENCH_RESULT=<name>.json
  *     writes another file there, e.g. mysql8.json for a run on MySQL 8).
  *
- * BENCH_ONLY=list,deep,gql,get,create,ceiling,methods,subscribe,batch runs a subset (groups or
- * scenario names); `batch` runs only when named.
+ * BENCH_ONLY=list,deep,gql,get,create,ceiling,methods,subscribe,batch,report runs a subset (groups
+ * or scenario names); `batch` and `report` run only when named.
  */
 import os from 'node:os';
 import { batchScenario } from './batch';
+import { reportScenario } from './report-run';
 import { subscriptionFanout } from './fanout';
 import { cleanup, cleanUpOnSignals, cli, LoadGen, openDatabase, openPool, startFloor, startGateway } from './lifecycle';
 import { FLOORS, floorTarget, gatewayTarget, measureScenarios, Target } from './measure';
@@ -73,7 +76,8 @@ async function main(): Promise<void> {
     const fanout = subscribe ? await subscriptionFanout(pool, gw.url, gw.metricsUrl!, loadgen, merchants[merchants.length - 1]) : undefined;
     // Last: its 5,000 payouts would change what the list scenarios read.
     const batch = ONLY.includes('batch') ? await batchScenario(gw.url, loadgen, merchants[1]) : undefined;
-    await report({ startedAt, loadAtStart, pool, bigPayouts, targets, loadGeneratorPid: loadgen.proc.pid, results, fanout, batch });
+    const reportRun = ONLY.includes('report') ? await reportScenario(db, pool, loadgen, merchants[1], merchants[0]) : undefined;
+    await report({ startedAt, loadAtStart, pool, bigPayouts, targets, loadGeneratorPid: loadgen.proc.pid, results, fanout, batch, reportRun });
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -145,10 +145,7 @@ export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<
     : indexes.byStatus && statuses.length > 0
       ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
       : undefined;
-  if (!split || split.values.length === 0) {
-    if (!mysql && !indexes.sqliteToo) return qb;
-    return { qb, sql: withIndex(qb.getQuery(), from, qb.escape(indexes.list), mysql) };
-  }
+  if (!split || split.values.length === 0) return readingIndex(qb, indexes.list, indexes.sqliteToo);
   // The split filter as the builder writes it, `... IN (:...values)`, and one of its values instead.
   const list = /^\S+ IN \(:\.\.\.(\w+)\)$/.exec(split.clause);
   if (!list) throw new Error(`listRows: the ${split.column} filter "${split.clause}" is not "<column> IN (:...<param>)"`);
@@ -173,6 +170,19 @@ export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<
   const order = outer.lastIndexOf(' ORDER BY ');
   if (start < 0 || order < start) throw new Error(`listRows: no "${from} ... ORDER BY" in the list query`);
   return { qb, sql: `${outer.slice(0, start)}FROM (${branches.join(' UNION ALL ')}) ${qb.escape(alias)}${outer.slice(order)}` };
+}
+
+/**
+ * `qb` reading `index` (a keyset over (merchant_id, environment[, column], created_at, id), in
+ * either direction): forced on MySQL/MariaDB, and on SQLite with `sqliteToo`; otherwise the
+ * builder as it is, the optimizer choosing.
+ */
+export function readingIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, index: string, sqliteToo = false): Select<E> {
+  const type = qb.connection.options.type;
+  const mysql = type === 'mysql' || type === 'mariadb';
+  if (!mysql && !sqliteToo) return qb;
+  const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(qb.alias)}`;
+  return { qb, sql: withIndex(qb.getQuery(), from, qb.escape(index), mysql) };
 }
 
 /**

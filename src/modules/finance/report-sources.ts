@@ -7,7 +7,9 @@
  * the balance at interval_end.
  */
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { runSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
+import { readingIndex } from '../../db/list-query';
 import { isoInstant } from '../../domain/instant';
 import type { Scope } from '../../domain/scope';
 import { BALANCE_TRANSACTION_TYPES, BalanceTransaction } from '../balances/finance.entity';
@@ -17,6 +19,8 @@ import { Refund } from '../refunds/refund.entity';
 import type { ReportType } from './report.entity';
 
 export const PAGE_ROWS = 1000;
+/** Tables with an index (merchant_id, environment, currency, created_at, id). */
+const CURRENCY_INDEXED = new Set(['balance_transactions']);
 
 export interface ReportQuery {
   scope: Scope;
@@ -32,22 +36,34 @@ interface Keyed {
   createdAt: Date;
 }
 
-/** Pages of `qb`'s rows (scope, interval and currency applied) in keyset order, each page read in its own short read. */
+/**
+ * Pages of `qb`'s rows (scope, interval and currency applied) in keyset order, each page read in
+ * its own short read over the table's list index (its currency index where it has one), forced
+ * as lists force it: a range from the cursor, so a page costs the same at any depth. The next
+ * page is read while the caller works on this one (one page ahead, so memory stays bounded).
+ */
 async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, build: (em: EntityManager) => SelectQueryBuilder<E>): AsyncGenerator<E[]> {
-  let after: { t: number; id: string } | null = null;
-  for (;;) {
-    const page: E[] = await db.read((em) => {
-      const qb = build(em)
-        .andWhere('r.merchant_id = :merchantId AND r.environment = :environment', q.scope)
-        .andWhere('r.created_at >= :start AND r.created_at < :end', { start: q.start, end: q.end });
+  const read = (after: { t: number; id: string } | null): Promise<E[]> =>
+    db.read((em) => {
+      const qb = build(em);
+      const table = qb.expressionMap.mainAlias!.metadata.tableName;
+      const index = q.currency && CURRENCY_INDEXED.has(table) ? `ix_${table}_currency_list` : `ix_${table}_list`;
+      qb.andWhere('r.merchant_id = :merchantId AND r.environment = :environment', q.scope).andWhere('r.created_at >= :start AND r.created_at < :end', {
+        start: q.start,
+        end: q.end,
+      });
       if (q.currency) qb.andWhere('r.currency = :currency', { currency: q.currency });
       if (after) qb.andWhere('r.created_at >= :at AND (r.created_at > :at OR r.id > :aid)', { at: after.t, aid: after.id });
-      return qb.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').limit(PAGE_ROWS).getMany();
+      return runSelect(em, readingIndex(qb.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').limit(PAGE_ROWS), index));
     });
-    if (page.length > 0) yield page;
-    if (page.length < PAGE_ROWS) return;
+  let next: Promise<E[]> | null = read(null);
+  while (next) {
+    const page: E[] = await next;
     const last = page[page.length - 1];
-    after = { t: last.createdAt.getTime(), id: last.id };
+    next = page.length === PAGE_ROWS ? read({ t: last.createdAt.getTime(), id: last.id }) : null;
+    // A caller that stops early (an error) leaves the read ahead unawaited: its failure is not an unhandled rejection.
+    next?.catch(() => undefined);
+    if (page.length > 0) yield page;
   }
 }
 

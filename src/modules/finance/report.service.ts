@@ -26,7 +26,7 @@ import { neutralise, REPORT_SOURCES } from './report-sources';
 
 export const FILE_DAYS = 7;
 /** Bytes of CSV per stored chunk (MEDIUMTEXT holds far more; a chunk is one INSERT). */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** The lease this process holds on a run: its `lease_until`, which every write checks. */
 interface Lease {
