@@ -142,4 +142,21 @@ describeBrowser('finance pages in the dashboard', () => {
     expect(await page.getByTestId('export-state').textContent()).toBe('Downloaded 1 rows.');
     problems.push(...(await scan(page, 'payments-export')));
   });
+
+  test('payouts and refunds offer the same export; without an interval it says what to choose and runs nothing', async () => {
+    for (const [section, list] of [
+      ['Payouts', 'payouts'],
+      ['Refunds', 'refunds'],
+    ]) {
+      await page.getByRole('link', { name: section, exact: true }).click();
+      await page.locator(`[data-testid="${list}"], [data-testid="empty"]`).first().waitFor();
+      expect(await page.getByTestId('export-csv').getAttribute('aria-describedby')).toBe('export-note');
+      expect(await page.locator('#export-note').textContent()).toContain('status and reference filters are not applied');
+      const before = posted.length;
+      await page.getByTestId('export-csv').click();
+      await page.getByTestId('export-state').getByText('Choose the interval to export (from and to), then Apply.', { exact: true }).waitFor();
+      expect(posted.slice(before)).toEqual([]);
+      problems.push(...(await scan(page, list)));
+    }
+  });
 });
