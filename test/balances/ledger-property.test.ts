@@ -11,6 +11,7 @@ import { ledgerVerifyCli, startServer, TestServer, TestDatabase } from '../helpe
 import { Client, payoutBody, ref } from '../helpers/client';
 import { postPromptPay } from '../helpers/fixtures';
 import { expectError } from '../helpers/errors';
+import { scaled } from '../helpers/scale';
 
 let srv: TestServer;
 
@@ -332,7 +333,7 @@ test('random operation sequences keep every balance equal to its ledger and to t
       const cli = await timedLedgerVerify(srv.database);
       if (cli.code !== 0 || cli.report?.ok !== true) throw new Error(`ledger verify: exit ${cli.code} ${JSON.stringify(cli.report)} ${cli.stderr}`);
     }),
-    { numRuns: 10, endOnFailure: true },
+    { numRuns: scaled(10), endOnFailure: true },
   );
 }, 120000);
 

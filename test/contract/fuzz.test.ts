@@ -1,5 +1,5 @@
 /**
- * Fuzzing with fast-check: over 10,000 malformed requests across REST (every
+ * Fuzzing with fast-check: over 10,000 malformed requests (in CI) across REST (every
  * route of the live route table, over fetch and as raw bytes on a socket), GraphQL over
  * HTTP and graphql-ws. For every one: no 5xx; REST errors in the contract's shape with the
  * status of their code; GraphQL errors with a contract code (or Apollo's persisted-query
@@ -9,8 +9,9 @@
  * contract stores against an Idempotency-Key (4xx answers).
  *
  * The cases come from test/helpers/fuzz-cases.ts. The seed is fixed (printed; set
- * FUZZ_SEED to replay another), FUZZ_SCALE multiplies the counts. A failure prints the
- * case (index, kind, request) so that it can be replayed from the seed.
+ * FUZZ_SEED to replay another), FUZZ_SCALE multiplies the counts (default: 1 in CI, 0.25
+ * elsewhere; test/helpers/scale.ts). A failure prints the case (index, kind, request) so that
+ * it can be replayed from the seed and scale.
  */
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -24,14 +25,15 @@ import { rawExchange, parseRawResponse } from '../helpers/raw-http';
 import { createPayment, directDebit, paymentBody } from '../helpers/fixtures';
 import { CONTRACT_CODES, gqlCase, Known, rawCase, restCase, wsCase, WsFrame } from '../helpers/fuzz-cases';
 import { STATUS_OF, ErrorCode } from '../../src/domain/errors';
+import { RANDOM_SCALE, scaled } from '../helpers/scale';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
+const SCALE = RANDOM_SCALE;
 const COUNTS = {
-  rest: Math.round(5000 * SCALE),
-  raw: Math.round(400 * SCALE),
-  graphql: Math.round(3600 * SCALE),
-  wsSessions: Math.round(300 * SCALE),
+  rest: scaled(5000),
+  raw: scaled(400),
+  graphql: scaled(3600),
+  wsSessions: scaled(300),
 };
 const CONCURRENCY = 8;
 /** Close codes a graphql-ws server may end a broken session with (and WebSocket's own: 1007 bad UTF-8, 1009 too big). */
