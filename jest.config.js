@@ -12,6 +12,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/dist/test'],
   testMatch: ['**/*.test.js', '**/*.spec.js'],
+  // tsc has already compiled the tests to CommonJS: no Babel pass over every file of every run.
+  transform: {},
   testTimeout: 60000,
   maxWorkers: 2,
   forceExit: true,
