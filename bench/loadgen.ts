@@ -24,6 +24,8 @@ export interface HttpJob {
   auths: string[];
   connections: number;
   seconds: number;
+  /** Requests per second over all connections (autocannon's overallRate); as fast as answered when absent. */
+  rate?: number;
 }
 
 export interface HttpResult {
@@ -64,6 +66,7 @@ async function runHttp(job: HttpJob): Promise<HttpResult> {
     url: job.url,
     connections: job.connections,
     duration: job.seconds,
+    ...(job.rate ? { overallRate: job.rate } : {}),
     requests: [
       {
         method: job.method,

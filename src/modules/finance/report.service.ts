@@ -25,8 +25,12 @@ import { REPORT_RUN_LIST, type CreateReportRunBody, type ReportRunWire } from '.
 import { neutralise, REPORT_SOURCES } from './report-sources';
 
 export const FILE_DAYS = 7;
-/** Bytes of CSV per stored chunk (MEDIUMTEXT holds far more; a chunk is one INSERT). */
-const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes of CSV per stored chunk (one INSERT). MEDIUMTEXT holds far more, but a chunk this size
+ * and its copies (the joined string, the statement) stay out of V8's large-object space, which
+ * only a full collection frees: 1 MiB chunks grew the process by 130 MB over a 1,000,000-row report.
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 /** The lease this process holds on a run: its `lease_until`, which every write checks. */
 interface Lease {
@@ -221,11 +225,14 @@ export class ReportService {
       let rows = 0;
       let size = 0;
       let seq = 0;
-      let buffer = stringify([source.columns]);
+      // The chunk being filled, as pieces and their byte count (joined once, when written).
+      let pieces = [stringify([source.columns])];
+      let bytes = Buffer.byteLength(pieces[0], 'utf8');
       const flush = async () => {
-        const data = buffer;
-        buffer = '';
-        size += Buffer.byteLength(data, 'utf8');
+        const data = pieces.join('');
+        size += bytes;
+        pieces = [];
+        bytes = 0;
         const at = seq++;
         await this.owned(run, lease, async (tx) => {
           await tx.insert(ReportChunk, { reportRunId: run.id, seq: at, data });
@@ -233,11 +240,13 @@ export class ReportService {
       };
       const query = { scope, start: Date.parse(p.interval_start), end: Date.parse(p.interval_end), currency: p.currency };
       for await (const page of source.pages(this.deps.db, query)) {
-        buffer += stringify(page.map((r) => r.map(neutralise)));
+        const piece = stringify(page.map((r) => r.map(neutralise)));
+        pieces.push(piece);
+        bytes += Buffer.byteLength(piece, 'utf8');
         rows += page.length;
-        if (Buffer.byteLength(buffer, 'utf8') >= CHUNK_BYTES) await flush();
+        if (bytes >= CHUNK_BYTES) await flush();
       }
-      if (buffer.length > 0 || seq === 0) await flush();
+      if (bytes > 0 || seq === 0) await flush();
       await this.finish(run, lease, { status: 'succeeded', rows, size, error: null });
     } catch (err) {
       if (err instanceof LeaseLost) {
