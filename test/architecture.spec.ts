@@ -15,6 +15,7 @@ import { ViewerResolver } from '../src/modules/auth/viewer.resolver';
 import { ApiKeyResolver } from '../src/modules/auth/api-key.resolver';
 import { balancesModule } from '../src/modules/balances/balance.module';
 import { BalanceResolver } from '../src/modules/balances/balance.resolver';
+import { FeeScheduleResolver } from '../src/modules/balances/fee.resolver';
 import { batchesModule } from '../src/modules/batches/batch.module';
 import { PayoutBatchResolver } from '../src/modules/batches/batch.resolver';
 import { eventsModule } from '../src/modules/events/event.module';
@@ -278,7 +279,7 @@ const RESOLVERS_FIT = [
   fits(approvalsModule, ApprovalPolicyResolver),
   fits(auditModule, AuditResolver),
   fits(authModule, ViewerResolver, ApiKeyResolver),
-  fits(balancesModule, BalanceResolver),
+  fits(balancesModule, BalanceResolver, FeeScheduleResolver),
   fits(batchesModule, PayoutBatchResolver),
   fits(eventsModule, EventResolver, EventSubscriptionResolver),
   fits(linksModule, LinkResolver, PaymentIntentLinkResolver),

@@ -132,6 +132,8 @@ const GRAPHQL_ONLY_TYPES: Record<string, string> = {
   PaymentLinkUpdate: 'a message of the paymentLink(id:) subscription',
   ReportRunUpdate: 'a message of the reportRun(id:) subscription',
   ErrorCodeInfo: 'the error codes of docs/contract.md, listed by the errorCodes query',
+  FeeSchedule: 'the fee schedule the operator set with the CLI (the feeSchedule query; REST has no such route)',
+  FeeRate: "one payment method's fee in FeeSchedule",
 };
 const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(name);
 
