@@ -11,7 +11,8 @@ import { waitForStatus } from '../helpers/fixtures';
 import { eventually } from '../helpers/client';
 import { isMariaDb } from '../../src/db/charset';
 
-const ROWS = 60_000;
+// Enough rows that the other process is still writing when it is killed (a report streams about 80,000 rows a second here).
+const ROWS = 150_000;
 const LEASE_MS = '1500';
 let srv: TestServer;
 let c: Client;
