@@ -102,7 +102,7 @@ describeBrowser('merchant pages in the dashboard', () => {
     await page.getByTestId('new-link').focus();
     await page.keyboard.press('Enter');
     // The form opens on its first field; Tab goes through the labelled fields in order.
-    expect(await page.evaluate<string>('document.activeElement.labels[0].textContent')).toBe('Currency');
+    await eventually(async () => (await page.evaluate<string | null>('document.activeElement?.labels?.[0]?.textContent ?? null')) === 'Currency');
     for (const key of ['Tab', 'Tab', 'Tab']) await page.keyboard.press(key);
     await page.keyboard.type('1250.5');
     await page.keyboard.press('Tab');
