@@ -228,20 +228,18 @@ export class ReportService {
       // The chunk being filled, as pieces and their byte count (joined once, when written).
       let pieces = [stringify([source.columns])];
       let bytes = Buffer.byteLength(pieces[0], 'utf8');
-      // One chunk is written while the next is filled: chunks are written one at a time, in order.
-      let writing: Promise<void> = Promise.resolve();
+      // A chunk is written before the next is filled: a chunk written while the next one is
+      // filled outlives young collections (its string, statement and packet), which tripled the
+      // RSS growth of a 1,000,000-row report for a third more speed.
       const flush = async () => {
         const data = pieces.join('');
         size += bytes;
         pieces = [];
         bytes = 0;
         const at = seq++;
-        await writing;
-        writing = this.owned(run, lease, async (tx) => {
+        await this.owned(run, lease, async (tx) => {
           await tx.insert(ReportChunk, { reportRunId: run.id, seq: at, data });
         });
-        // Its failure is thrown by the next flush, or by the wait before finishing.
-        writing.catch(() => undefined);
       };
       const query = { scope, start: Date.parse(p.interval_start), end: Date.parse(p.interval_end), currency: p.currency };
       for await (const page of source.pages(this.deps.db, query)) {
@@ -252,7 +250,6 @@ export class ReportService {
         if (bytes >= CHUNK_BYTES) await flush();
       }
       if (bytes > 0 || seq === 0) await flush();
-      await writing;
       await this.finish(run, lease, { status: 'succeeded', rows, size, error: null });
     } catch (err) {
       if (err instanceof LeaseLost) {
