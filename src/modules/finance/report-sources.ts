@@ -6,8 +6,8 @@
  * balance at interval_start, the total of each balance-transaction type in the interval, and
  * the balance at interval_end.
  */
-import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { runSelect } from '../../db/compiled-select';
+import { SelectQueryBuilder, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { runSelect, type Select } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
 import { readingIndex } from '../../db/list-query';
 import { isoInstant } from '../../domain/instant';
@@ -48,8 +48,14 @@ interface Keyed {
  * as lists force it: a range from the cursor, so a page costs the same at any depth. The next
  * page is read while the caller works on this one (one page ahead, so memory stays bounded).
  */
-async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, build: (em: EntityManager) => SelectQueryBuilder<E>): AsyncGenerator<E[]> {
-  const read = (after: { t: number; id: string } | null): Promise<E[]> =>
+async function* pagesOf<E extends ObjectLiteral, R>(
+  db: Db,
+  q: ReportQuery,
+  build: (em: EntityManager) => SelectQueryBuilder<E>,
+  run: (em: EntityManager, select: Select<E>) => Promise<R[]>,
+  keyOf: (row: R) => { t: number; id: string },
+): AsyncGenerator<R[]> {
+  const read = (after: { t: number; id: string } | null): Promise<R[]> =>
     db.read((em) => {
       const qb = build(em);
       const table = qb.expressionMap.mainAlias!.metadata.tableName;
@@ -60,17 +66,29 @@ async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, 
       });
       if (q.currency) qb.andWhere('r.currency = :currency', { currency: q.currency });
       if (after) qb.andWhere('r.created_at >= :at AND (r.created_at > :at OR r.id > :aid)', { at: after.t, aid: after.id });
-      return runSelect(em, readingIndex(qb.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').limit(PAGE_ROWS), index));
+      return run(em, readingIndex(qb.orderBy('r.created_at', 'ASC').addOrderBy('r.id', 'ASC').limit(PAGE_ROWS), index));
     });
-  let next: Promise<E[]> | null = read(null);
+  let next: Promise<R[]> | null = read(null);
   while (next) {
-    const page: E[] = await next;
-    const last = page[page.length - 1];
-    next = page.length === PAGE_ROWS ? read({ t: last.createdAt.getTime(), id: last.id }) : null;
+    const page: R[] = await next;
+    next = page.length === PAGE_ROWS ? read(keyOf(page[page.length - 1])) : null;
     // A caller that stops early (an error) leaves the read ahead unawaited: its failure is not an unhandled rejection.
     next?.catch(() => undefined);
     if (page.length > 0) yield page;
   }
+}
+
+/** Pages of entities (what `qb` selects, hydrated as `getMany()` would). */
+async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, build: (em: EntityManager) => SelectQueryBuilder<E>): AsyncGenerator<E[]> {
+  yield* pagesOf(db, q, build, runSelect, (e) => ({ t: e.createdAt.getTime(), id: e.id }));
+}
+
+/** The raw rows of a page: `r_<column>` keys, values as the driver reads them (no entities). */
+async function rawRows<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<ObjectLiteral[]> {
+  const qb = select instanceof SelectQueryBuilder ? select : select.qb;
+  const sql = select instanceof SelectQueryBuilder ? select.getQuery() : select.sql;
+  const [text, params] = em.connection.driver.escapeQueryWithParameters(sql, qb.getParameters());
+  return em.query(text, params);
 }
 
 /** The fee and tax of each of `ids` (payment_fee / payout_fee balance transactions), as positive amounts. */
@@ -100,21 +118,46 @@ export interface ReportSource {
 
 const TXN_COLUMNS = ['id', 'created_at', 'available_on', 'type', 'currency', 'amount', 'fee', 'net', 'tax', 'status', 'source_type', 'source_id'];
 
+// Property paths: the builder selects each as `r_<column>`.
+const TXN_SELECT = ['id', 'createdAt', 'availableOn', 'type', 'currency', 'amount', 'fee', 'net', 'tax', 'status', 'sourceType', 'sourceId'].map(
+  (c) => `r.${c}`,
+);
+const at = (ms: string | number) => isoInstant(new Date(Number(ms)));
+
+/** A balance transaction as the driver reads it: times are BIGINT (a number or a string), amounts decimal strings (DECIMAL, or TEXT on SQLite). */
+interface TxnRaw {
+  r_id: string;
+  r_created_at: string | number;
+  r_available_on: string | number;
+  r_type: string;
+  r_currency: string;
+  r_amount: string;
+  r_fee: string;
+  r_net: string;
+  r_tax: string;
+  r_status: string;
+  r_source_type: string;
+  r_source_id: string;
+}
+
+/** Raw rows, not entities: the largest report reads as little as it can. */
 async function* transactions(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
-  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(BalanceTransaction, 'r'))) {
-    yield page.map((t) => [
-      t.id,
-      time(t.createdAt),
-      time(t.availableOn),
-      t.type,
-      t.currency,
-      String(t.amount),
-      String(t.fee),
-      String(t.net),
-      String(t.tax),
-      t.status,
-      t.sourceType,
-      t.sourceId,
+  const build = (em: EntityManager) => em.createQueryBuilder(BalanceTransaction, 'r').select(TXN_SELECT);
+  const read = (em: EntityManager, select: Select<BalanceTransaction>) => rawRows(em, select) as Promise<TxnRaw[]>;
+  for await (const page of pagesOf(db, q, build, read, (r) => ({ t: Number(r.r_created_at), id: r.r_id }))) {
+    yield page.map((r) => [
+      r.r_id,
+      at(r.r_created_at),
+      at(r.r_available_on),
+      r.r_type,
+      r.r_currency,
+      String(r.r_amount),
+      String(r.r_fee),
+      String(r.r_net),
+      String(r.r_tax),
+      r.r_status,
+      r.r_source_type,
+      r.r_source_id,
     ]);
   }
 }
