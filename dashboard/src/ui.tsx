@@ -156,10 +156,22 @@ export function Fields({ rows }: { rows: [string, ComponentChildren][] }) {
 }
 
 /** A table in its scrolling frame; a header cell is its text, or [text, class] (`wide`: hidden on phones, `sr`: for screen readers only). */
-export function Table({ testId, head, children }: { testId: string; head: (string | [string, string])[]; children: ComponentChildren }) {
+export function Table({
+  testId,
+  caption,
+  head,
+  children,
+}: {
+  testId?: string;
+  /** For screen readers: what the rows are and in what order. */
+  caption?: string;
+  head: (string | [string, string])[];
+  children: ComponentChildren;
+}) {
   return (
     <div class="table-wrap">
       <table data-testid={testId}>
+        {caption && <caption class="sr">{caption}</caption>}
         <thead>
           <tr>
             {head.map((h) => {

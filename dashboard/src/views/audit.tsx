@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { AuditQuery } from '../gql/graphql';
 import { when } from '../format';
 import { AuditDocument } from '../operations/audit';
-import { ListState, Pager, useApp, usePaged } from '../ui';
+import { ListState, Pager, Table, useApp, usePaged } from '../ui';
 
 type AuditRow = AuditQuery['auditLog']['nodes'][number];
 export function Audit() {
@@ -40,34 +40,21 @@ export function Audit() {
         </button>
       </form>
       <ListState paged={paged} empty="No calls recorded.">
-        <div class="table-wrap">
-          <table data-testid="audit">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Record</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.nodes.map((a) => (
-                <tr key={a.id}>
-                  <td>{when(a.createdAt)}</td>
-                  <td>
-                    <code>{a.operation}</code>
-                  </td>
-                  <td>
-                    <code>{a.resourceId}</code>
-                  </td>
-                  <td>{a.statusCode}</td>
-                  <td data-testid="audit-reason">{a.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="audit" head={['When', 'Operation', 'Record', 'Status', 'Reason']}>
+          {paged.nodes.map((a) => (
+            <tr key={a.id}>
+              <td>{when(a.createdAt)}</td>
+              <td>
+                <code>{a.operation}</code>
+              </td>
+              <td>
+                <code>{a.resourceId}</code>
+              </td>
+              <td>{a.statusCode}</td>
+              <td data-testid="audit-reason">{a.reason}</td>
+            </tr>
+          ))}
+        </Table>
         <Pager paged={paged} />
       </ListState>
     </section>

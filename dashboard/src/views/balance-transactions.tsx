@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { BalanceTransactionsQuery, BalanceTransactionType } from '../gql/graphql';
 import { label, money, when } from '../format';
 import { BalanceTransactionsDocument } from '../operations/finance';
-import { ListState, Pager, Status, useApp, useLive, usePaged } from '../ui';
+import { ListState, Pager, Status, Table, useApp, useLive, usePaged } from '../ui';
 import { ExportCsv, intervalFilter, IntervalFields } from './export-csv';
 import { thisMonth } from './report-export';
 
@@ -46,41 +46,25 @@ export function BalanceTransactions() {
       </form>
       <ExportCsv reportType="BALANCE_TRANSACTIONS_ITEMIZED" interval={applied} ignored="type" />
       <ListState paged={paged} empty="No balance transactions match.">
-        <div class="table-wrap">
-          <table data-testid="transactions">
-            <caption class="sr">Balance transactions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col" class="num">
-                  Net
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col" class="wide">
-                  Source
-                </th>
-                <th scope="col" class="wide">
-                  Created
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.nodes.map((t) => (
-                <tr key={t.id} data-testid={`txn-${t.id}`}>
-                  <td>{label(t.type)}</td>
-                  <td class="num">{money(t.netMoney)}</td>
-                  <td>
-                    <Status value={t.status} />
-                  </td>
-                  <td class="wide">
-                    <code class="id">{t.source.id}</code>
-                  </td>
-                  <td class="wide">{when(t.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          testId="transactions"
+          caption="Balance transactions, newest first"
+          head={['Type', ['Net', 'num'], 'Status', ['Source', 'wide'], ['Created', 'wide']]}
+        >
+          {paged.nodes.map((t) => (
+            <tr key={t.id} data-testid={`txn-${t.id}`}>
+              <td>{label(t.type)}</td>
+              <td class="num">{money(t.netMoney)}</td>
+              <td>
+                <Status value={t.status} />
+              </td>
+              <td class="wide">
+                <code class="id">{t.source.id}</code>
+              </td>
+              <td class="wide">{when(t.createdAt)}</td>
+            </tr>
+          ))}
+        </Table>
         <Pager paged={paged} />
       </ListState>
     </section>

@@ -3,7 +3,7 @@ import type { FeeScheduleQuery } from '../gql/graphql';
 import { fromMinor, money, objectIdOf, when } from '../format';
 import { BalancesDocument } from '../operations/balances';
 import { FeeScheduleDocument } from '../operations/finance';
-import { Fields, useApp, useLive, useRecord } from '../ui';
+import { Fields, Table, useApp, useLive, useRecord } from '../ui';
 
 const MOVEMENT_TYPES = ['topup_intent.succeeded', 'payment_intent.succeeded', 'payout_intent.*', 'refund.*'];
 
@@ -57,33 +57,18 @@ export function Balances() {
           {d.events.nodes.length === 0 ? (
             <p class="muted">No movements yet.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="sr">Recent events that move money</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Record</th>
-                    <th scope="col" class="num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.events.nodes.map((e) => (
-                    <tr key={e.id}>
-                      <td>{when(e.createdAt)}</td>
-                      <td>{e.type}</td>
-                      <td>
-                        <code>{objectIdOf(e)}</code>
-                      </td>
-                      <td class="num">{moneyOf(e.data.object, exponents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table caption="Recent events that move money" head={['When', 'What', 'Record', ['Amount', 'num']]}>
+              {d.events.nodes.map((e) => (
+                <tr key={e.id}>
+                  <td>{when(e.createdAt)}</td>
+                  <td>{e.type}</td>
+                  <td>
+                    <code>{objectIdOf(e)}</code>
+                  </td>
+                  <td class="num">{moneyOf(e.data.object, exponents)}</td>
+                </tr>
+              ))}
+            </Table>
           )}
         </>
       )}
@@ -130,31 +115,15 @@ function FeeTable({ schedule: f, fixed }: { schedule: NonNullable<FeeScheduleQue
       {f.methods.length === 0 ? (
         <p class="muted">No payment method has a fee.</p>
       ) : (
-        <div class="table-wrap">
-          <table data-testid="fee-rates">
-            <caption class="sr">Fee per payment method, before tax</caption>
-            <thead>
-              <tr>
-                <th scope="col">Method</th>
-                <th scope="col" class="num">
-                  Percentage
-                </th>
-                <th scope="col" class="num">
-                  Fixed
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {f.methods.map((m) => (
-                <tr key={m.paymentMethod}>
-                  <td>{m.paymentMethod}</td>
-                  <td class="num">{percent(m.percentBps)}</td>
-                  <td class="num">{fixed(m.fixed)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="fee-rates" caption="Fee per payment method, before tax" head={['Method', ['Percentage', 'num'], ['Fixed', 'num']]}>
+          {f.methods.map((m) => (
+            <tr key={m.paymentMethod}>
+              <td>{m.paymentMethod}</td>
+              <td class="num">{percent(m.percentBps)}</td>
+              <td class="num">{fixed(m.fixed)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
   );

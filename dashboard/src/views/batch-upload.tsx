@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { BatchFieldsFragment } from '../gql/graphql';
 import { CreatePayoutBatchDocument } from '../operations/batches';
-import { useAction, useApp } from '../ui';
+import { Table, useAction, useApp } from '../ui';
 import { columnOf, COLUMNS, readCsv, TEMPLATE_HREF, type ParsedCsv } from './batch-csv';
 import { RowErrors } from './batch-errors';
 
@@ -57,31 +57,16 @@ export function BatchUpload({ onCreated }: { onCreated: (batch: BatchFieldsFragm
           </p>
           <RowErrors errors={parsed.errors} testid="csv-errors" />
           {parsed.rows.length > 0 && (
-            <div class="table-wrap">
-              <table data-testid="csv-rows">
-                <caption class="sr">Rows of the file</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    {COLUMNS.map((c) => (
-                      <th scope="col" key={c}>
-                        {c}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {parsed.rows.map((cells, i) => (
-                    <tr key={i} class={parsed.errors.some((e) => e.row === i + 1) ? 'invalid' : ''}>
-                      <td>{i + 1}</td>
-                      {COLUMNS.map((c, j) => (
-                        <td key={c}>{cells[j] ?? ''}</td>
-                      ))}
-                    </tr>
+            <Table testId="csv-rows" caption="Rows of the file" head={['Row', ...COLUMNS]}>
+              {parsed.rows.map((cells, i) => (
+                <tr key={i} class={parsed.errors.some((e) => e.row === i + 1) ? 'invalid' : ''}>
+                  <td>{i + 1}</td>
+                  {COLUMNS.map((c, j) => (
+                    <td key={c}>{cells[j] ?? ''}</td>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </tr>
+              ))}
+            </Table>
           )}
           <div class="actions">
             <button

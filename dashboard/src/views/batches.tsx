@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { PayoutBatchesQuery } from '../gql/graphql';
 import { codePoints, money, objectIdOf, REASON_MAX, when } from '../format';
 import { ApprovePayoutBatchDocument, CancelPayoutBatchDocument, PayoutBatchDocument, PayoutBatchesDocument } from '../operations/batches';
-import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
+import { Fields, ListState, Pager, Panel, Status, Table, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 import { useStepUp } from '../step-up';
 import { ApprovalState } from './approvals';
 import { columnOf } from './batch-csv';
@@ -33,39 +33,22 @@ export function PayoutBatches({ id }: { id?: string }) {
         )}
         <h2>Batches</h2>
         <ListState paged={paged} empty="No payout batches yet.">
-          <div class="table-wrap">
-            <table data-testid="batches">
-              <caption class="sr">Payout batches, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Batch</th>
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="wide">
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {paged.nodes.map((b) => (
-                  <tr key={b.id} data-testid={`batch-${b.id}`} data-status={b.status} class={b.id === id ? 'selected' : ''}>
-                    <td>
-                      <a href={`#/batches/${b.id}`} aria-current={b.id === id ? 'true' : undefined}>
-                        {b.itemCount} payout{b.itemCount === 1 ? '' : 's'}
-                      </a>
-                    </td>
-                    <td class="num">{totals(b.totals)}</td>
-                    <td>
-                      <Status value={b.status} />
-                    </td>
-                    <td class="wide">{when(b.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testId="batches" caption="Payout batches, newest first" head={['Batch', ['Total', 'num'], 'Status', ['Created', 'wide']]}>
+            {paged.nodes.map((b) => (
+              <tr key={b.id} data-testid={`batch-${b.id}`} data-status={b.status} class={b.id === id ? 'selected' : ''}>
+                <td>
+                  <a href={`#/batches/${b.id}`} aria-current={b.id === id ? 'true' : undefined}>
+                    {b.itemCount} payout{b.itemCount === 1 ? '' : 's'}
+                  </a>
+                </td>
+                <td class="num">{totals(b.totals)}</td>
+                <td>
+                  <Status value={b.status} />
+                </td>
+                <td class="wide">{when(b.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
           <Pager paged={paged} />
         </ListState>
       </section>

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { LinkFieldsFragment } from '../gql/graphql';
 import { money, when } from '../format';
 import { PaymentLinkDocument, PaymentLinksDocument, UpdatePaymentLinkDocument } from '../operations/links';
-import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
+import { Fields, ListState, Pager, Panel, Status, Table, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 import { exponentsOf } from './amount';
 import { LinkForm } from './link-form';
 
@@ -70,45 +70,29 @@ export function PaymentLinks({ id }: { id?: string }) {
             </div>
           ))}
         <ListState paged={paged} empty="No payment links yet.">
-          <div class="table-wrap">
-            <table data-testid="links">
-              <caption class="sr">Payment links, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col" class="num">
-                    Payments
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="wide">
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {paged.nodes.map((l) => (
-                  <tr key={l.id} data-testid={`link-${l.id}`} data-status={linkStatus(l)} class={l.id === id ? 'selected' : ''}>
-                    <td>
-                      <a href={`#/links/${l.id}`} aria-current={l.id === id ? 'true' : undefined}>
-                        {l.description || l.id}
-                      </a>
-                    </td>
-                    <td class="num">{linkAmount(l)}</td>
-                    <td class="num" data-testid="link-count">
-                      {linkCount(l)}
-                    </td>
-                    <td>
-                      <Status value={linkStatus(l)} />
-                    </td>
-                    <td class="wide">{when(l.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            testId="links"
+            caption="Payment links, newest first"
+            head={['Description', ['Amount', 'num'], ['Payments', 'num'], 'Status', ['Created', 'wide']]}
+          >
+            {paged.nodes.map((l) => (
+              <tr key={l.id} data-testid={`link-${l.id}`} data-status={linkStatus(l)} class={l.id === id ? 'selected' : ''}>
+                <td>
+                  <a href={`#/links/${l.id}`} aria-current={l.id === id ? 'true' : undefined}>
+                    {l.description || l.id}
+                  </a>
+                </td>
+                <td class="num">{linkAmount(l)}</td>
+                <td class="num" data-testid="link-count">
+                  {linkCount(l)}
+                </td>
+                <td>
+                  <Status value={linkStatus(l)} />
+                </td>
+                <td class="wide">{when(l.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
           <Pager paged={paged} />
         </ListState>
       </section>

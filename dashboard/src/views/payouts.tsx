@@ -5,7 +5,7 @@ import type { PayoutIntentStatus, PayoutsQuery } from '../gql/graphql';
 import { useStepUp } from '../step-up';
 import { ApprovePayoutDocument, CancelPayoutDocument, PayoutDocument, PayoutsDocument } from '../operations/payouts';
 import { codePoints, label, money, objectIdOf, REASON_MAX, when } from '../format';
-import { Fields, ListState, Pager, Panel, Status, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
+import { Fields, ListState, Pager, Panel, Status, Table, useAction, useApp, useLive, usePaged, useRecord } from '../ui';
 import { ApprovalState } from './approvals';
 import { ExportCsv, intervalFilter, IntervalFields, NO_INTERVAL, type Interval } from './export-csv';
 
@@ -84,44 +84,27 @@ export function Payouts({ id }: { id?: string }) {
         </form>
         <ExportCsv reportType="PAYOUTS_ITEMIZED" interval={applied.interval} ignored="status and reference" />
         <ListState paged={paged} empty="No payouts match.">
-          <div class="table-wrap">
-            <table data-testid="payouts">
-              <caption class="sr">Payout intents, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Reference</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="wide">
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {paged.nodes.map((p) => (
-                  <tr
-                    key={`${p.id}-${flash[p.id] ?? 0}`}
-                    data-testid={`payout-${p.id}`}
-                    data-status={p.status}
-                    class={[p.id === id ? 'selected' : '', flash[p.id] ? 'flash' : ''].join(' ')}
-                  >
-                    <td>
-                      <a href={`#/payouts/${p.id}`} aria-current={p.id === id ? 'true' : undefined}>
-                        {p.merchantReference}
-                      </a>
-                    </td>
-                    <td class="num">{money(p.amountMoney)}</td>
-                    <td>
-                      <Status value={p.status} />
-                    </td>
-                    <td class="wide">{when(p.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testId="payouts" caption="Payout intents, newest first" head={['Reference', ['Amount', 'num'], 'Status', ['Created', 'wide']]}>
+            {paged.nodes.map((p) => (
+              <tr
+                key={`${p.id}-${flash[p.id] ?? 0}`}
+                data-testid={`payout-${p.id}`}
+                data-status={p.status}
+                class={[p.id === id ? 'selected' : '', flash[p.id] ? 'flash' : ''].join(' ')}
+              >
+                <td>
+                  <a href={`#/payouts/${p.id}`} aria-current={p.id === id ? 'true' : undefined}>
+                    {p.merchantReference}
+                  </a>
+                </td>
+                <td class="num">{money(p.amountMoney)}</td>
+                <td>
+                  <Status value={p.status} />
+                </td>
+                <td class="wide">{when(p.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
           <Pager paged={paged} />
         </ListState>
       </section>

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ReportRunFieldsFragment, ReportType } from '../gql/graphql';
 import { label, objectIdOf, when } from '../format';
 import { CreateReportRunDocument, ReportRunsDocument } from '../operations/finance';
-import { ListState, Pager, Status, useAction, useApp, useLive, usePaged } from '../ui';
+import { ListState, Pager, Status, Table, useAction, useApp, useLive, usePaged } from '../ui';
 import { isoOf } from './amount';
 import { thisMonth, watchRun } from './report-export';
 
@@ -90,47 +90,32 @@ export function Reports() {
         </p>
       )}
       <ListState paged={paged} empty="No reports yet.">
-        <div class="table-wrap">
-          <table data-testid="reports">
-            <caption class="sr">Report runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Report</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="wide">
-                  Interval
-                </th>
-                <th scope="col">File</th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.nodes.map((r) => (
-                <tr key={r.id} data-testid={`report-${r.id}`} data-status={r.status}>
-                  <td>{label(r.reportType)}</td>
-                  <td>
-                    <Status value={r.status} />
-                    {r.error && <div class="error">{r.error}</div>}
-                  </td>
-                  <td class="wide">
-                    {when(r.parameters.intervalStart)} – {when(r.parameters.intervalEnd)}
-                    {r.parameters.currency ? ` (${r.parameters.currency})` : ''}
-                  </td>
-                  <td>
-                    {r.result?.url ? (
-                      <a href={r.result.url} download={`${r.id}.csv`} data-testid="download">
-                        Download CSV<span class="sr"> of {label(r.reportType)}</span> ({r.result.rows} rows)
-                      </a>
-                    ) : r.status === 'SUCCEEDED' ? (
-                      'Deleted after 7 days'
-                    ) : (
-                      ''
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="reports" caption="Report runs, newest first" head={['Report', 'Status', ['Interval', 'wide'], 'File']}>
+          {paged.nodes.map((r) => (
+            <tr key={r.id} data-testid={`report-${r.id}`} data-status={r.status}>
+              <td>{label(r.reportType)}</td>
+              <td>
+                <Status value={r.status} />
+                {r.error && <div class="error">{r.error}</div>}
+              </td>
+              <td class="wide">
+                {when(r.parameters.intervalStart)} – {when(r.parameters.intervalEnd)}
+                {r.parameters.currency ? ` (${r.parameters.currency})` : ''}
+              </td>
+              <td>
+                {r.result?.url ? (
+                  <a href={r.result.url} download={`${r.id}.csv`} data-testid="download">
+                    Download CSV<span class="sr"> of {label(r.reportType)}</span> ({r.result.rows} rows)
+                  </a>
+                ) : r.status === 'SUCCEEDED' ? (
+                  'Deleted after 7 days'
+                ) : (
+                  ''
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
         <Pager paged={paged} />
       </ListState>
     </section>

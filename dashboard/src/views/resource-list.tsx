@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { ReportType } from '../gql/graphql';
 import { label, money, when, type MoneyParts } from '../format';
-import { ListState, Pager, Status, useLive, usePaged, type Paged } from '../ui';
+import { ListState, type Paged, Pager, Status, Table, useLive, usePaged } from '../ui';
 import { ExportCsv, intervalFilter, IntervalFields, NO_INTERVAL, type Interval } from './export-csv';
 
 type Row = { id: string; status: string; amountMoney: MoneyParts; createdAt: string };
@@ -88,36 +88,20 @@ function Rows<T extends Row>({
 }) {
   return (
     <ListState paged={paged} empty={empty}>
-      <div class="table-wrap">
-        <table data-testid={path}>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col" class="wide">
-                Created
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {paged.nodes.map((r) => (
-              <tr key={r.id} class={r.id === id ? 'selected' : ''} data-testid={`row-${r.id}`}>
-                <td>
-                  <a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a>
-                </td>
-                <td class="num">{money(r.amountMoney)}</td>
-                <td>
-                  <Status value={r.status} />
-                </td>
-                <td class="wide">{when(r.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table testId={path} head={['Reference', ['Amount', 'num'], 'Status', ['Created', 'wide']]}>
+        {paged.nodes.map((r) => (
+          <tr key={r.id} class={r.id === id ? 'selected' : ''} data-testid={`row-${r.id}`}>
+            <td>
+              <a href={`#/${path}/${r.id}`}>{reference(r) || r.id}</a>
+            </td>
+            <td class="num">{money(r.amountMoney)}</td>
+            <td>
+              <Status value={r.status} />
+            </td>
+            <td class="wide">{when(r.createdAt)}</td>
+          </tr>
+        ))}
+      </Table>
       <Pager paged={paged} />
     </ListState>
   );

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import type { Role } from '../gql/graphql';
 import { when } from '../format';
 import { ChangeMemberRoleDocument, InviteMemberDocument, RemoveMemberDocument, TeamDocument } from '../operations/team';
-import { useAction, useApp, useRecord } from '../ui';
+import { Table, useAction, useApp, useRecord } from '../ui';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'DEVELOPER', 'FINANCE', 'VIEWER'];
 
@@ -53,63 +53,46 @@ export function Team() {
         </p>
       )}
       {record.data && (
-        <div class="table-wrap">
-          <table data-testid="team">
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="wide">
-                  Joined
-                </th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
+        <Table testId="team" head={['Member', 'Role', 'Status', ['Joined', 'wide'], ['Actions', 'sr']]}>
+          {record.data.teamMembers.map((m) => {
+            const mayTouch = m.id !== me.id && (owners || m.role !== 'OWNER');
+            return (
+              <tr key={m.id} data-testid={`member-${m.email}`}>
+                <td>
+                  {m.displayName ? `${m.displayName} <${m.email}>` : m.email}
+                  {m.id === me.id && <span class="muted"> (you)</span>}
+                </td>
+                <td>
+                  {mayTouch ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={action.busy}
+                      onChange={(e) => void changeRole(m.id, e.currentTarget.value as Role)}
+                    >
+                      {offered.map((r) => (
+                        <option key={r} value={r}>
+                          {r.toLowerCase()}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    m.role.toLowerCase()
+                  )}
+                </td>
+                <td>{m.active ? (m.totpEnabled ? 'active, authenticator on' : 'active') : 'invited (link not used yet)'}</td>
+                <td class="wide">{when(m.joinedAt)}</td>
+                <td>
+                  {mayTouch && (
+                    <button type="button" class="danger" disabled={action.busy} onClick={() => remove(m.id, m.email)}>
+                      Remove<span class="sr"> {m.email}</span>
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {record.data.teamMembers.map((m) => {
-                const mayTouch = m.id !== me.id && (owners || m.role !== 'OWNER');
-                return (
-                  <tr key={m.id} data-testid={`member-${m.email}`}>
-                    <td>
-                      {m.displayName ? `${m.displayName} <${m.email}>` : m.email}
-                      {m.id === me.id && <span class="muted"> (you)</span>}
-                    </td>
-                    <td>
-                      {mayTouch ? (
-                        <select
-                          aria-label={`Role of ${m.email}`}
-                          value={m.role}
-                          disabled={action.busy}
-                          onChange={(e) => void changeRole(m.id, e.currentTarget.value as Role)}
-                        >
-                          {offered.map((r) => (
-                            <option key={r} value={r}>
-                              {r.toLowerCase()}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        m.role.toLowerCase()
-                      )}
-                    </td>
-                    <td>{m.active ? (m.totpEnabled ? 'active, authenticator on' : 'active') : 'invited (link not used yet)'}</td>
-                    <td class="wide">{when(m.joinedAt)}</td>
-                    <td>
-                      {mayTouch && (
-                        <button type="button" class="danger" disabled={action.busy} onClick={() => remove(m.id, m.email)}>
-                          Remove<span class="sr"> {m.email}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       )}
       {action.error && (
         <p class="error" role="alert" data-testid="team-error">

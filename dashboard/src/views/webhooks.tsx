@@ -1,7 +1,7 @@
 /** Webhook endpoints, and an endpoint's delivery attempts. */
 import { when } from '../format';
 import { WebhookAttemptsDocument, WebhooksDocument } from '../operations/webhooks';
-import { ListState, Pager, Panel, Status, useApp, usePaged, useRecord } from '../ui';
+import { ListState, Pager, Panel, Status, Table, useApp, usePaged, useRecord } from '../ui';
 
 export function Webhooks({ id }: { id?: string }) {
   const { api } = useApp();
@@ -54,34 +54,19 @@ function Attempts({ id }: { id: string }) {
         Refresh
       </button>
       <ListState paged={paged} empty="No delivery attempts yet.">
-        <div class="table-wrap">
-          <table data-testid="attempts">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Try</th>
-                <th scope="col">Answer</th>
-                <th scope="col" class="num">
-                  ms
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {paged.nodes.map((a) => (
-                <tr key={a.id}>
-                  <td>{when(a.createdAt)}</td>
-                  <td>
-                    <code>{a.eventId}</code>
-                  </td>
-                  <td>{a.attemptNumber}</td>
-                  <td>{a.statusCode ?? a.error}</td>
-                  <td class="num">{a.durationMs}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="attempts" head={['When', 'Event', 'Try', 'Answer', ['ms', 'num']]}>
+          {paged.nodes.map((a) => (
+            <tr key={a.id}>
+              <td>{when(a.createdAt)}</td>
+              <td>
+                <code>{a.eventId}</code>
+              </td>
+              <td>{a.attemptNumber}</td>
+              <td>{a.statusCode ?? a.error}</td>
+              <td class="num">{a.durationMs}</td>
+            </tr>
+          ))}
+        </Table>
         <Pager paged={paged} />
       </ListState>
     </Panel>
