@@ -115,10 +115,14 @@ export async function runSelect<E extends ObjectLiteral>(em: EntityManager, sele
   const { qb, sql } = parts(select);
   const hydrate = planHydration(qb, sql);
   if (!hydrate) return qb.getMany();
-  const { driver } = em.connection;
-  const [text, params] = driver.escapeQueryWithParameters(sql, qb.getParameters());
-  const raw: ObjectLiteral[] = await em.query(text, params);
-  return hydrate(raw, driver) as E[];
+  return hydrate(await runRawSelect(em, select), em.connection.driver) as E[];
+}
+
+/** `select`'s rows as the driver reads them (keys `<alias>_<column>`), no entities: through `em`, with the edits of an `EditedSelect`. */
+export async function runRawSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<ObjectLiteral[]> {
+  const { qb, sql } = parts(select);
+  const [text, params] = em.connection.driver.escapeQueryWithParameters(sql, qb.getParameters());
+  return em.query(text, params);
 }
 
 interface Compiled {

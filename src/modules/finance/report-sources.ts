@@ -6,8 +6,8 @@
  * balance at interval_start, the total of each balance-transaction type in the interval, and
  * the balance at interval_end.
  */
-import { SelectQueryBuilder, type EntityManager, type ObjectLiteral } from 'typeorm';
-import { runSelect, type Select } from '../../db/compiled-select';
+import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { runRawSelect, runSelect, type Select } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
 import { readingIndex } from '../../db/list-query';
 import { isoInstant } from '../../domain/instant';
@@ -83,14 +83,6 @@ async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, 
   yield* pagesOf(db, q, build, runSelect, (e) => ({ t: e.createdAt.getTime(), id: e.id }));
 }
 
-/** The raw rows of a page: `r_<column>` keys, values as the driver reads them (no entities). */
-async function rawRows<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<ObjectLiteral[]> {
-  const qb = select instanceof SelectQueryBuilder ? select : select.qb;
-  const sql = select instanceof SelectQueryBuilder ? select.getQuery() : select.sql;
-  const [text, params] = em.connection.driver.escapeQueryWithParameters(sql, qb.getParameters());
-  return em.query(text, params);
-}
-
 /** The fee and tax of each of `ids` (payment_fee / payout_fee balance transactions), as positive amounts. */
 async function feesOf(db: Db, scope: Scope, ids: string[], type: 'payment_fee' | 'payout_fee'): Promise<Map<string, { fee: bigint; tax: bigint }>> {
   const rows = await db.read((em) =>
@@ -143,7 +135,7 @@ interface TxnRaw {
 /** Raw rows, not entities: the largest report reads as little as it can. */
 async function* transactions(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
   const build = (em: EntityManager) => em.createQueryBuilder(BalanceTransaction, 'r').select(TXN_SELECT);
-  const read = (em: EntityManager, select: Select<BalanceTransaction>) => rawRows(em, select) as Promise<TxnRaw[]>;
+  const read = (em: EntityManager, select: Select<BalanceTransaction>) => runRawSelect(em, select) as Promise<TxnRaw[]>;
   for await (const page of pagesOf(db, q, build, read, (r) => ({ t: Number(r.r_created_at), id: r.r_id }))) {
     yield page.map((r) => [
       r.r_id,

@@ -26,15 +26,10 @@ declare module '../../graphql/context' {
   }
 }
 
-// People are for signed-in members, as their queries are: a member of this merchant, or one of the caller's own sessions.
-registerNode('usr', TeamMemberType, (loaders, id, ctx) => {
-  signedIn(ctx);
-  return loaders.teamMember.load(id);
-});
-registerNode('ses', SessionType, (loaders, id, ctx) => {
-  signedIn(ctx);
-  return loaders.signInSession.load(id);
-});
+// People are for signed-in members, as their queries are (the loaders refuse an API key): a member
+// of this merchant, or one of the caller's own sessions.
+registerNode('usr', TeamMemberType, (loaders, id) => loaders.teamMember.load(id));
+registerNode('ses', SessionType, (loaders, id) => loaders.signInSession.load(id));
 
 export const peopleModule = defineModule({
   name: 'people',
@@ -63,6 +58,7 @@ export const peopleModule = defineModule({
   routes: registerPeopleRoutes,
   loaders: ({ team, sessions }, ctx) => ({
     teamMember: new DataLoader<string, TeamMemberType | null>(async (ids) => {
+      signedIn(ctx);
       const members = new Map((await team.members(ctx.merchantId)).map((m) => [m.user.id, memberType(m)]));
       return ids.map((id) => members.get(id) ?? null);
     }),
