@@ -115,12 +115,16 @@ export async function runSelect<E extends ObjectLiteral>(em: EntityManager, sele
   const { qb, sql } = parts(select);
   const hydrate = planHydration(qb, sql);
   if (!hydrate) return qb.getMany();
-  return hydrate(await runRawSelect(em, select), em.connection.driver) as E[];
+  return hydrate(await rawRows(em, qb, sql), em.connection.driver) as E[];
 }
 
 /** `select`'s rows as the driver reads them (keys `<alias>_<column>`), no entities: through `em`, with the edits of an `EditedSelect`. */
-export async function runRawSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<ObjectLiteral[]> {
+export function runRawSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<ObjectLiteral[]> {
   const { qb, sql } = parts(select);
+  return rawRows(em, qb, sql);
+}
+
+function rawRows(em: EntityManager, qb: SelectQueryBuilder<ObjectLiteral>, sql: string): Promise<ObjectLiteral[]> {
   const [text, params] = em.connection.driver.escapeQueryWithParameters(sql, qb.getParameters());
   return em.query(text, params);
 }
