@@ -121,6 +121,9 @@ function restPayout(r: any): string {
     },
     failure_code: r.r_failure_code,
     failure_message: r.r_failure_message,
+    payout_batch: r.r_payout_batch,
+    approvals_required: r.r_approvals_required,
+    approvals: r.r_approvals === null ? [] : JSON.parse(r.r_approvals),
     created_at: iso(r.r_created_at),
     updated_at: iso(r.r_updated_at),
   });

@@ -12,7 +12,8 @@ import mysql from 'mysql2/promise';
 import { DIST, log, ROOT, sleep } from './settings';
 
 const env = process.env;
-const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+/** The data key of every process of the run (the gateway's, the floors', and this one's for the cursors it makes). */
+export const DATA_KEY = env.BENCH_DATA_ENCRYPTION_KEY ?? randomBytes(32).toString('base64');
 
 // ---------------------------------------------------------------- cleanup
 
@@ -100,7 +101,7 @@ function gatewayEnv(db: Db, port = 0, metricsPort = 0, extra: NodeJS.ProcessEnv 
   return {
     ...env,
     DATABASE_URL: db.url.toString(),
-    DATA_ENCRYPTION_KEY: env.BENCH_DATA_ENCRYPTION_KEY ?? ENCRYPTION_KEY,
+    DATA_ENCRYPTION_KEY: DATA_KEY,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',

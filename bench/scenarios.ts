@@ -3,11 +3,16 @@
  * selects (groups or scenario names), and the check that every read scenario is answered with
  * the same bytes by the gateway and by each floor, before anything is measured.
  */
-import { createHash } from 'node:crypto';
+import { FieldCipher } from '../src/domain/crypto';
+import { encodeCursor, useCursorKeys } from '../src/domain/list-cursor';
+import { DATA_KEY } from './lifecycle';
 import type { Pool } from 'mysql2/promise';
 import { GQL_CREATE_PAYMENT, GQL_CREATE_PAYOUT, GQL_PAYOUT_GET, GQL_PAYOUT_LIST, gqlPaymentInput, gqlPayoutInput, paymentBody, payoutBody } from './queries';
 import type { Merchant } from './seed';
 import { log, MERCHANTS, ONLY } from './settings';
+
+// The deep pages' cursors are signed as the gateway signs them (the same data key).
+useCursorKeys(FieldCipher.fromBase64(DATA_KEY).derivedKeys('list cursor'));
 
 export interface Scenario {
   name: string;
@@ -172,8 +177,7 @@ async function cursorAtPage(pool: Pool, big: Merchant, total: number, page: numb
     'SELECT created_at, id FROM payout_intents WHERE merchant_id = ? AND environment = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
     [big.id, 'test', offset],
   )) as any;
-  const tag = createHash('sha256').update(`${big.id}/test`).digest('hex').slice(0, 16);
-  return Buffer.from(JSON.stringify([1, 'payout_intent', tag, Number(row.created_at), row.id])).toString('base64url');
+  return encodeCursor('payout_intent', { merchantId: big.id, environment: 'test' }, { t: Number(row.created_at), id: row.id });
 }
 
 /** The 50,000th payout of the big merchant (or any, on a smaller seed): the get-by-id scenarios read it. */

@@ -14,7 +14,10 @@
  * sargable keyset predicate, compiled selects for the key lookup and get by id, the write
  * path in one transaction with the key claimed inside it, the event counter via
  * LAST_INSERT_ID, the balance moved by one conditional UPDATE, QR modules stored instead of
- * the SVG).
+ * the SVG). The payout reads were captured again on 2026-11-28 (the batch and approval
+ * columns); the write statements were not: since then a payout create also reads the
+ * merchant's approval policy and writes the approval columns and the actor of its event and
+ * audit entry, so the create floors do less than the gateway (their ratios flatter the floor).
  */
 
 export const AUTH =
@@ -22,7 +25,7 @@ export const AUTH =
 
 /** A payout as reads select it (the sealed account and settle_at are not read). */
 const PAYOUT_COLUMNS =
-  '`r`.`id` AS `r_id`, `r`.`merchant_id` AS `r_merchant_id`, `r`.`environment` AS `r_environment`, `r`.`amount` AS `r_amount`, `r`.`currency` AS `r_currency`, `r`.`country` AS `r_country`, `r`.`status` AS `r_status`, `r`.`failure_code` AS `r_failure_code`, `r`.`failure_message` AS `r_failure_message`, `r`.`created_at` AS `r_created_at`, `r`.`updated_at` AS `r_updated_at`, `r`.`merchant_reference` AS `r_merchant_reference`, `r`.`recipient_type` AS `r_recipient_type`, `r`.`recipient_bank_code` AS `r_recipient_bank_code`, `r`.`recipient_holder_name` AS `r_recipient_holder_name`, `r`.`recipient_account_last4` AS `r_recipient_account_last4`';
+  '`r`.`id` AS `r_id`, `r`.`merchant_id` AS `r_merchant_id`, `r`.`environment` AS `r_environment`, `r`.`amount` AS `r_amount`, `r`.`currency` AS `r_currency`, `r`.`country` AS `r_country`, `r`.`status` AS `r_status`, `r`.`failure_code` AS `r_failure_code`, `r`.`failure_message` AS `r_failure_message`, `r`.`created_at` AS `r_created_at`, `r`.`updated_at` AS `r_updated_at`, `r`.`merchant_reference` AS `r_merchant_reference`, `r`.`recipient_type` AS `r_recipient_type`, `r`.`recipient_bank_code` AS `r_recipient_bank_code`, `r`.`recipient_holder_name` AS `r_recipient_holder_name`, `r`.`recipient_account_last4` AS `r_recipient_account_last4`, `r`.`payout_batch` AS `r_payout_batch`, `r`.`approvals_required` AS `r_approvals_required`, `r`.`approval_rule` AS `r_approval_rule`, `r`.`created_by` AS `r_created_by`, `r`.`approvals` AS `r_approvals`';
 
 /** REST and GraphQL list, first page (limit 25 + 1; the list index forced, src/domain/listing.ts). */
 export const PAYOUT_LIST_FIRST = `SELECT ${PAYOUT_COLUMNS} FROM \`payout_intents\` \`r\` FORCE INDEX (\`ix_payout_intents_list\`) WHERE \`r\`.\`merchant_id\` = ? AND \`r\`.\`environment\` = ? ORDER BY \`r\`.\`created_at\` DESC, \`r_id\` DESC LIMIT 26`;
