@@ -31,6 +31,10 @@ export const ERROR_CODES = {
   payment_method_unavailable: { status: 422, description: 'The named payment method (or bank) is not eligible, or nothing is eligible.' },
   no_provider_available: { status: 422, description: 'No provider serves this request in this environment (live mode without a provider).' },
   endpoint_limit_reached: { status: 422, description: 'The merchant has the maximum number of enabled webhook endpoints.' },
+  query_too_complex: {
+    status: 400,
+    description: 'The GraphQL operation costs more than the limit (extensions.cost gives both); ask for fewer items or split it.',
+  },
   rate_limited: { status: 429, description: 'Over the per-key request rate; retry after the Retry-After header.' },
   internal_error: { status: 500, description: 'An unexpected failure; details only in the server log, under the Request-Id.' },
   // HTTP-level refusals (docs/contract.md "HTTP details"; docs/decisions/0016-errors-before-routing.md).
@@ -39,11 +43,17 @@ export const ERROR_CODES = {
   request_timeout: { status: 408, description: 'The request was not received in time.' },
   expectation_failed: { status: 417, description: 'An Expect header the service does not meet.' },
   request_header_fields_too_large: { status: 431, description: 'The request headers are too large.' },
+  provider_unavailable: {
+    status: 503,
+    description:
+      'Every payment provider that could take the request timed out or failed before accepting it; nothing was charged or reserved. Retry after the Retry-After header.',
+  },
+  invalid_signature: { status: 400, description: 'A provider webhook whose signature (or fetch-back) does not verify; nothing changed.' },
   service_unavailable: { status: 503, description: 'The database is unreachable for now; retry the whole request after the Retry-After header.' },
   // Team access (docs/contract.md "Additions (third round)", Team access).
   permission_denied: { status: 403, description: 'The key or member lacks the permission the operation needs; the message names it.' },
   approval_requires_member: { status: 403, description: 'The approval policy requires approvals by members; an API key cannot approve.' },
-  approval_by_creator: { status: 403, description: 'The creator of a payout cannot approve it.' },
+  approval_by_creator: { status: 403, description: 'The creator of a payout cannot approve it, nor can a key the creator made.' },
   approval_already_recorded: { status: 409, description: "This member's approval of the payout is already recorded." },
 } as const satisfies Record<string, { status: number; description: string }>;
 

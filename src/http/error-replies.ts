@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from '../domain/errors';
 import { newRequestId } from '../domain/ids';
 import type { AuthService } from '../modules/auth/auth.service';
-import { isApiPath, isGraphqlPath, pathOf, PUBLIC_PATHS, sendJson } from './request';
+import { isApiPath, isGraphqlPath, pathOf, isPublicPath, sendJson } from './request';
 import { routeNotFound, type WithHeaders } from './route-table';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -27,7 +27,7 @@ export function frameworkErrorHandler(auth: Pick<AuthService, 'authenticate'>) {
   return (_err: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('Request-Id', request.id);
     const answer = async () => {
-      if ((isApiPath(request.url) && !PUBLIC_PATHS.has(pathOf(request.url))) || isGraphqlPath(request.url)) {
+      if ((isApiPath(request.url) && !isPublicPath(pathOf(request.url))) || isGraphqlPath(request.url)) {
         await auth.authenticate(request.headers.authorization);
       }
       throw routeNotFound(request);

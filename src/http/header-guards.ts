@@ -13,12 +13,12 @@ const MULTIPART_TYPE = /^multipart\/form-data\s*;/i;
  * and silently drops the rest, and joins repeated Idempotency-Keys into one "a, b" value:
  * two of them are a conflict the client must resolve, not something to guess at.
  */
-const SINGLE_HEADERS: Record<string, string> = {
-  authorization: 'Authorization',
-  'content-type': 'Content-Type',
-  host: 'Host',
-  'idempotency-key': 'Idempotency-Key',
-};
+const SINGLE_HEADERS: ReadonlyMap<string, string> = new Map([
+  ['authorization', 'Authorization'],
+  ['content-type', 'Content-Type'],
+  ['host', 'Host'],
+  ['idempotency-key', 'Idempotency-Key'],
+]);
 
 /** Refuses a request carrying twice a header that must be single (see SINGLE_HEADERS), or no Host on HTTP/1.1. */
 export function checkHeaders(request: FastifyRequest): void {
@@ -26,7 +26,7 @@ export function checkHeaders(request: FastifyRequest): void {
   const seen = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    const label = SINGLE_HEADERS[name];
+    const label = SINGLE_HEADERS.get(name);
     if (!label) continue;
     if (seen.has(name)) throw ApiError.validation(label, `Send one ${label} header.`);
     seen.add(name);

@@ -24,7 +24,13 @@ declare module 'fastify' {
 }
 
 /** Routes that need no credentials. */
-export const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
+/** Routes under /v1 that take no API key: the OpenAPI document, and providers' webhooks (verified by their own signature). */
+export const PUBLIC_PATHS = new Set(['/v1/openapi.json', '/v1/provider_webhooks/:pa_id']);
+
+/** Whether a request path (or a route pattern) under /v1 takes no API key. */
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.has(path) || path.startsWith('/v1/provider_webhooks/');
+}
 
 export function isApiPath(url: string): boolean {
   return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');

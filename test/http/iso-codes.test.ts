@@ -29,7 +29,7 @@ test.each([
   const made = body({ currency: 'ABCDEF' });
   const res = await c.post(route, made, { headers: { 'idempotency-key': ref('k') } });
   expectError(res, 400, 'validation_error', 'currency');
-  expect(res.body.error.message).toMatch(/not a supported currency/);
+  expect(res.body.error.message).toMatch(/must be a supported currency/);
   expect((await c.get(`${route}?merchant_reference=${made.merchant_reference as string}`)).body.data).toEqual([]);
   expectError(await c.post(route, body({ country: 'XX' }), { headers: { 'idempotency-key': ref('k') } }), 400, 'validation_error', 'country');
 });

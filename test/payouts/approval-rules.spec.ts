@@ -22,7 +22,29 @@ const codeOf = (fn: () => unknown) => {
 };
 
 test('no policy: anyone allowed to approve votes, the creator included', () => {
-  expect(castVote(key, ctx({ rule: null }))).toEqual({ actor: { type: 'api_key', id: 'key_1', restricted: false }, created_at: now.toISOString() });
+  expect(castVote(key, ctx({ rule: null }))).toEqual({
+    actor: { type: 'api_key', id: 'key_1', restricted: false },
+    created_at: now.toISOString(),
+    person: 'key_1',
+  });
+});
+
+test('people, not keys: a key counts as the person who made it, for the creator rule and for repeats', () => {
+  const keyOf = (id: string, person?: string): Principal => ({ ...key, id, ...(person ? { person } : {}) });
+  const rule = 'members_or_keys' as const;
+  // The creator's own keys are the creator.
+  expect(codeOf(() => castVote(keyOf('key_9', 'usr_a'), ctx({ rule, createdBy: 'usr_a' })))).toBe('approval_by_creator');
+  // Two keys of one person, or a person and their key, in either order, count once.
+  const byKey = castVote(keyOf('key_2', 'usr_b'), ctx({ rule }));
+  expect(byKey.person).toBe('usr_b');
+  expect(codeOf(() => castVote(keyOf('key_3', 'usr_b'), ctx({ rule, votes: [byKey] })))).toBe('approval_already_recorded');
+  expect(codeOf(() => castVote(member('usr_b'), ctx({ rule, votes: [byKey] })))).toBe('approval_already_recorded');
+  const byMember = castVote(member('usr_c'), ctx({ rule }));
+  expect(codeOf(() => castVote(keyOf('key_4', 'usr_c'), ctx({ rule, votes: [byMember] })))).toBe('approval_already_recorded');
+  // An operator's key (no person) is itself; a vote stored before people were recorded counts as its actor.
+  const { person: _dropped, ...legacy } = castVote(keyOf('key_5'), ctx({ rule }));
+  expect(codeOf(() => castVote(keyOf('key_5'), ctx({ rule, votes: [legacy] })))).toBe('approval_already_recorded');
+  expect(codeOf(() => castVote(keyOf('key_6'), ctx({ rule, votes: [legacy] })))).toBe('ok');
 });
 
 test('members policy: keys refused, the creator refused, a second vote by the same member refused, another member counts', () => {

@@ -1,5 +1,5 @@
 /** SSRF rules for webhook URLs (src/modules/webhooks/ssrf.ts), without any network access. */
-import { SsrfError, UnresolvedHostError, blockedReason, resolvePublic } from '../../src/modules/webhooks/ssrf';
+import { SsrfError, UnresolvedHostError, blockedReason, isLoopbackName, resolvePublic } from '../../src/modules/webhooks/ssrf';
 
 describe('blockedReason: IPv4 (ipaddr.js ranges; only unicast passes)', () => {
   test.each([
@@ -137,5 +137,28 @@ describe('resolvePublic with literal addresses (no DNS)', () => {
     const err = await resolvePublic('no-such-host.invalid', false).catch((e) => e);
     expect(err).toBeInstanceOf(UnresolvedHostError);
     expect(err).toBeInstanceOf(SsrfError);
+  });
+});
+
+describe('names that are loopback by their spelling', () => {
+  test('localhost., *.localhost, ip6-localhost and ip6-loopback are refused without asking DNS', async () => {
+    for (const name of [
+      'localhost',
+      'localhost.',
+      'LocalHost..',
+      'foo.localhost',
+      'a.b.localhost.',
+      'ip6-localhost',
+      'ip6-loopback',
+      'localhost.localdomain',
+    ]) {
+      const err = await resolvePublic(name, false).catch((e) => e);
+      expect([name, err]).toEqual([name, expect.any(SsrfError)]);
+      expect(err).not.toBeInstanceOf(UnresolvedHostError);
+      expect(err.reason).toBe('loopback');
+      expect(err.message).toBe(`the host ${name} is not reachable as a public address`);
+    }
+    expect(isLoopbackName('localhost.example.com')).toBe(false);
+    expect(isLoopbackName('notlocalhost')).toBe(false);
   });
 });

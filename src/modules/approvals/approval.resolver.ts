@@ -10,6 +10,8 @@ import type { approvalOperations } from './approval.operations';
 import type { ApprovalPolicyService } from './approval-policy.service';
 import type { ApprovalPolicyWire } from './approval.schemas';
 import { NodeInterface } from '../../graphql/node';
+import { money, MoneyInput, MoneyType, type Money } from '../../graphql/money';
+import { oneAmountForm } from '../../graphql/intent.types';
 
 @ObjectType('ApprovalPolicy', { implements: NodeInterface, description: 'Four eyes: payouts of a currency at or above minAmount need `approvals` approvals.' })
 export class ApprovalPolicyType {
@@ -22,8 +24,17 @@ export class ApprovalPolicyType {
   @Field(() => String, { simple: true, description: 'The currency it applies to.' })
   currency: string;
 
-  @Field(() => String, { name: 'minAmount', description: 'Payouts at or above this amount (minor units) need the approvals.' })
+  @Field(() => String, {
+    name: 'minAmount',
+    description: 'Payouts at or above this amount (minor units) need the approvals.',
+    deprecationReason: 'Use minAmountMoney: the same amount with its currency, exponent and decimal form.',
+  })
   min_amount: string;
+
+  @Field(() => MoneyType, { description: 'Payouts at or above this amount need the approvals (`minAmount` as Money).' })
+  get minAmountMoney(): Money {
+    return money(this.min_amount, this.currency);
+  }
 
   @Field(() => Int, { simple: true, description: 'Approvals needed, 1 to 3.' })
   approvals: number;
@@ -40,11 +51,25 @@ export class ApprovalPolicyType {
 
 @InputType('SetApprovalPolicyInput', { description: 'A currency’s approval policy.' })
 export class SetApprovalPolicyInput {
-  @Field(() => String, { description: 'ISO 4217 currency code.' })
-  currency: string;
+  @Field(() => MoneyInput, {
+    nullable: true,
+    description: 'Payouts of its currency at or above this amount need the approvals. Give this, or the deprecated currency and minAmount.',
+  })
+  minAmountMoney?: MoneyInput;
 
-  @Field(() => String, { description: 'Minor units: payouts at or above it need the approvals.' })
-  minAmount: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 4217 currency code.',
+    deprecationReason: 'Use minAmountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
+  currency?: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Minor units: payouts at or above it need the approvals.',
+    deprecationReason: 'Use minAmountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
+  minAmount?: string;
 
   @Field(() => Int, { description: 'Approvals needed, 1 to 3.' })
   approvals: number;
@@ -58,7 +83,7 @@ export class ApprovalPolicyResolver {
   constructor(private readonly services: { approvalPolicies: ApprovalPolicyService; ops: ReturnType<typeof approvalOperations> }) {}
 
   @Needs('payout_intents:read')
-  @Query(() => [ApprovalPolicyType], { description: 'The approval policies of this merchant and environment, by currency.' })
+  @Query(() => [ApprovalPolicyType], { nullable: true, description: 'The approval policies of this merchant and environment, by currency.' })
   approvalPolicies(@Ctx() { ctx }: GqlContext): Promise<ApprovalPolicyWire[]> {
     return this.services.approvalPolicies.list(ctx);
   }
@@ -66,7 +91,9 @@ export class ApprovalPolicyResolver {
   @Needs('approval_policies')
   @Mutation(() => ApprovalPolicyType, { nullable: true, description: "Sets a currency's policy (owners only); payouts created from now on follow it." })
   async setApprovalPolicy(@Arg('input', () => SetApprovalPolicyInput, { description: 'The policy.' }) input: SetApprovalPolicyInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, this.services.ops.set, snakeKeys(input), {});
+    const { minAmountMoney, ...rest } = input;
+    const given = oneAmountForm('minAmountMoney', minAmountMoney, { currency: rest.currency, minAmount: rest.minAmount });
+    return mutate(gql, this.services.ops.set, snakeKeys(given ? { ...rest, currency: given.currency, minAmount: given.minorUnits } : rest), {});
   }
 
   @Needs('approval_policies')

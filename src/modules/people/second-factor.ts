@@ -84,4 +84,17 @@ export class SecondFactor {
     });
     return codes;
   }
+
+  /** New recovery codes for a person whose authenticator is on: the earlier codes, used or not, stop working. Shown once. */
+  async replaceRecoveryCodes(userId: string): Promise<string[]> {
+    const codes = newRecoveryCodes();
+    await this.db.tx(async (tx) => {
+      const user = await tx.findOneByOrFail(User, { id: userId });
+      if (!user.totpEnabledAt) throw new ApiError('invalid_state', 'Set up an authenticator app first: recovery codes come with it.');
+      const now = new Date();
+      await tx.delete(RecoveryCode, { userId });
+      for (const c of codes) await tx.insert(RecoveryCode, { id: newId('recoveryCode'), userId, codeHash: recoveryCodeHash(c), usedAt: null, createdAt: now });
+    });
+    return codes;
+  }
 }

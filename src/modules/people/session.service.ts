@@ -59,6 +59,25 @@ export interface SignInLimits {
   address: FailureLimiter;
 }
 
+/** Where refused sign-ins, second factors, password changes and lockouts are logged (pino's Logger fits). */
+export interface SignInLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** Why a sign-in (or a step that checks the same secrets) was refused: for the log only, never told to the client. */
+export type SignInRefusal = 'unknown_account' | 'wrong_password' | 'wrong_code' | 'no_membership' | 'locked';
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * The account as a log line names it: the member id when the account exists, else the email
+ * typed (normalised). Input that is not an email address is not logged: it may be a password
+ * typed into the wrong field.
+ */
+function accountFields(user: Pick<User, 'id'> | null, account: string): { memberId: string } | { email: string | null } {
+  return user ? { memberId: user.id } : { email: EMAIL_SHAPE.test(account) ? account.slice(0, 320) : null };
+}
+
 export class SessionService {
   /** Run after sessions ended (their ids), to close their sockets on every process. */
   readonly afterEnd: ((sessionIds: string[]) => Promise<void>)[] = [];
@@ -69,7 +88,30 @@ export class SessionService {
     private readonly limits: SignInLimits,
     private readonly secondFactor: SecondFactor,
     private readonly passwords: Passwords,
+    private readonly log?: SignInLog,
   ) {}
+
+  /** One line per refusal: what was refused, the account, why; never the password or the code. */
+  private refused(msg: string, user: Pick<User, 'id'> | null, account: string, reason: SignInRefusal, extra: object = {}): void {
+    this.log?.warn({ ...accountFields(user, account), reason, ...extra }, msg);
+  }
+
+  /**
+   * Counts a failure against the account (and the address, when there is one); logs the lock
+   * each causes (one line each) and marks the account locked so the person is told at their
+   * next successful sign-in.
+   */
+  private async failed(user: Pick<User, 'id'> | null, account: string, address?: string): Promise<void> {
+    const lockedNow = await this.limits.account.fail(account);
+    const addressLocked = address === undefined ? false : await this.limits.address.fail(address);
+    if (lockedNow) {
+      if (user) await this.db.tx((tx) => tx.update(User, { id: user.id }, { lockedAt: new Date() }));
+      this.log?.warn({ ...accountFields(user, account), scope: 'account', retryAfterS: await this.limits.account.lockedFor(account) }, 'sign-in locked');
+    }
+    if (addressLocked && address !== undefined) {
+      this.log?.warn({ scope: 'address', address, retryAfterS: await this.limits.address.lockedFor(address) }, 'sign-in locked');
+    }
+  }
 
   async signIn(
     input: { email?: unknown; password?: unknown; code?: unknown },
@@ -83,7 +125,11 @@ export class SessionService {
       account = typeof input.email === 'string' ? input.email.slice(0, 320) : '';
     }
     const locked = Math.max(await this.limits.account.lockedFor(account), await this.limits.address.lockedFor(from.address));
-    if (locked > 0) throw Object.assign(rateLimited(locked), { message: `Too many sign-in attempts; retry after ${locked} s.` });
+    if (locked > 0) {
+      // The account's id is not looked up for a locked attempt: the email as typed names it.
+      this.refused('sign-in refused', null, account, 'locked', { address: from.address, retryAfterS: locked });
+      throw Object.assign(rateLimited(locked), { message: `Too many sign-in attempts; retry after ${locked} s.` });
+    }
 
     // On the writer (`tx`), as every read of sign-in state here: a reader may lag behind a password change or a sign-out.
     const user = await this.db.tx((tx) => tx.findOneBy(User, { emailNormalized: account }));
@@ -93,9 +139,9 @@ export class SessionService {
     const membership =
       factorOk && user ? await this.db.tx((tx) => tx.findOne(Membership, { where: { userId: user.id }, order: { createdAt: 'ASC', id: 'ASC' } })) : null;
     if (!user || !membership) {
-      const lockedNow = await this.limits.account.fail(account);
-      await this.limits.address.fail(from.address);
-      if (lockedNow && user) await this.db.tx((tx) => tx.update(User, { id: user.id }, { lockedAt: new Date() }));
+      const reason: SignInRefusal = !user ? 'unknown_account' : !passwordOk ? 'wrong_password' : !factorOk ? 'wrong_code' : 'no_membership';
+      this.refused('sign-in refused', user, account, reason, { address: from.address });
+      await this.failed(user, account, from.address);
       throw new ApiError('unauthorized', SIGN_IN_REFUSED);
     }
     await this.limits.account.reset(account);
@@ -241,11 +287,22 @@ export class SessionService {
     return next;
   }
 
-  /** Changes the person's password (the current one must match) and ends their other sessions. */
+  /**
+   * Changes the person's password (the current one must match) and ends their other sessions.
+   * A wrong current password is a failed sign-in of the account (the same limiter, logged);
+   * while the account is locked the change is 429, whatever the password.
+   */
   async changePassword(current: SignedIn, oldPassword: unknown, newPassword: unknown): Promise<void> {
     const next = checkPassword(newPassword);
-    const user = await this.db.read((em) => em.findOneByOrFail(User, { id: current.principal.id }));
-    if (!(await this.passwords.verify(user.passwordHash, typeof oldPassword === 'string' ? oldPassword : ''))) {
+    const user = await this.db.tx((tx) => tx.findOneByOrFail(User, { id: current.principal.id }));
+    const locked = await this.limits.account.lockedFor(user.emailNormalized);
+    if (locked > 0) {
+      this.refused('password change refused', user, user.emailNormalized, 'locked', { retryAfterS: locked });
+      throw Object.assign(rateLimited(locked), { message: `Too many wrong passwords; retry after ${locked} s.` });
+    }
+    if (!(await this.passwords.verify(user.passwordHash, typeof oldPassword === 'string' ? oldPassword.slice(0, 200) : ''))) {
+      this.refused('password change refused', user, user.emailNormalized, 'wrong_password');
+      await this.failed(user, user.emailNormalized);
       throw ApiError.validation('currentPassword', 'The current password is wrong.');
     }
     const hash = await this.passwords.hash(next);
@@ -267,9 +324,13 @@ export class SessionService {
     const user = await this.db.tx((tx) => tx.findOneByOrFail(User, { id: me.principal.id }));
     if (!user.totpEnabledAt) throw new ApiError('invalid_state', 'Set up an authenticator app first (enrolTotp, then confirmTotp).');
     const locked = await this.limits.account.lockedFor(user.emailNormalized);
-    if (locked > 0) throw Object.assign(rateLimited(locked), { message: `Too many wrong codes; retry after ${locked} s.` });
+    if (locked > 0) {
+      this.refused('second factor refused', user, user.emailNormalized, 'locked', { retryAfterS: locked });
+      throw Object.assign(rateLimited(locked), { message: `Too many wrong codes; retry after ${locked} s.` });
+    }
     if (!(await this.secondFactor.accept(user, code.trim()))) {
-      await this.limits.account.fail(user.emailNormalized);
+      this.refused('second factor refused', user, user.emailNormalized, 'wrong_code');
+      await this.failed(user, user.emailNormalized);
       throw new ApiError('unauthorized', 'The authentication code is wrong or was used already.');
     }
     const now = new Date();

@@ -42,9 +42,20 @@ export class SsrfError extends Error {
 /** The host has no DNS answer right now: not proof of a blocked address, only of no address. */
 export class UnresolvedHostError extends SsrfError {}
 
+/**
+ * Names that mean this machine by their spelling, whatever DNS answers for them now:
+ * `localhost` and any name under it (RFC 6761, with or without the final dot), and the
+ * `/etc/hosts` names of the IPv6 loopback.
+ */
+export function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === 'ip6-localhost' || name === 'ip6-loopback' || name === 'localhost.localdomain';
+}
+
 /** Resolves `hostname` (all addresses) and throws SsrfError if any is not public. */
 export async function resolvePublic(hostname: string, allowLoopback: boolean): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
+  if (!allowLoopback && isLoopbackName(host)) throw new SsrfError(`the host ${host} is not reachable as a public address`, 'loopback');
   let addresses: { address: string; family: number }[];
   if (net.isIP(host)) {
     addresses = [{ address: host, family: net.isIP(host) }];
