@@ -8,6 +8,7 @@
  *                                adds a member (creates the merchant by name if needed); prints the
  *                                user id and the one-time setup link (null for someone who has a password)
  *   approvals set|list|delete    approval policies (src/cli/approvals.ts)
+ *   providers connect|list|disable  the operator's accounts at real providers (src/cli/providers.ts, docs/providers.md)
  *   merchants create --name <name>
  *   merchants list
  *   fees set --merchant <m> --env test [--method <m> --percent-bps <n> --fixed <minor>] [--payout-fixed <minor>] [--tax-bps <n>]
@@ -32,6 +33,7 @@ import { alignSchema, allTables } from '../db/charset';
 import { parseGrants } from '../domain/access';
 import { approvalsCommand } from './approvals';
 import { feesCommand } from './fees';
+import { providersCommand } from './providers';
 
 /** Statement and unit-of-work limit of the CLI's database work (see `long` in main). */
 const CLI_DB_LIMIT_MS = 10 * 60_000;
@@ -43,6 +45,10 @@ const USAGE = `usage:
   cli approvals set --merchant <id|name> --env test|live --currency THB --min-amount 100000 --approvals 1|2|3 [--keys-count]
   cli approvals list --merchant <id|name> --env test|live
   cli approvals delete --merchant <id|name> --env test|live --currency THB
+  cli providers connect --env live|test --provider stripe --secret-key <sk> --webhook-secret <whsec> [--api-base <url>] [--merchant <m>]
+  cli providers connect --env live|test --provider opn --public-key <pkey> --secret-key <skey> [--webhook-secret <s>] [--api-base <url>] [--vault-base <url>] [--merchant <m>]
+  cli providers list [--env live|test]
+  cli providers disable <pa_id>
   cli merchants create --name <name>
   cli merchants list
   cli fees set --merchant <id|name> --env test|live [--method <m> --percent-bps <n> --fixed <minor>] [--payout-fixed <minor>] [--tax-bps <n>]
@@ -86,6 +92,9 @@ async function main(argv: string[]): Promise<number> {
     'approvals delete',
     'merchants create',
     'merchants list',
+    'providers connect',
+    'providers list',
+    'providers disable',
     'ledger verify',
     'fees set',
     'fees show',
@@ -173,6 +182,13 @@ async function main(argv: string[]): Promise<number> {
           fail,
           print,
         });
+      case 'providers connect':
+      case 'providers list':
+      case 'providers disable':
+        // Without PUBLIC_BASE_URL (development) the webhook URL points where the server listens.
+        app.publicUrl.listeningOn(config.port);
+        print(await providersCommand(app, command as 'connect' | 'list' | 'disable', rest, (name) => option(rest, name), fail));
+        return 0;
       case 'keys revoke': {
         const target = rest[0] ?? fail('keys revoke needs <public_key|key_id>');
         const ok = await app.auth.revokeKey(target);

@@ -329,7 +329,7 @@ describe('GraphQL paymentMethodOptions', () => {
     [{ f: 0, a: 'nope' }, 'after', 'after is not a cursor returned by paymentMethodOptions.'],
   ])('%j -> validation_error naming %s', async (variables, param, message) => {
     const res = await c.gql(Q, variables);
-    expect(res.body.data).toBeNull();
+    expect(res.body.data).toEqual({ paymentMethodOptions: null });
     expect(res.body.errors![0]).toMatchObject({ message, extensions: { code: 'validation_error', param } });
   });
 });

@@ -31,7 +31,7 @@ function visitOf(cookie: string | undefined): string | undefined {
   return found && VISIT.test(found) ? found : undefined;
 }
 
-function render(reply: FastifyReply, token: string, out: PayOutcome): FastifyReply {
+function render(reply: FastifyReply, token: string, out: PayOutcome, secure: boolean): FastifyReply {
   const n = nonce();
   switch (out.kind) {
     case 'not_found':
@@ -60,7 +60,7 @@ function render(reply: FastifyReply, token: string, out: PayOutcome): FastifyRep
       // The visit lives as long as a hosted payment waits: Back and Reload bring the same one.
       reply.header(
         'Set-Cookie',
-        `${COOKIE}=${out.view.visit}; Path=/pay/${token}; Max-Age=3600; HttpOnly; SameSite=Lax${reply.request.protocol === 'https' ? '; Secure' : ''}`,
+        `${COOKIE}=${out.view.visit}; Path=/pay/${token}; Max-Age=3600; HttpOnly; SameSite=Lax${secure || reply.request.protocol === 'https' ? '; Secure' : ''}`,
       );
       return send(reply, out.status, n, linkPage(out.view, n, out));
   }
@@ -73,12 +73,17 @@ export async function registerPayRoutes(fastify: FastifyInstance, { pay }: { pay
     pageErrors(instance, 'payment link page error');
 
     instance.get<WithToken>('/pay/:token', async (req, reply) =>
-      render(reply, req.params.token, await pay.view(req.params.token, visitOf(req.headers.cookie))),
+      render(reply, req.params.token, await pay.view(req.params.token, visitOf(req.headers.cookie)), pay.secureCookies()),
     );
 
     instance.post<WithToken>('/pay/:token', async (req, reply) => {
       const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, string | undefined>;
-      return render(reply, req.params.token, await pay.start(req.params.token, { visit: body.visit, option: body.option, amount: body.amount }));
+      return render(
+        reply,
+        req.params.token,
+        await pay.start(req.params.token, { visit: body.visit, option: body.option, amount: body.amount }),
+        pay.secureCookies(),
+      );
     });
 
     instance.get<WithToken>('/pay/:token/', async (req, reply) =>

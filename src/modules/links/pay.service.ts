@@ -67,6 +67,11 @@ export function minorOf(text: string, currency: string): bigint | null {
 export class PayService {
   constructor(private readonly deps: PayServiceDeps) {}
 
+  /** Whether the page's cookie is `Secure`: the page is served over https (PUBLIC_BASE_URL says so). */
+  secureCookies(): boolean {
+    return this.deps.baseUrl().startsWith('https:');
+  }
+
   /** The page for `token`, with the visit to carry (the cookie's, or a new one). */
   async view(token: string, visit?: string, now = new Date()): Promise<PayOutcome> {
     if (!TOKEN.test(token)) return { kind: 'not_found' };

@@ -94,23 +94,7 @@ export const METHODS: Readonly<Record<PaymentMethodName, MethodDefinition>> = {
   },
 };
 
-export interface BankDefinition {
-  code: string;
-  name: string;
-  country: string;
-}
-
-export const BANKS: Readonly<Record<string, BankDefinition>> = {
-  KBANK: { code: 'KBANK', name: 'Kasikornbank', country: 'TH' },
-  SCB: { code: 'SCB', name: 'Siam Commercial Bank', country: 'TH' },
-  BBL: { code: 'BBL', name: 'Bangkok Bank', country: 'TH' },
-  KTB: { code: 'KTB', name: 'Krungthai Bank', country: 'TH' },
-  BAY: { code: 'BAY', name: 'Krungsri (Bank of Ayudhya)', country: 'TH' },
-  BCA: { code: 'BCA', name: 'Bank Central Asia', country: 'ID' },
-  BNI: { code: 'BNI', name: 'Bank Negara Indonesia', country: 'ID' },
-  BRI: { code: 'BRI', name: 'Bank Rakyat Indonesia', country: 'ID' },
-  MANDIRI: { code: 'MANDIRI', name: 'Bank Mandiri', country: 'ID' },
-};
+export { BANKS, type BankDefinition } from '../../domain/banks';
 
 /** How a provider reaches one bank. */
 export interface BankRoute {
@@ -153,6 +137,8 @@ export interface ProviderDefinition {
   code: string;
   /** For operators only. */
   name: string;
+  /** What the `provider` pin of discovery names this provider by, when not its code (a real provider account: `stripe`, `opn`). */
+  pin?: string;
   environments: readonly Environment[];
   /** PromptPay biller id of the provider's collection account (13-digit tax id + suffix). */
   promptPayBillerId?: string;

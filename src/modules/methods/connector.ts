@@ -51,6 +51,18 @@ export interface StartResult {
   settlement: SettleOutcome;
   /** The payer-facing reference (quoted on transfers, shown on the receipt). */
   reference: string;
+  /**
+   * A real provider's own id of the payment, when the connector is one: the outcome then
+   * arrives from the provider (webhook or reconciliation), never from `settlement` or a timer.
+   */
+  providerReference?: string;
+  /**
+   * A real provider's page the payer must be sent on to (a bank's authorisation page). Never
+   * shown: `nextAction.url` is the service's own `/checkout/<token>/authorize`, which redirects here.
+   */
+  providerRedirectUrl?: string;
+  /** The connector that answered, when failover moved the payment to another account than the one routed. */
+  provider?: string;
 }
 
 export interface PaymentConnector extends Connector {

@@ -20,10 +20,40 @@ import { PROVIDERS } from './providers';
 import type { PayerData, PaymentConnector } from './connector';
 import { EligibilityCriteria, discoveryCursor, parseDiscoveryPaging, parseDiscoveryQuery } from './method-query';
 import type { MethodSettings } from './method-settings.service';
-import { PaymentMethodOptionWire, choiceToWire, type MethodChoice } from './method.wire';
+import { PaymentMethodOptionWire, choiceToWire, type MethodChoice, type PaymentMethodOptionView } from './method.wire';
 
 export type { MethodChoice } from './method.wire';
 import { CONNECTORS } from './simulated.connector';
+import type { ProviderDefinition } from './catalogue';
+import type { Environment } from '../auth/api-key.entity';
+
+/** A provider routing may use: its catalogue entry and its connector. */
+interface Source {
+  definition: ProviderDefinition;
+  connector: PaymentConnector;
+}
+
+/** A real provider account's connector, as routing sees it (src/modules/providers). */
+export interface AccountConnector extends PaymentConnector {
+  readonly account: { id: string; updatedAt: Date };
+  /** Changes whenever `definition` does (an offer read from the provider). */
+  readonly definitionVersion?: number;
+}
+
+/**
+ * The operator's real provider accounts (src/modules/providers/live-connectors.ts). An
+ * environment with at least one active account for the merchant routes only to them.
+ */
+export interface AccountSource {
+  active(environment: Environment, merchantId: string, em?: EntityManager): Promise<AccountConnector[]>;
+  byId(id: string): Promise<AccountConnector | null>;
+}
+
+/** One provider a started payment may go to, in the order failover tries them. */
+export interface StartCandidate {
+  connector: PaymentConnector;
+  offer: Offer;
+}
 
 /** One (method, bank) choice and the offer routing would use for it. Internal: holds routing facts. */
 /** Payer data an offer needs, in PAYER_FIELDS order. */
@@ -61,7 +91,75 @@ export class MethodRouting {
     /** Whether live-mode keys may use these (simulated) connectors (SIMULATED_PROVIDERS_IN_LIVE). */
     private readonly live: boolean,
     private readonly connectors: ReadonlyMap<string, PaymentConnector> = CONNECTORS,
+    /** The real provider accounts; none: the simulated providers only. */
+    private readonly accounts?: AccountSource,
   ) {}
+
+  /** Whether the scope has an active real provider account (live mode then has a provider). */
+  async hasAccounts(scope: Scope, em?: EntityManager): Promise<boolean> {
+    return (await this.accountSources(scope, em)).length > 0;
+  }
+
+  /**
+   * The methods a live-mode payment of the merchant can take now: those its active live
+   * accounts offer (the merchant's own and the platform's), or the simulated providers' when
+   * SIMULATED_PROVIDERS_IN_LIVE turns them on and no account is connected. Says nothing of
+   * which provider or account.
+   */
+  async liveMethods(merchantId: string): Promise<ReadonlySet<PaymentMethodName>> {
+    const scope: Scope = { merchantId, environment: 'live' };
+    const accounts = await this.accountSources(scope);
+    const sources = accounts.length > 0 ? accounts : this.live ? this.simulated().filter((s) => s.definition.environments.includes('live')) : [];
+    return new Set(sources.flatMap((s) => s.definition.offers.map((o) => o.method)));
+  }
+
+  /** The simulated providers, as sources. */
+  private simulated(): Source[] {
+    return PROVIDERS.flatMap((definition) => {
+      const connector = this.connectors.get(definition.code);
+      return connector ? [{ definition, connector }] : [];
+    });
+  }
+
+  /** The scope's active provider accounts, as sources (empty: the simulated providers route). */
+  private async accountSources(scope: Scope, em?: EntityManager): Promise<Source[]> {
+    if (!this.accounts) return [];
+    return (await this.accounts.active(scope.environment, scope.merchantId, em)).map((connector) => ({ definition: connector.definition, connector }));
+  }
+
+  /**
+   * The providers a routed payment may start with, in the order failover tries them: the
+   * routed one first, then (real accounts only) every other active account of the scope with
+   * an offer for the same method, bank, currency and amount, by priority.
+   */
+  async startCandidates(
+    scope: Scope,
+    routed: { provider: string; method: string; bank: string | null; amount: bigint; currency: string },
+  ): Promise<StartCandidate[]> {
+    const fits = (o: Offer) =>
+      o.method === routed.method &&
+      o.currencies.includes(routed.currency) &&
+      routed.amount >= o.minAmount &&
+      routed.amount <= o.maxAmount &&
+      (routed.bank === null || o.banks?.[routed.bank] !== undefined);
+    const simulated = this.connectors.get(routed.provider);
+    if (simulated) {
+      const offer = simulated.definition.offers.find((o) => o.method === routed.method);
+      if (!offer) throw new Error(`provider ${routed.provider} has no ${routed.method} offer`);
+      return [{ connector: simulated, offer }];
+    }
+    const first = this.accounts ? await this.accounts.byId(routed.provider) : null;
+    if (!first) throw new Error(`provider ${routed.provider} is unknown`);
+    const out: StartCandidate[] = [];
+    const firstOffer = first.definition.offers.find(fits);
+    if (firstOffer) out.push({ connector: first, offer: firstOffer });
+    const others = (await this.accountSources(scope))
+      .filter((s) => s.connector.code !== first.code)
+      .flatMap((s, order) => s.definition.offers.filter(fits).map((offer) => ({ connector: s.connector, offer, order })))
+      .sort((a, b) => a.offer.priority - b.offer.priority || a.order - b.order);
+    for (const o of others) out.push({ connector: o.connector, offer: o.offer });
+    return out;
+  }
 
   // ---- discovery ----
 
@@ -89,14 +187,15 @@ export class MethodRouting {
     scope: Scope,
     query: Record<string, unknown>,
     paging: { first?: number | null; after?: string | null },
-  ): Promise<Page<PaymentMethodOptionWire>> {
+  ): Promise<Page<PaymentMethodOptionView>> {
     const criteria = parseDiscoveryQuery(query);
     const { start, first } = parseDiscoveryPaging(paging.first, paging.after);
-    const all = this.wireOf(await this.db.read((em) => this.eligible(em, scope, criteria)));
-    const data = all.slice(start, start + first);
+    const choices = await this.db.read((em) => this.eligible(em, scope, criteria));
+    const all = this.wireOf(choices);
+    const data = all.slice(start, start + first).map((wire, i) => ({ ...wire, bounds_currency: choices[start + i].boundsCurrency }));
     const cursorAt = (i: number) => discoveryCursor(start + i);
     const hasMore = start + first < all.length;
-    return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt };
+    return { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt, total: { count: all.length, capped: false } };
   }
 
   /**
@@ -107,20 +206,32 @@ export class MethodRouting {
    */
   async eligible(em: EntityManager, scope: Scope, criteria: EligibilityCriteria): Promise<readonly MethodChoice[]> {
     const disabled = await this.settings.disabledMethods(em, scope);
+    const accounts = await this.accountSources(scope, em);
+    if (accounts.length > 0) {
+      // The scope's accounts (and their versions) are part of the key: a connected or disabled account changes the answer.
+      const which = accounts
+        .map(
+          (a) =>
+            `${a.connector.code}@${(a.connector as AccountConnector).account.updatedAt.getTime()}.${(a.connector as AccountConnector).definitionVersion ?? 0}`,
+        )
+        .join(',');
+      const key = `accounts:${which}|${criteria.amount ?? ''}|${criteria.currency ?? ''}|${criteria.country ?? ''}|${criteria.checkoutMode}|${criteria.provider ?? ''}|${[...disabled].sort().join(',')}`;
+      return this.choices.get(key, () => Object.freeze(this.compute(accounts, criteria, disabled)));
+    }
     const key = `${scope.environment}|${criteria.amount ?? ''}|${criteria.currency ?? ''}|${criteria.country ?? ''}|${criteria.checkoutMode}|${criteria.provider ?? ''}|${[...disabled].sort().join(',')}`;
-    return this.choices.get(key, () => Object.freeze(this.compute(scope.environment, criteria, disabled)));
+    const environment = scope.environment;
+    const simulated = environment === 'live' && !this.live ? [] : this.simulated().filter((s) => s.definition.environments.includes(environment));
+    return this.choices.get(key, () => Object.freeze(this.compute(simulated, criteria, disabled)));
   }
 
-  private compute(environment: Scope['environment'], criteria: EligibilityCriteria, disabled: ReadonlySet<string>): MethodChoice[] {
+  private compute(sources: readonly Source[], criteria: EligibilityCriteria, disabled: ReadonlySet<string>): MethodChoice[] {
     const groups = new Map<
       string,
       { method: PaymentMethodName; bank: string | null; offers: { offer: Offer; connector: PaymentConnector; order: number }[] }
     >();
     let order = 0;
-    for (const provider of PROVIDERS) {
-      const connector = this.connectors.get(provider.code);
-      if (!connector || !provider.environments.includes(environment) || (environment === 'live' && !this.live)) continue;
-      if (criteria.provider !== undefined && criteria.provider !== provider.code) continue;
+    for (const { definition: provider, connector } of sources) {
+      if (criteria.provider !== undefined && criteria.provider !== (provider.pin ?? provider.code)) continue;
       for (const offer of provider.offers) {
         order++;
         if (disabled.has(offer.method)) continue;
@@ -154,6 +265,7 @@ export class MethodRouting {
           connector: top.connector,
           minAmount: single ? ranked.reduce((min, r) => (r.offer.minAmount < min ? r.offer.minAmount : min), top.offer.minAmount) : null,
           maxAmount: single ? ranked.reduce((max, r) => (r.offer.maxAmount > max ? r.offer.maxAmount : max), top.offer.maxAmount) : null,
+          boundsCurrency: single ? [...currencies][0] : null,
           requirements: requirementsOf(top.offer),
         };
       });

@@ -1,5 +1,7 @@
 /** Payment methods: the catalogue, discovery, routing and per-merchant settings. */
 import { defineModule } from '../module';
+import { providersModule } from '../providers/provider.module';
+import { CONNECTORS } from './simulated.connector';
 import { MethodRouting } from './method-routing.service';
 import { PaymentMethodSetting } from './method-setting.entity';
 import { MethodSettings } from './method-settings.service';
@@ -10,9 +12,10 @@ import { METHOD_MODELS } from './method.schemas';
 
 export const methodsModule = defineModule({
   name: 'methods',
-  provide({ db, config }) {
+  uses: { providers: providersModule },
+  provide({ db, config }, { providers }) {
     const methodSettings = new MethodSettings(db);
-    const methodRouting = new MethodRouting(db, methodSettings, config.simulatedProvidersInLive);
+    const methodRouting = new MethodRouting(db, methodSettings, config.simulatedProvidersInLive, CONNECTORS, providers.liveConnectors);
     return { methodSettings, methodRouting, ops: methodOperations(methodSettings) };
   },
   entities: [PaymentMethodSetting],

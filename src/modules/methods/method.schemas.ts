@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Amount, AmountText, Country, Currency, IgnoredEnvironment, Nullable, Obj } from '../../domain/fields';
-import { answer, commonFailures, failure, pageOf, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { answer, commonFailures, failure, invalidWhen, pageOf, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { Literals } from '../shared/wire-schema';
 import { CHECKOUT_MODES, PAYER_FIELDS, PAYMENT_METHODS, type PayerField } from './catalogue';
 import { NEXT_ACTION_TYPES, NextActionSchema } from './next-action';
@@ -26,8 +26,6 @@ export const DiscoveryQuery = Type.Object(
         pattern: Amount.pattern,
         'x-expected': Amount['x-expected'] as string,
         description: `${Amount.description} Requires currency: amounts are minor units of a currency.`,
-        // The document cannot state a rule across query parameters; this extension does, for generated clients and the conformance test.
-        'x-requires': ['currency'],
       }),
     ),
     currency: Type.Optional(Currency),
@@ -52,7 +50,8 @@ export const DiscoveryQuery = Type.Object(
   },
   {
     additionalProperties: false,
-    // JSON Schema draft-07 spelling (what the validator reads): amount needs currency.
+    // JSON Schema draft-07 spelling (what the validator reads): amount needs currency. The
+    // document publishes it as the operation's `x-dependentRequired` (src/http/openapi.ts).
     dependencies: { amount: ['currency'] },
   },
 );
@@ -129,6 +128,7 @@ export const METHOD_ROUTES = {
     responses: {
       200: pageOf('PaymentMethodOption', 'Everything eligible, in catalogue order, as one page.'),
       ...commonFailures,
+      400: invalidWhen({ currency: "missing while amount is given (the operation's `x-dependentRequired`)" }),
     },
   },
   listSettings: {

@@ -7,6 +7,8 @@ import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { METHODS, type PaymentMethodName } from './catalogue';
 import { NextActionTypeEnum } from './next-action.types';
+import { PaymentMethodEnum } from '../../graphql/enums';
+import { moneyOrNull, MoneyType, type Money } from '../../graphql/money';
 
 @ObjectType('PayerRequirement', { description: 'Whether the method needs one payer input.' })
 export class PayerRequirementType {
@@ -55,6 +57,11 @@ export class PaymentMethodOptionType {
   @Field(() => String, { description: 'The method name to send as paymentMethod.', name: 'paymentMethod' })
   payment_method: string;
 
+  @Field(() => PaymentMethodEnum, { description: '`paymentMethod` as a PaymentMethod (to send as paymentMethodEnum).' })
+  get paymentMethodEnum(): PaymentMethodEnum {
+    return this.payment_method as PaymentMethodEnum;
+  }
+
   @Field(() => String, { nullable: true, description: 'Provider-neutral bank code; null for methods without a bank choice.', simple: true })
   bank: string | null;
 
@@ -69,11 +76,40 @@ export class PaymentMethodOptionType {
   @Field(() => NextActionTypeEnum, { name: 'nextActionType', nullable: true, description: 'Null for a method that settles at once.' })
   next_action_type: NextActionTypeEnum | null;
 
-  @Field(() => String, { name: 'minAmount', nullable: true, description: 'Minor units, inclusive.' })
+  @Field(() => String, {
+    name: 'minAmount',
+    nullable: true,
+    description: 'Minor units, inclusive.',
+    deprecationReason: 'Use minAmountMoney: the same amount with its currency, exponent and decimal form.',
+  })
   min_amount: string | null;
 
-  @Field(() => String, { name: 'maxAmount', nullable: true, description: 'Minor units, inclusive.' })
+  @Field(() => String, {
+    name: 'maxAmount',
+    nullable: true,
+    description: 'Minor units, inclusive.',
+    deprecationReason: 'Use maxAmountMoney: the same amount with its currency, exponent and decimal form.',
+  })
   max_amount: string | null;
+
+  /** The currency of the bounds (PaymentMethodOptionView); not a field of its own. */
+  bounds_currency: string | null;
+
+  @Field(() => MoneyType, {
+    nullable: true,
+    description: 'The smallest amount the option takes (inclusive), as Money; null when its offers span currencies (ask with a currency).',
+  })
+  get minAmountMoney(): Money | null {
+    return moneyOrNull(this.min_amount, this.bounds_currency);
+  }
+
+  @Field(() => MoneyType, {
+    nullable: true,
+    description: 'The largest amount the option takes (inclusive), as Money; null when its offers span currencies (ask with a currency).',
+  })
+  get maxAmountMoney(): Money | null {
+    return moneyOrNull(this.max_amount, this.bounds_currency);
+  }
 
   @Field(() => PaymentMethodOptionOptionsType, { description: 'What a create with this option needs.', simple: true })
   options: PaymentMethodOptionOptionsType;
@@ -91,6 +127,11 @@ export class PaymentMethodSettingType {
   @Field(() => String, { description: 'The method name.', name: 'paymentMethod' })
   payment_method: string;
 
+  @Field(() => PaymentMethodEnum, { description: '`paymentMethod` as a PaymentMethod.' })
+  get paymentMethodEnum(): PaymentMethodEnum {
+    return this.payment_method as PaymentMethodEnum;
+  }
+
   @Field(() => String, { description: 'The name to show the payer.', name: 'displayName' })
   display_name: string;
 
@@ -99,4 +140,19 @@ export class PaymentMethodSettingType {
 
   @Field(() => DateTimeScalar, { name: 'updatedAt', nullable: true, description: 'Null while the catalogue default (enabled) applies.' })
   updated_at: string | null;
+}
+
+@ObjectType('LivePaymentMethod', { description: 'Whether live-mode payments can take a method now (never which provider or account takes it).' })
+export class LivePaymentMethodType {
+  @Field(() => String, { description: 'The method name.', name: 'paymentMethod' })
+  payment_method: string;
+
+  @Field(() => String, { description: 'The name to show the payer.', name: 'displayName' })
+  display_name: string;
+
+  @Field(() => Boolean, {
+    description: "True when a provider account connected for live mode (the merchant's own or the platform's) offers the method.",
+    simple: true,
+  })
+  live: boolean;
 }

@@ -25,6 +25,8 @@ export interface MethodChoice {
   /** Bounds over every eligible offer of the group (null when they span currencies). */
   minAmount: bigint | null;
   maxAmount: bigint | null;
+  /** The one currency of the group's offers, which the bounds are in (null when they span currencies). */
+  boundsCurrency: string | null;
   /** Payer data the routed offer needs, in PAYER_FIELDS order. */
   requirements: PayerField[];
 }
@@ -41,6 +43,9 @@ export function choiceToWire(c: MethodChoice): PaymentMethodOptionWire {
     options: { payer: Object.fromEntries(c.requirements.map((f) => [f, { required: true as const }])) },
   };
 }
+
+/** A discovery option as GraphQL reads it: the wire record and the currency of its bounds (for `minAmountMoney`). */
+export type PaymentMethodOptionView = PaymentMethodOptionWire & { bounds_currency: string | null };
 
 export function settingToWire(method: PaymentMethodName, row: PaymentMethodSetting | undefined): PaymentMethodSettingWire {
   return {

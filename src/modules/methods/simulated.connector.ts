@@ -21,7 +21,7 @@ interface BuildContext {
 }
 
 /** Letters and digits a QR merchant-name field can carry. */
-function qrMerchantName(name: string): string {
+export function qrMerchantName(name: string): string {
   const ascii = name
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9 .-]/g, '')

@@ -172,6 +172,14 @@ export async function registerCheckoutRoutes(fastify: FastifyInstance, { checkou
     instance.get<WithToken>('/checkout/:token/authorize', async (req, reply) => {
       const out = await checkout.view(req.params.token);
       if (out.kind === 'not_found') return notFound(reply);
+      // A real provider's bank: the payer is sent on to it from here, so the merchant and the payer only ever see our address.
+      if (out.view.providerRedirect)
+        return reply
+          .code(303)
+          .header('Cache-Control', 'no-store')
+          .header('Referrer-Policy', 'no-referrer')
+          .header('Location', out.view.providerRedirect)
+          .send();
       if (!out.view.awaitingBankApproval) {
         return reply.code(303).header('Location', out.view.checkoutUrl).send();
       }

@@ -36,6 +36,8 @@ export interface CheckoutView {
   bank: string | null;
   /** The payer must approve the payment at the (simulated) bank's page. */
   awaitingBankApproval: boolean;
+  /** A real provider's bank page the payer is sent on to (never rendered, only redirected to). */
+  providerRedirect: string | null;
 }
 
 export type CheckoutOutcome = { kind: 'ok'; view: CheckoutView } | { kind: 'not_found' };
@@ -249,12 +251,13 @@ export class CheckoutService {
       choices,
       prefill: payerOf(stored.customer, stored.payment_method_options),
       bank: p.bank,
-      awaitingBankApproval: p.status === 'requires_action' && p.providerCall === null && awaitsBankApproval(p),
+      awaitingBankApproval: p.status === 'requires_action' && p.providerCall === null && p.providerReference === null && awaitsBankApproval(p),
+      providerRedirect: p.status === 'requires_action' && p.providerCall === null ? p.providerRedirectUrl : null,
     };
   }
 }
 
-/** A started payment whose method completes at the payer's bank (the payer must approve there). */
+/** A started payment whose method completes at the payer's (simulated) bank: a real provider's bank tells the provider, not us. */
 function awaitsBankApproval(p: PaymentIntent): boolean {
-  return p.paymentMethod !== null && METHODS[p.paymentMethod as PaymentMethodName]?.completedBy === 'payer_redirect';
+  return p.providerReference === null && p.paymentMethod !== null && METHODS[p.paymentMethod as PaymentMethodName]?.completedBy === 'payer_redirect';
 }

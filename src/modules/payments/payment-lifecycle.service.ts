@@ -10,6 +10,7 @@
  * recovery point, and `resumeStarts` (a scheduler job) finishes such payments.
  */
 import type { EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
@@ -21,11 +22,37 @@ import type { MethodChoice, MethodRouting } from '../methods/method-routing.serv
 import { IntentStore } from '../shared/intent-store';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { PaymentIntent } from './payment.entity';
-import { offerOf, plannedOutcome, receiptOf, scopeOf } from './payment-facts';
+import { plannedOutcome, receiptOf, scopeOf } from './payment-facts';
 import { payerOf } from './payment.input';
 import { addRefunded, merchantName, PaymentChanges, updateIfUnchanged } from './payment-rows';
 import { PaymentStatus, paymentStates } from './payment.states';
 import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
+
+/** What a real provider says about a payment (src/modules/providers/live-connector.ts ProviderPaymentState, in the gateway's words). */
+export interface ProviderState {
+  status: 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+}
+
+/** Every candidate provider was unavailable (timed out, or answered 5xx before accepting). */
+export class NoProviderLeft extends Error {
+  constructor(readonly reasons: string[]) {
+    super(`no provider available (${reasons.join('; ')})`);
+  }
+}
+
+/** Seconds a client is told to wait before retrying when no provider is available. */
+export const PROVIDER_RETRY_AFTER_S = 30;
+
+/** 503 provider_unavailable with Retry-After: nothing was started, nothing reserved; retry later. */
+export function providerUnavailable(): ApiError {
+  return Object.assign(
+    new ApiError(
+      'provider_unavailable',
+      'No payment provider can take this payment right now; nothing was charged or reserved. Retry after the Retry-After header.',
+    ),
+    { headers: { 'Retry-After': String(PROVIDER_RETRY_AFTER_S) } },
+  );
+}
 
 /** A provider start older than this without an answer is taken to have crashed, and is resumed. */
 export const PROVIDER_CALL_LEASE_MS = 30_000;
@@ -39,6 +66,8 @@ export interface PaymentLifecycleDeps {
   settleMs: number;
   /** The base of checkout links (PUBLIC_BASE_URL). */
   baseUrl: () => string;
+  /** Where failover notes each provider it skipped (account id and reason; never a secret). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -78,7 +107,13 @@ export class PaymentLifecycle {
 
   /** The provider call, outside any transaction; everything it needs is on the row. */
   async callStart(p: PaymentIntent, merchantName: string, now: Date, checkoutUrl = this.checkoutUrlOf(p)): Promise<StartResult> {
-    const { connector, offer } = offerOf(p);
+    const candidates = await this.deps.methods.startCandidates(scopeOf(p), {
+      provider: p.provider as string,
+      method: p.paymentMethod as string,
+      bank: p.bank,
+      amount: p.amount,
+      currency: p.currency,
+    });
     const stored = this.payerOf(p);
     const attempt = {
       intentId: p.id,
@@ -95,7 +130,22 @@ export class PaymentLifecycle {
     };
     return this.deps.db.outside(async () => {
       if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(p.id);
-      return connector.start(offer, attempt);
+      // Failover: a provider that times out or answers 5xx before accepting is skipped for the
+      // next candidate. Every create carries an idempotency key derived from the intent id, and a
+      // QR or redirect no payer ever saw cannot be paid: at most one start is ever acted on.
+      const reasons: string[] = [];
+      for (const { connector, offer } of candidates) {
+        try {
+          const start = await connector.start(offer, attempt);
+          return connector.code === p.provider ? start : { ...start, provider: connector.code };
+        } catch (err) {
+          const reason = (err as { providerUnavailable?: string }).providerUnavailable;
+          if (reason === undefined) throw err;
+          reasons.push(reason);
+          this.deps.log?.warn({ paymentIntent: p.id, providerAccount: connector.code, reason }, 'provider unavailable; trying the next eligible account');
+        }
+      }
+      throw new NoProviderLeft(reasons);
     });
   }
 
@@ -137,6 +187,21 @@ export class PaymentLifecycle {
   /** The row changes that record the provider's answer to a start. */
   private answerOf(p: PaymentIntent, start: StartResult, now: Date): PaymentChanges {
     const byProvider = METHODS[p.paymentMethod as PaymentMethodName].completedBy === 'provider';
+    if (start.providerReference !== undefined) {
+      // A real provider: its outcome arrives by webhook or reconciliation, never by a timer or a plan.
+      return {
+        providerCall: null,
+        ...(start.provider ? { provider: start.provider } : {}),
+        providerReference: start.providerReference,
+        providerRedirectUrl: start.providerRedirectUrl ?? null,
+        paymentReference: start.reference,
+        nextAction: start.nextAction,
+        expiresAt: start.expiresAt,
+        settleAt: null,
+        plannedFailureCode: null,
+        plannedFailureMessage: null,
+      };
+    }
     return {
       providerCall: null,
       paymentReference: start.reference,
@@ -159,6 +224,39 @@ export class PaymentLifecycle {
     if (known.providerCall !== 'start' || known.status !== 'requires_action') return false;
     const changes = { ...this.answerOf(known, start, now), updatedAt: now };
     return updateIfUnchanged(em, scope, known, changes);
+  }
+
+  /**
+   * Applies what a real provider says about a payment (a verified webhook, or the
+   * reconciliation job's read-back) to `p`, locked in `em`'s transaction. State only moves
+   * forward: news of a state the payment has passed, or of a finished payment, changes
+   * nothing, so duplicate, late and out-of-order news is harmless, and the ledger moves once
+   * per transition. Answers whether anything changed.
+   */
+  async applyProviderState(em: Tx, actor: Actor, p: PaymentIntent, state: ProviderState, now = new Date()): Promise<boolean> {
+    if (p.status !== 'requires_action' && p.status !== 'processing') return false;
+    if (state.status === 'pending') return false;
+    if (state.status === 'cancelled') {
+      if (p.status !== 'requires_action') return false;
+      await this.expire(em, actor, p, now);
+      return true;
+    }
+    if (p.status === 'requires_action') {
+      await this.paid(em, actor, p, null, now);
+      if (state.status === 'processing') return true;
+    } else if (state.status === 'processing') {
+      return false;
+    }
+    await this.settle(
+      em,
+      actor,
+      p,
+      state.status === 'succeeded'
+        ? { status: 'succeeded' }
+        : { status: 'failed', failureCode: 'payment_failed', failureMessage: 'The payment could not be completed.' },
+      now,
+    );
+    return true;
   }
 
   /** Scheduler: finishes every provider start whose process died between the phases. */

@@ -36,6 +36,14 @@ export class PaymentIntent extends IntentRecord<PaymentStatus> {
   @Column({ type: 'varchar', length: 40, nullable: true })
   provider: string | null;
 
+  /** The provider's own id of the payment (a real provider's; null for the simulated ones). Never returned. */
+  @Column({ name: 'provider_reference', type: 'varchar', length: 255, nullable: true })
+  providerReference: string | null;
+
+  /** The provider's page a payer is sent on to from `/checkout/<token>/authorize` (never returned). */
+  @Column({ name: 'provider_redirect_url', type: 'text', nullable: true })
+  providerRedirectUrl: string | null;
+
   /** Payer-facing reference issued by the provider. */
   @Column({ name: 'payment_reference', type: 'varchar', length: 64, nullable: true })
   paymentReference: string | null;

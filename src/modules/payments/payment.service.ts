@@ -14,12 +14,12 @@ import { Done, external, TxStep as Step } from '../../ops/operation';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { insertRows } from '../../db/compiled-write';
-import type { SettleOutcome } from '../methods/connector';
+import type { SettleOutcome, StartResult } from '../methods/connector';
 import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
 import { PaymentIntent, type CustomerData } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
-import { PaymentLifecycle } from './payment-lifecycle.service';
+import { NoProviderLeft, PaymentLifecycle, providerUnavailable } from './payment-lifecycle.service';
 import type { PaymentChanges } from './payment-rows';
 import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paymentToWire } from './payment.wire';
 import type { Scope } from '../../domain/scope';
@@ -86,6 +86,8 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       paymentMethod: null,
       bank: null,
       provider: null,
+      providerReference: null,
+      providerRedirectUrl: null,
       paymentReference: null,
       payerEncrypted: lifecycle.encryptPayer({ customer: input.customer, payment_method_options: input.payment_method_options }),
       returnUrl: input.return_url,
@@ -120,11 +122,39 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     }
     const merchantName = await lifecycle.merchantName(em, ctx.merchantId);
     return external(
-      () => lifecycle.callStart(p, merchantName, now, checkoutUrl),
+      () => this.startOrWithdraw(p, merchantName, now, checkoutUrl),
       // The create's one instant: created_at = updated_at, and the provider's deadlines count from it.
       // `p` is the row phase 1 committed: phase 2 updates it without reading it again if it is still so.
       async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now, p) }),
     );
+  }
+
+  /**
+   * The provider start of a direct create. When no provider is left (each timed out or
+   * answered 5xx before accepting), the intent phase 1 committed is withdrawn (it has no event
+   * and reserved nothing: nobody saw it) and the create is answered 503 provider_unavailable,
+   * which releases the Idempotency-Key: a retry starts afresh.
+   */
+  private async startOrWithdraw(p: PaymentIntent, merchantName: string, now: Date, checkoutUrl: string): Promise<StartResult> {
+    try {
+      return await this.deps.lifecycle.callStart(p, merchantName, now, checkoutUrl);
+    } catch (err) {
+      if (!(err instanceof NoProviderLeft)) throw err;
+      await this.deps.db.tx((em) =>
+        em
+          .createQueryBuilder()
+          .delete()
+          .from(PaymentIntent)
+          .where('id = :id AND merchant_id = :merchantId AND environment = :environment AND provider_call = :call', {
+            id: p.id,
+            merchantId: p.merchantId,
+            environment: p.environment,
+            call: 'start',
+          })
+          .execute(),
+      );
+      throw providerUnavailable();
+    }
   }
 
   /** The row changes of a new intent's checkout: the hosted page, or the routed method (its provider started between two phases). */

@@ -22,6 +22,14 @@ export class PayoutIntent extends IntentRecord<PayoutStatus> {
   @Column({ name: 'recipient_account_encrypted', type: 'text' })
   recipientAccountEncrypted: string;
 
+  /** The real provider account paying it out (pa_...), or null for the simulated bank. Never returned. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  provider: string | null;
+
+  /** The provider's id of the transfer, once sent. Never returned. */
+  @Column({ name: 'provider_reference', type: 'varchar', length: 255, nullable: true })
+  providerReference: string | null;
+
   /** The payout batch this payout was approved with (null: created on its own). */
   @Column({ name: 'payout_batch', type: 'varchar', length: 40, nullable: true })
   payoutBatch: string | null;

@@ -5,13 +5,17 @@
 import { Type } from '@sinclair/typebox';
 import type { Tx } from '../../db/tx';
 import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
+import type { Logger } from 'pino';
+import { ApiError } from '../../domain/errors';
+import type { EntityManager } from 'typeorm';
+import type { LiveConnector, RecipientStore } from '../providers/live-connector';
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import type { CreatePayoutIntentBody } from './payout.schemas';
-import { toPage, type ListParams, type ListSpec, type Page } from '../../domain/listing';
+import { AMOUNT_AND_STATUS_SORTS, toPage, type ListParams, type ListSpec, type Page } from '../../domain/listing';
 import { applyList, listRows } from '../../db/list-query';
 import type { Actor, Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
@@ -22,7 +26,8 @@ import { PAYOUT_STATUSES, PayoutStatus, payoutStates } from './payout.states';
 import { isoInstant } from '../../domain/instant';
 import type { PayoutIntentWire } from './payout.schemas';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
-import { vote } from '../approvals/approval-rules';
+import { approvalToWire, vote } from '../approvals/approval-rules';
+import { personOf } from '../../domain/permissions';
 export type { PayoutIntentWire } from './payout.schemas';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
@@ -40,6 +45,7 @@ export const DEFAULT_CANCEL_MESSAGE = 'Cancelled by the merchant before approval
 export const PAYOUT_LIST: ListSpec = {
   resource: 'payout_intent',
   statuses: PAYOUT_STATUSES,
+  sorts: AMOUNT_AND_STATUS_SORTS,
   extra: { payout_batch: { schema: Type.String({ minLength: 1, maxLength: 64, description: 'Only the payout intents of this payout batch.' }) } },
 };
 
@@ -66,7 +72,7 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     failure_message: p.failureMessage,
     payout_batch: p.payoutBatch,
     approvals_required: p.approvalsRequired,
-    approvals: p.approvals ?? [],
+    approvals: (p.approvals ?? []).map(approvalToWire),
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
   };
@@ -89,6 +95,16 @@ export function parseCreatePayout(body: CreatePayoutIntentBody): CreatePayoutInp
   };
 }
 
+/** The real provider accounts payouts may go through (src/modules/providers). */
+export interface PayoutAccounts {
+  active(environment: Scope['environment'], merchantId: string, em?: EntityManager): Promise<LiveConnector[]>;
+  byId(id: string): Promise<LiveConnector | null>;
+  recipients(accountId: string): RecipientStore;
+}
+
+/** A payout's answer from its provider: settled, or still pending at a real provider (asked again later). */
+type PayoutAnswer = SettleOutcome | { status: 'pending'; providerReference: string | null };
+
 export interface PayoutServiceDeps {
   db: Db;
   cipher: FieldCipher;
@@ -98,6 +114,11 @@ export interface PayoutServiceDeps {
   settleMs: number;
   /** The approval policies a new payout reads its gate from. */
   policies: Pick<ApprovalPolicyService, 'gateFor'>;
+  /** Real provider accounts: a scope with one that makes payouts pays out only through it. */
+  accounts?: PayoutAccounts;
+  /** How long a transfer pending at a real provider waits before it is read back again. */
+  recheckMs?: number;
+  log?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
@@ -107,7 +128,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   constructor(private readonly deps: PayoutServiceDeps) {
     const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire, {
       // Never on the wire: the sealed account number (only the provider call opens it) and the settle deadline.
-      wireOmits: ['recipientAccountEncrypted', 'settleAt'],
+      wireOmits: ['recipientAccountEncrypted', 'settleAt', 'provider', 'providerReference'],
     });
     super(store);
     this.lifecycle = new Lifecycle(deps.lifecycle, payoutStates, store, payoutToWire);
@@ -123,6 +144,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     const now = new Date();
     // The policy as it is now: a later change applies to payouts created after it.
     const gate = await this.deps.policies.gateFor(em, ctx, input.currency, input.amount);
+    const provider = await this.payoutAccount(em, ctx, input);
     const p = Object.assign(new PayoutIntent(), {
       id: newId('payoutIntent', now.getTime()),
       merchantId: ctx.merchantId,
@@ -141,9 +163,12 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       failureMessage: null,
       payoutBatch: null,
       settleAt: null,
+      provider,
+      providerReference: null,
       approvalsRequired: gate.approvalsRequired,
       approvalRule: gate.approvalRule,
-      createdBy: ctx.principal?.id ?? null,
+      // The person: a key made by a member is that member (the creator rule covers their keys).
+      createdBy: ctx.principal ? personOf(ctx.principal) : null,
       approvals: null,
       createdAt: now,
       updatedAt: now,
@@ -188,7 +213,8 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       await this.store.patch(em, ctx, p, { approvals }, now);
       return { outcome: 'accepted', value: payoutToWire(p) };
     }
-    const settleAt = this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
+    // A real provider account's payout is sent at once (the settle job sends it); the simulated bank waits SIMULATED_SETTLE_MS.
+    const settleAt = p.provider !== null ? now : this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
     return { outcome: 'accepted', value: await this.lifecycle.apply(em, ctx, p, 'approve', { settleAt, approvals }, now) };
   }
 
@@ -212,21 +238,81 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
    * nothing. Returns how many it settled.
    */
   async settleDue(now = new Date()): Promise<number> {
-    return this.store.processDue<SettleOutcome>(
+    return this.store.processDue<PayoutAnswer>(
       'settle_at',
       'processing',
       now,
       async (em, p, scope, outcome) => {
+        if (outcome.status === 'pending') {
+          const changes = {
+            providerReference: outcome.providerReference ?? p.providerReference,
+            settleAt: new Date(Date.now() + (this.deps.recheckMs ?? 60_000)),
+          };
+          await this.store.patch(em, scope, p, changes, new Date());
+          return false;
+        }
         await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
         return true;
       },
       (p, scope) =>
-        this.deps.connector.settle({
-          payoutId: p.id,
-          accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted),
-          environment: scope.environment,
-        }),
+        p.provider !== null
+          ? this.callAccount(p)
+          : this.deps.connector.settle({
+              payoutId: p.id,
+              accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted),
+              environment: scope.environment,
+            }),
     );
+  }
+
+  /**
+   * The real provider account a new payout goes through: null when the scope has none that
+   * makes payouts (the simulated bank); a bank code none of them pays to is refused now
+   * (400 on recipient.bank_code), not failed later.
+   */
+  private async payoutAccount(em: Tx, ctx: Actor, input: CreatePayoutInput): Promise<string | null> {
+    if (!this.deps.accounts) return null;
+    const payers = (await this.deps.accounts.active(ctx.environment, ctx.merchantId, em)).filter((c) => c.payout !== undefined && c.paysOutTo !== undefined);
+    if (payers.length === 0) return null;
+    const payer = payers.find((c) => c.paysOutTo!(input.recipient.bank_code, input.currency));
+    if (!payer) {
+      throw ApiError.validation(
+        'recipient.bank_code',
+        `Payouts in ${ctx.environment} mode cannot be sent to ${input.recipient.bank_code} in ${input.currency}; choose a bank the service pays out to.`,
+      );
+    }
+    return payer.code;
+  }
+
+  /** A payout through a real provider account: sent once (idempotency key from the payout id), then read back until paid or failed. */
+  private async callAccount(p: PayoutIntent): Promise<PayoutAnswer> {
+    const log = this.deps.log;
+    const connector = this.deps.accounts ? await this.deps.accounts.byId(p.provider as string) : null;
+    if (!connector?.payout) throw new Error(`payout ${p.id}: its provider account is gone`);
+    try {
+      const state = await connector.payout({
+        payoutId: p.id,
+        amount: p.amount,
+        currency: p.currency,
+        bankCode: p.recipientBankCode,
+        accountNumber: this.deps.cipher.decrypt(p.recipientAccountEncrypted),
+        holderName: p.recipientHolderName,
+        providerReference: p.providerReference,
+        recipients: this.deps.accounts!.recipients(connector.code),
+      });
+      if (state.status === 'pending') return { status: 'pending', providerReference: state.providerReference };
+      if (state.status === 'succeeded') return { status: 'succeeded' };
+      log?.info(
+        { payoutIntent: p.id, providerAccount: p.provider, providerCode: state.providerCode, providerMessage: state.providerMessage },
+        'provider reports the payout failed',
+      );
+      return { status: 'failed', failureCode: 'payout_failed', failureMessage: 'The bank could not complete the payout; the amount is available again.' };
+    } catch (err) {
+      const reason = (err as { providerUnavailable?: string }).providerUnavailable;
+      if (reason === undefined) throw err;
+      log?.warn({ payoutIntent: p.id, providerAccount: p.provider, reason }, 'provider unavailable for a payout; asked again later');
+      return { status: 'pending', providerReference: null };
+    }
   }
 
   /** `listener` is told of every payout settled from now on (payout batches count their items). */

@@ -23,7 +23,11 @@ export class Refund extends MoneyRecord<RefundStatus> {
   @Column({ type: 'varchar', length: 40 })
   provider: string;
 
-  /** When the simulated provider settles a pending refund on its own (null = never). */
+  /** A real provider's own id of the refund, once sent (never returned). */
+  @Column({ name: 'provider_reference', type: 'varchar', length: 255, nullable: true })
+  providerReference: string | null;
+
+  /** When the simulated provider settles a pending refund on its own, or a real provider is asked (again) about it (null = never). */
   @Column({ name: 'settle_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   settleAt: Date | null;
 }

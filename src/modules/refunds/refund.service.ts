@@ -19,7 +19,7 @@ import type { RefundConnector, SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { amountOf } from '../../domain/fields';
 import { newId } from '../../domain/ids';
-import { ListParams, Page, toPage } from '../../domain/listing';
+import { AMOUNT_AND_STATUS_SORTS, ListParams, Page, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../ops/operation';
@@ -29,10 +29,19 @@ import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';
 import { IntentReads, IntentStore } from '../shared/intent-store';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
 import { Refund } from './refund.entity';
+import { PaymentIntent } from '../payments/payment.entity';
 import { REFUND_LIST, type CreateRefundBody } from './refund.schemas';
 import { RefundStatus, refundStates } from './refund.states';
 import { isoInstant } from '../../domain/instant';
 import type { RefundWire } from './refund.schemas';
+import type { Logger } from 'pino';
+import { isAccountCode, type LiveConnector } from '../providers/live-connector';
+
+/** How long a refund pending at a real provider waits before the provider is asked again. */
+export const PROVIDER_REFUND_RECHECK_MS = 5_000;
+
+/** A refund's answer from its provider: settled, or still pending at a real provider (asked again later). */
+type RefundAnswer = SettleOutcome | { status: 'pending'; providerReference: string | null };
 export type { RefundWire } from './refund.schemas';
 
 type RefundTransition = keyof typeof refundStates.transitions;
@@ -80,6 +89,9 @@ export interface RefundServiceDeps {
   /** The payment intents' side: their store (row locks) and `amount_refunded`. */
   payments: PaymentLifecycle;
   connector: RefundConnector;
+  /** Real provider accounts: a refund of a payment taken through one goes back through it. */
+  accounts?: { byId(id: string): Promise<LiveConnector | null> };
+  log?: Pick<Logger, 'info' | 'warn'>;
   /** Delay before the provider settles a pending refund on its own; 0 = never. */
   settleMs: number;
 }
@@ -140,8 +152,10 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
       merchantReference: reference,
       failureCode: null,
       failureMessage: null,
-      provider: this.deps.connector.code,
-      settleAt: this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null,
+      // A payment taken through a real provider account is refunded through it, at once (the job sends it).
+      provider: isAccountCode(p.provider) ? p.provider : this.deps.connector.code,
+      providerReference: null,
+      settleAt: isAccountCode(p.provider) ? now : this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null,
       createdAt: now,
       updatedAt: now,
     });
@@ -172,11 +186,17 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
    * nothing. Returns how many it settled.
    */
   async settleDue(now = new Date()): Promise<number> {
-    return this.store.processDue<SettleOutcome>(
+    return this.store.processDue<RefundAnswer>(
       'settle_at',
       'pending',
       now,
       async (em, r, scope, outcome) => {
+        if (outcome.status === 'pending') {
+          // Still pending at the provider (or it could not be reached): asked again later.
+          const changes = { providerReference: outcome.providerReference ?? r.providerReference, settleAt: new Date(Date.now() + PROVIDER_REFUND_RECHECK_MS) };
+          await this.store.patch(em, scope, r, changes, new Date());
+          return false;
+        }
         await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome);
         return true;
       },
@@ -196,13 +216,14 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
         qb.andWhere('r.payment_intent_id = :paymentIntent', { paymentIntent: params.extra.payment_intent });
         return listRows(em, qb, 'r', params, { list: 'ix_refunds_payment', sqliteToo: true });
       }
-      return listRows(em, qb, 'r', params, listIndexesOf('refunds', true));
+      return listRows(em, qb, 'r', params, listIndexesOf('refunds', true, Object.keys(AMOUNT_AND_STATUS_SORTS)));
     });
     return toPage(rows, params, REFUND_LIST.resource, scope, refundToWire);
   }
 
-  private async callProvider(r: Refund, scope: Scope): Promise<SettleOutcome> {
+  private async callProvider(r: Refund, scope: Scope): Promise<RefundAnswer> {
     if (this.hooks.beforeProviderCall) await this.hooks.beforeProviderCall(r.id);
+    if (isAccountCode(r.provider)) return this.callAccount(r);
     return this.deps.connector.settle({
       refundId: r.id,
       paymentIntentId: r.paymentIntentId,
@@ -210,6 +231,34 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
       currency: r.currency,
       environment: scope.environment,
     });
+  }
+
+  /** A refund through the real provider account that took the payment: sent once (idempotency key from the refund id), then read back until settled. */
+  private async callAccount(r: Refund): Promise<RefundAnswer> {
+    const log = this.deps.log;
+    const connector = this.deps.accounts ? await this.deps.accounts.byId(r.provider) : null;
+    const payment = await this.deps.db.read((em) =>
+      em.findOne(PaymentIntent, { where: { id: r.paymentIntentId, merchantId: r.merchantId, environment: r.environment } }),
+    );
+    if (!connector || !payment?.providerReference) throw new Error(`refund ${r.id}: its provider account or payment reference is gone`);
+    try {
+      const state = await connector.refund({
+        refundId: r.id,
+        paymentReference: payment.providerReference,
+        amount: r.amount,
+        currency: r.currency,
+        providerReference: r.providerReference,
+      });
+      if (state.status === 'pending') return { status: 'pending', providerReference: state.providerReference };
+      if (state.status === 'succeeded') return { status: 'succeeded' };
+      log?.info({ refund: r.id, providerAccount: r.provider, providerCode: state.providerCode }, 'provider refused the refund');
+      return { status: 'failed', failureCode: 'refund_declined', failureMessage: 'The refund could not be completed.' };
+    } catch (err) {
+      const reason = (err as { providerUnavailable?: string }).providerUnavailable;
+      if (reason === undefined) throw err;
+      log?.warn({ refund: r.id, providerAccount: r.provider, reason }, 'provider unavailable for a refund; asked again later');
+      return { status: 'pending', providerReference: null };
+    }
   }
 
   private async applyOutcome(em: Tx, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
