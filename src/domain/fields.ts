@@ -8,6 +8,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { MAX_AMOUNT_DIGITS } from './money';
 import { CANCEL_REASON_MAX, type TestFailure } from './validation';
+import { COUNTRIES, CURRENCY_MINOR_UNITS } from './iso-codes';
 
 /** A closed object: unknown fields are a validation_error naming the field. */
 export function Obj<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
@@ -21,28 +22,55 @@ export const Amount = Type.String({
   description: `Minor units: ASCII digits, greater than zero, at most ${MAX_AMOUNT_DIGITS} significant digits; leading zeros are normalised away.`,
 });
 
+/**
+ * A pattern matching exactly `codes`, in any case, with surrounding spaces: what the service
+ * accepts before it trims and upper-cases. Written out (`[Tt][Hh][Bb]`, grouped by first
+ * letter) so that a client or a generator following the pattern sends a supported code.
+ */
+export function codePattern(codes: Iterable<string>): string {
+  const anyCase = (c: string) => (/[A-Z]/.test(c) ? `[${c}${c.toLowerCase()}]` : c);
+  const byFirst = new Map<string, string[]>();
+  for (const code of [...codes].sort()) byFirst.set(code[0], [...(byFirst.get(code[0]) ?? []), code.slice(1)]);
+  const groups = [...byFirst].map(([first, rests]) => `${anyCase(first)}(?:${rests.map((r) => [...r].map(anyCase).join('')).join('|')})`);
+  return `^\\s*(?:${groups.join('|')})\\s*$`;
+}
+
 export const Currency = Type.String({
-  pattern: '^\\s*[A-Za-z]{3,6}\\s*$',
+  pattern: codePattern(CURRENCY_MINOR_UNITS.keys()),
   maxLength: 32,
-  format: 'currency-code',
+  examples: ['THB'],
   'x-expected': 'an ISO 4217 code or token symbol of 3 to 6 letters such as "THB"',
   'x-messages': {
-    format: 'currency is not a supported currency: use an ISO 4217 code in circulation such as "THB", or USDC or USDT (docs/api.md lists them).',
+    pattern: 'currency must be a supported currency: an ISO 4217 code in circulation such as "THB", or USDC or USDT.',
   },
-  description: 'A supported ISO 4217 code (or the token symbols USDC, USDT), 3 to 6 letters; trimmed and upper-cased.',
+  description:
+    'A supported ISO 4217 code in circulation (or the token symbols USDC, USDT); the pattern lists them all. Any case, surrounding spaces allowed; trimmed and upper-cased.',
 });
 
 export const Country = Type.String({
-  pattern: '^\\s*[A-Za-z]{2}\\s*$',
+  pattern: codePattern(COUNTRIES),
   maxLength: 32,
-  format: 'country-code',
+  examples: ['TH'],
   'x-expected': 'an ISO 3166-1 alpha-2 code such as "TH"',
-  'x-messages': { format: 'country is not an ISO 3166-1 alpha-2 country code such as "TH".' },
-  description: 'ISO 3166-1 alpha-2; trimmed and upper-cased.',
+  'x-messages': { pattern: 'country is not an ISO 3166-1 alpha-2 country code such as "TH".' },
+  description: 'An ISO 3166-1 alpha-2 code; the pattern lists them all. Any case, surrounding spaces allowed; trimmed and upper-cased.',
 });
 
-/** Free text: no control characters (src/domain/schema.ts, format `text`). */
-export const TEXT = { format: 'text' } as const;
+/** A character that is not a control character (C0, DEL, C1). */
+const TEXT_CHAR = '[^\\u0000-\\u001f\\u007f-\\u009f]';
+/** Spaces that are not control characters (what `\s` matches besides tab, line feed and the like). */
+const SPACE = '[ \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+/** What free text may not hold, for the error message (src/domain/schema.ts). */
+export const TEXT_RULE = 'no control characters (U+0000 to U+001F, U+007F to U+009F)';
+
+/** Free text: no control characters. The pattern says so; `x-text` names the rule for the error message. */
+export const TEXT = { pattern: `^${TEXT_CHAR}*$`, 'x-text': TEXT_RULE } as const;
+
+/**
+ * Free text that is not blank: at least one character that is neither a space nor a control
+ * character, and no control character. (Written so that a regex engine never backtracks.)
+ */
+export const NON_BLANK_TEXT = { pattern: `^${SPACE}*[^\\s\\u0000-\\u001f\\u007f-\\u009f]${TEXT_CHAR}*$`, 'x-text': TEXT_RULE } as const;
 
 export const MerchantReference = Type.String({
   minLength: 1,

@@ -10,19 +10,15 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError } from './errors';
-import { isCountry, isSupportedCurrency } from './iso-codes';
 
 /** Where the value came from: the name of the root in error answers. */
 export type Part = 'body' | 'query' | 'path';
 
 // maxLength and minLength count code points (what a person calls characters), Ajv's default.
+// Only the standard formats: every rule of our own is a pattern the published document carries.
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false, verbose: true, coerceTypes: false, useDefaults: false }), ['date-time', 'email', 'uri']);
-// Codes are matched as the operation normalises them: trimmed and upper-cased.
-ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => isSupportedCurrency(v.trim().toUpperCase()) });
-ajv.addFormat('country-code', { type: 'string', validate: (v: string) => isCountry(v.trim().toUpperCase()) });
-/** Control characters (C0, DEL, C1): no free-text field holds them (`format: 'text'`). */
+/** Control characters (C0, DEL, C1): no free-text field (`x-text`) holds them. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-ajv.addFormat('text', { type: 'string', validate: (v: string) => !CONTROL.test(v) });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 function validatorFor(schema: TSchema): ValidateFunction {
@@ -57,6 +53,11 @@ export function check<T extends TSchema>(schema: T, value: unknown, part: Part):
   throw toApiError((fn.errors ?? [])[0], part);
 }
 
+/** `table[name]` when `name` is the table's own key: never a prototype's member (`toString`, `constructor`, `__proto__`). */
+function own(table: Record<string, string> | undefined, name: string): string | undefined {
+  return table !== undefined && Object.hasOwn(table, name) && typeof table[name] === 'string' ? table[name] : undefined;
+}
+
 function joinPath(parent: string, child: string): string {
   return parent ? `${parent}.${child}` : child;
 }
@@ -73,16 +74,24 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
   const at = segments.join('.');
   const p = at || (part === 'body' ? 'body' : part);
   const schema = e.parentSchema as
-    | { description?: string; 'x-expected'?: string; 'x-messages'?: Record<string, string>; 'x-unknown'?: Record<string, string>; 'x-param'?: string }
+    | {
+        description?: string;
+        'x-expected'?: string;
+        'x-messages'?: Record<string, string>;
+        'x-unknown'?: Record<string, string>;
+        'x-param'?: string;
+        'x-text'?: string;
+      }
     | undefined;
   const params = e.params as Record<string, unknown>;
   // A rule spanning fields (`not`, `if`/`then`) names what it wants in `x-messages`, by keyword,
   // and may name the field it reports (`x-param`) rather than the object holding them.
-  const custom = schema?.['x-messages']?.[e.keyword];
+  const custom = own(schema?.['x-messages'], e.keyword);
   if (custom) return ApiError.validation(schema?.['x-param'] ? joinPath(at, schema['x-param']) : p, custom);
   // A property name that fails `propertyNames` (metadata keys): Ajv reports the name's own error first.
   const propertyName = (e as ErrorObject & { propertyName?: string }).propertyName;
   if (propertyName !== undefined && e.keyword !== 'propertyNames') {
+    if (CONTROL.test(propertyName)) return ApiError.validation(p, `${p} keys must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
     const q = joinPath(at, propertyName);
     return ApiError.validation(q, `${q}: key is not allowed${schema?.['x-expected'] ? ` (${schema['x-expected']})` : ''}.`);
   }
@@ -98,9 +107,12 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       return ApiError.validation(q, `${q} is required when ${joinPath(at, String(params.property))} is given.`);
     }
     case 'additionalProperties': {
-      const q = joinPath(at, String(params.additionalProperty));
+      const name = String(params.additionalProperty);
+      // A name is never echoed with control characters in it (a log line or a terminal would act on them).
+      if (CONTROL.test(name)) return ApiError.validation(p, `${p} has a field whose name contains control characters.`);
+      const q = joinPath(at, name);
       // `x-unknown` explains a field that is known to be sent by mistake (a discovery record's field sent back).
-      const hint = schema?.['x-unknown']?.[String(params.additionalProperty)];
+      const hint = own(schema?.['x-unknown'], name);
       return ApiError.validation(q, hint ?? (part === 'query' ? `Unknown query parameter ${q}.` : `Unknown field ${q}.`));
     }
     case 'type': {
@@ -114,7 +126,9 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
       return ApiError.validation(p, `${p} must be at most ${String(params.limit)} characters.`);
     case 'pattern':
     case 'format': {
-      if (params.format === 'text') return ApiError.validation(p, `${p} must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
+      // Free text (`x-text`) holding a control character: say that rather than the field's other rule.
+      if (e.keyword === 'pattern' && schema?.['x-text'] && typeof e.data === 'string' && CONTROL.test(e.data))
+        return ApiError.validation(p, `${p} must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
       const expected = schema?.['x-expected'];
       return ApiError.validation(
         p,
@@ -137,6 +151,8 @@ function toApiError(e: ErrorObject | undefined, part: Part): ApiError {
     case 'minProperties':
       return ApiError.validation(p, `${p} must have at least ${String(params.limit)} field${params.limit === 1 ? '' : 's'}.`);
     case 'propertyNames': {
+      if (CONTROL.test(String(params.propertyName)))
+        return ApiError.validation(p, `${p} keys must not contain control characters (U+0000 to U+001F, U+007F to U+009F).`);
       const q = joinPath(at, String(params.propertyName));
       return ApiError.validation(q, `${q}: key is not allowed${schema?.['x-expected'] ? ` (${schema['x-expected']})` : ''}.`);
     }

@@ -8,7 +8,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { MODULES } from '../modules';
 import { sendJson } from './request';
-import { ErrorSchema } from './route-docs';
+import { ErrorSchema, failure } from './route-docs';
 
 const PREFIX = '/v1';
 
@@ -18,7 +18,18 @@ export const OPENAPI_INFO = {
   description: 'REST compatibility routes. Authenticate with HTTP Basic: public key as username, secret key as password.',
 };
 
+/** A JSON Schema draft-07 `dependencies` of names only, as 2020-12 spells it (`dependentRequired`). */
+function dependentRequired(schema: unknown): Record<string, string[]> | undefined {
+  const deps = (schema as { dependencies?: Record<string, unknown> } | undefined)?.dependencies;
+  if (!deps) return undefined;
+  const out = Object.entries(deps).filter((e): e is [string, string[]] => Array.isArray(e[1]));
+  return out.length ? Object.fromEntries(out) : undefined;
+}
+
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
+  // Rules across query parameters, by operationId: OpenAPI lists parameters one by one, so the
+  // operation states them as `x-dependentRequired` (the JSON Schema keyword, over its query parameters).
+  const queryDependencies = new Map<string, Record<string, string[]>>();
   return {
     openapi: {
       openapi: '3.1.0',
@@ -32,6 +43,8 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     transform: ({ schema, url }) => {
       // Only the documented /v1 routes; GraphQL, health, metrics and checkout pages are not REST API.
       if (!url.startsWith(`${PREFIX}/`) || !schema || !('operationId' in schema)) return { schema: { ...schema, hide: true }, url };
+      const deps = dependentRequired((schema as { querystring?: unknown }).querystring);
+      if (deps) queryDependencies.set(String(schema.operationId), deps);
       // A route that also takes an upload documents both bodies, by media type.
       const { 'x-upload': upload, ...rest } = schema as typeof schema & { 'x-upload'?: unknown };
       if (upload) {
@@ -43,14 +56,14 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, any> }).openapiObject; // eslint-disable-line @typescript-eslint/no-explicit-any
       // @fastify/swagger marks every body required; a body with no required field may be absent (docs/contract.md).
-      const paths = (doc.paths ?? {}) as Record<
-        string,
-        Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown } } | undefined> } } | undefined>
-      >;
+      const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
       for (const item of Object.values(paths)) {
-        for (const op of Object.values(item)) {
-          const body = op?.requestBody?.content?.['application/json']?.schema;
-          if (body && op.requestBody && !(Array.isArray(body.required) && body.required.length > 0)) op.requestBody.required = false;
+        for (const op of Object.values(item) as (Record<string, unknown> | undefined)[]) {
+          const requestBody = op?.requestBody as { required?: boolean; content?: Record<string, { schema?: { required?: unknown } } | undefined> } | undefined;
+          const body = requestBody?.content?.['application/json']?.schema;
+          if (body && requestBody && !(Array.isArray(body.required) && body.required.length > 0)) requestBody.required = false;
+          const deps = op && queryDependencies.get(String(op.operationId));
+          if (op && deps) op['x-dependentRequired'] = deps;
         }
       }
       return doc;
@@ -73,7 +86,10 @@ export function registerOpenApiRoute(fastify: FastifyInstance): void {
         operationId: 'getOpenApiDocument',
         summary: 'This document. Needs no credentials.',
         security: [],
-        response: { 200: { description: 'The OpenAPI 3.1 document of the REST routes.', type: 'object' } },
+        response: {
+          200: { description: 'The OpenAPI 3.1 document of the REST routes.', type: 'object' },
+          431: failure('request_header_fields_too_large: the request line and headers are over 16 KiB.'),
+        },
       },
     },
     async (_req, reply) => sendJson(reply, 200, (document ??= fastify.swagger())),

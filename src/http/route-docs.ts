@@ -5,7 +5,6 @@
  * cannot drift from what is enforced.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MAX_LIMIT } from '../domain/listing';
 import type { Requirement } from '../domain/access';
 
 export interface RouteDoc {
@@ -16,6 +15,8 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   query?: TSchema;
+  /** The JSON body as the document shows it, when it says more than the operation's own schema checks at once (a batch's items, checked row by row). */
+  body?: TSchema;
   /** A multipart/form-data body the route takes besides its JSON one (documented beside it). */
   upload?: TSchema;
   /** Answers by status; build them with `answer` and `failure`. */
@@ -40,23 +41,43 @@ export const commonFailures = {
   ),
 };
 export const readFailures = { ...commonFailures, 404: failure('not_found') };
+
+/**
+ * The 400 answer of an operation with rules its schemas cannot state (a maximum not below a
+ * minimum, a time in the future, a public host): each is listed as "`param`: rule", the
+ * `param` its validation_error names. A request the schemas accept is refused with 400 only
+ * for a rule listed here (each field's description says it too).
+ */
+export const invalidWhen = (rules: Record<string, string>): TSchema =>
+  failure(
+    `validation_error (\`param\` names the field, query parameter or header) or invalid_json. Also validation_error, for rules the schema cannot state: ${Object.entries(
+      rules,
+    )
+      .map(([param, rule]) => `\`${param}\`: ${rule}`)
+      .join('; ')}.`,
+  );
 export const writeFailures = {
   ...readFailures,
   405: failure('method_not_allowed'),
-  409: failure('idempotency_conflict, or idempotency_key_in_use while the first call with the key is running.'),
+  409: failure(
+    'idempotency_conflict: the key was used with another body, or the first call with the key is still running (then with Retry-After; the same request sent again replays its answer).',
+  ),
   413: failure('payload_too_large'),
   415: failure('unsupported_media_type'),
 };
 
 /** `{ data, has_more, next_cursor }` of the listing rules. */
 export const pageOf = (item: string, description = 'A page, newest first.'): TSchema =>
-  Type.Object({ data: Type.Array(Type.Ref(item)), has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { description });
-
-/** `limit` and `cursor`, as every listing takes them. */
-export const pagingQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: "The previous page's next_cursor." })),
-};
+  Type.Object(
+    {
+      data: Type.Array(Type.Ref(item)),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Opaque: send it back as `cursor` for the next page; null on the last page.',
+      }),
+    },
+    { description },
+  );
 
 /** The contract's error body. */
 export const ErrorSchema = Type.Object(

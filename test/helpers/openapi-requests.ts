@@ -5,8 +5,10 @@
  *  - `sample(schema, mode)`: a value the schema accepts. Modes: `min` (required fields
  *    only, shortest strings, lowest numbers), `full` (every field, plain values), `max`
  *    (every field, longest strings and highest numbers), `random` (every field, random
- *    values from a seeded generator). Strings with a `pattern` come from randexp; every
- *    candidate is checked with Ajv against its own schema before it is used.
+ *    values). Strings come from json-schema-faker (npm, run in a child process by `prepare`:
+ *    test/helpers/schema-faker.child.ts) with a fixed seed, besides the document's `examples`
+ *    and plain boundary values; every candidate is checked with Ajv against its own schema
+ *    before it is used. `faked(key)` gives whole values json-schema-faker made of a schema.
  *  - `violations(schema, base)`: one broken copy of `base` per rule of the schema, each
  *    with the dot path the answer's `param` must name: a missing required field, a wrong
  *    type, too long, too short, a pattern break, a bad enum, an unknown field, a number
@@ -16,10 +18,10 @@
  * branches, not) are reported in `unchecked` so the test can print them: nothing is
  * skipped silently.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { COUNTRIES, CURRENCY_MINOR_UNITS } from '../../src/domain/iso-codes';
-import RandExp from 'randexp';
 
 export type Schema = Record<string, any>;
 export type Mode = 'min' | 'full' | 'max' | 'random';
@@ -35,34 +37,31 @@ export interface Violation {
 const UNKNOWN = 'zz_unknown_field';
 /** Characters of strings with no pattern: not all ASCII, so lengths are counted in characters. */
 const FILL = 'กx';
+/** json-schema-faker's samples of each string schema of the document. */
+const STRING_SAMPLES = 12;
 
-/**
- * A RandExp for `pattern`, one per pattern and character range (`ascii`: printable ASCII only,
- * else randexp's default range), with each character set expanded once: randexp expands a set
- * (`\S`, `[^...]`) against the whole range again for every character it draws, which was most
- * of the conformance test's time. The expansion depends only on the set and the range, so the
- * strings drawn are the same.
- */
-const generators = new Map<string, RandExp>();
-function randExpFor(pattern: string, ascii: boolean): RandExp {
-  const key = `${ascii ? 'ascii' : 'wide'} ${pattern}`;
-  let r = generators.get(key);
-  if (!r) {
-    r = new RandExp(pattern);
-    const internals = r as unknown as { defaultRange: { subtract(a: number, b: number): void }; _expand(token: object): unknown };
-    if (ascii) {
-      internals.defaultRange.subtract(0, 31);
-      internals.defaultRange.subtract(127, 0xffff);
-    }
-    const expand = internals._expand.bind(r);
-    const expanded = new Map<object, unknown>();
-    internals._expand = (token) => {
-      if (!expanded.has(token)) expanded.set(token, expand(token));
-      return expanded.get(token);
-    };
-    generators.set(key, r);
-  }
-  return r;
+/** A job for json-schema-faker: `count` samples of `schema`, seeds from `seed` on. */
+export interface FakerJob {
+  key: string;
+  schema: unknown;
+  count: number;
+  seed: number;
+}
+
+/** Runs json-schema-faker on `jobs` in a child process (it is ESM-only); `$ref`s resolve against `root`. */
+export function runFaker(root: Schema, jobs: FakerJob[]): Promise<{ samples: Record<string, unknown[]>; errors: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [path.join(__dirname, 'schema-faker.child.js')],
+      { maxBuffer: 512 * 1024 * 1024, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`json-schema-faker failed: ${err.message} ${stderr}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
+    child.stdin!.end(JSON.stringify({ root, jobs }));
+  });
 }
 
 /** A small seeded generator (mulberry32), so runs are reproducible. */
@@ -88,12 +87,42 @@ export class OpenApiSchemas {
     private readonly rng: () => number = seeded(9),
   ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    // Only the standard formats: a format the document does not define is an error here.
     addFormats(this.ajv);
-    // The service's own formats: codes from its supported tables, matched as it normalises them.
-    this.ajv.addFormat('currency-code', { type: 'string', validate: (v: string) => CURRENCY_MINOR_UNITS.has(v.trim().toUpperCase()) });
-    this.ajv.addFormat('text', { type: 'string', validate: (v: string) => !/[\u0000-\u001f\u007f-\u009f]/.test(v) });
-    this.ajv.addFormat('country-code', { type: 'string', validate: (v: string) => COUNTRIES.has(v.trim().toUpperCase()) });
     this.ajv.addSchema({ $id: this.base, components: doc.components ?? {} });
+  }
+
+  /** Whole values and strings json-schema-faker made (`prepare`), by key. */
+  private readonly generated = new Map<string, unknown[]>();
+  readonly fakerErrors = new Map<string, string>();
+
+  /**
+   * Asks json-schema-faker (once, in a child process) for samples of every string schema of
+   * the document and for `jobs` (whole bodies and parameters, by the caller's keys).
+   */
+  async prepare(jobs: FakerJob[], seed: number): Promise<void> {
+    const strings = new Map<string, Schema>();
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        const o = v as Schema;
+        if (o.type === 'string' || (Array.isArray(o.type) && o.type.includes('string'))) strings.set(JSON.stringify(o), o);
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk(this.doc);
+    const all: FakerJob[] = [
+      ...jobs,
+      ...[...strings].map(([key, schema], i) => ({ key: `string:${key}`, schema, count: STRING_SAMPLES, seed: seed + i * 100 })),
+    ];
+    const { samples, errors } = await runFaker({ components: this.doc.components ?? {} }, all);
+    for (const [key, list] of Object.entries(samples)) this.generated.set(key, list);
+    for (const [key, message] of Object.entries(errors)) this.fakerErrors.set(key, message);
+  }
+
+  /** json-schema-faker's samples for a key given to `prepare`. */
+  faked(key: string): unknown[] {
+    return this.generated.get(key) ?? [];
   }
 
   /** `schema` with `#/...` references made absolute to the document. */
@@ -276,34 +305,11 @@ export class OpenApiSchemas {
     else if (s.format === 'email') candidates.push('a@example.com', 'somchai.jaidee@example.co.th');
     else if (s.format === 'uri' || s.format === 'url') candidates.push('https://example.com/hooks', 'https://example.com/a');
     else if (s.format === 'uuid') candidates.push('0f8fad5b-d9cb-469f-a165-70867728950e');
-    else if (s.format === 'currency-code') candidates.push('THB', 'USD', 'JPY', ' thb ', 'USDC');
-    else if (s.format === 'country-code') candidates.push('TH', 'ID', ' th ');
-    else if (s.pattern) {
-      const gen = (randInt: (a: number, b: number) => number, repeat: number) => {
-        const r = randExpFor(s.pattern as string, true);
-        r.max = repeat;
-        (r as unknown as { randInt: typeof randInt }).randInt = randInt;
-        return r.gen();
-      };
-      candidates.push(
-        gen((a) => a, 0),
-        gen((a, b) => Math.min(b, a + 1), 1),
-        gen((_a, b) => b, max),
-      );
-      for (let i = 0; i < 12; i++) candidates.push(gen((a, b) => a + Math.floor(this.rng() * (b - a + 1)), 4));
-      // Unanchored patterns match longer strings too.
-      if (!s.pattern.endsWith('$')) candidates.push(...candidates.map((c) => c + 'x'.repeat(Math.max(0, max - c.length))));
-      if (!s.pattern.startsWith('^')) candidates.push(...candidates.map((c) => 'x'.repeat(Math.max(0, max - c.length)) + c));
-    } else {
-      candidates.push(FILL.repeat(max).slice(0, min), 'value', FILL.repeat(max).slice(0, max), 'x'.repeat(Math.max(min, 1)));
-    }
-    let ok = [...new Set(candidates)].filter((c) => this.valid(s, c));
-    if (ok.length === 0 && s.pattern) {
-      // A pattern outside printable ASCII (Thai script): let randexp use the whole range.
-      const r = randExpFor(s.pattern as string, false);
-      const wide = Array.from({ length: 20 }, () => r.gen());
-      ok = [...new Set(wide)].filter((c) => this.valid(s, c));
-    }
+    else if (!s.pattern) candidates.push(FILL.repeat(max).slice(0, min), 'value', FILL.repeat(max).slice(0, max), 'x'.repeat(Math.max(min, 1)));
+    // json-schema-faker's strings for this schema (it follows patterns and formats).
+    const faked = this.faked(`string:${JSON.stringify(s)}`).filter((v): v is string => typeof v === 'string');
+    candidates.push(...faked);
+    const ok = [...new Set(candidates)].filter((c) => this.valid(s, c));
     if (ok.length === 0) {
       this.unchecked.add(
         `${where || 'value'}: no string found for ${JSON.stringify({ pattern: s.pattern, format: s.format, minLength: s.minLength, maxLength: s.maxLength })}`,
@@ -372,13 +378,27 @@ export class OpenApiSchemas {
       if ((s.minLength ?? 0) > 0) put('minLength', [...seedText].slice(0, s.minLength - 1).join(''));
       if (s.pattern) {
         const limit = s.maxLength ?? Infinity;
-        const candidates = ['!', '  ', '', 'x y', '#$%&', '-', '\u00e9', 'A'.repeat(40), '1', 'zz', seedText + '!', '!' + seedText];
+        const candidates = [
+          '!',
+          '  ',
+          '',
+          'x y',
+          '#$%&',
+          '-',
+          '\u00e9',
+          'A'.repeat(40),
+          '1',
+          'zz',
+          seedText + '!',
+          '!' + seedText,
+          `${seedText}\u0000`,
+          `${seedText}\t`,
+        ];
         const broken = candidates.find((c) => [...c].length >= (s.minLength ?? 0) && [...c].length <= limit && !new RegExp(s.pattern, 'u').test(c));
         if (broken !== undefined) put('pattern', broken);
         else this.unchecked.add(`${param}: no string breaking ${s.pattern}`);
       }
-      if (s.format === 'text') put('format', `${seedText}\u0000`);
-      else if (s.format && s.format !== 'uri' && s.format !== 'email') put('format', 'not-a-' + s.format);
+      if (s.format && s.format !== 'uri' && s.format !== 'email') put('format', 'not-a-' + s.format);
       else if (s.format === 'email') put('format', 'not an email');
       else if (s.format === 'uri') put('format', 'not a uri');
     }
@@ -396,6 +416,18 @@ export class OpenApiSchemas {
         'maxItems',
         Array.from({ length: s.maxItems + 1 }, () => item),
       );
+    }
+    if (types.includes('array') && s.items) {
+      // Inside the first item. An object item keeps its index in `param` (`items.0.amount`); the item
+      // itself, or an item that is a plain value, is reported as the list (`enabled_events`).
+      const v = getAt(base, path);
+      if (Array.isArray(v) && v.length > 0) {
+        const inner: Violation[] = [];
+        this.breakAt(this.resolve(s.items), [...path, '0'], base, root, inner);
+        const itemParam = [...path, '0'].join('.');
+        const objectItem = (OpenApiSchemas.types(this.resolve(s.items)) ?? []).includes('object');
+        for (const x of inner) out.push(x.param === itemParam || !objectItem ? { ...x, param } : x);
+      }
     }
     if (types.includes('object')) {
       const value = getAt(base, path);
@@ -429,6 +461,11 @@ function getAt(value: unknown, path: string[]): unknown {
 export function setAt(value: unknown, path: string[], leaf: unknown): unknown {
   if (path.length === 0) return leaf;
   const [head, ...rest] = path;
+  if (Array.isArray(value)) {
+    const list = [...(value as unknown[])];
+    list[Number(head)] = setAt(list[Number(head)], rest, leaf);
+    return list;
+  }
   const obj = (value && typeof value === 'object' ? { ...(value as Record<string, unknown>) } : {}) as Record<string, unknown>;
   obj[head] = setAt(obj[head], rest, leaf);
   return obj;

@@ -8,7 +8,8 @@ import type { ListSpec } from '../../domain/listing';
 import { pageOf, readFailures, type RouteDoc } from '../../http/route-docs';
 
 const ID_FILTER = /^[a-z]{2,4}_[0-9a-z]{1,36}$|^[a-z_]{1,40}$/;
-const OPERATION_FILTER = /^(POST|DELETE|PUT|PATCH) \/v1\/[A-Za-z0-9_/:{}.-]{1,110}$/;
+// A REST route's name, or a team change's (GraphQL-only mutations such as `changeMemberRole`).
+const OPERATION_FILTER = /^(POST|DELETE|PUT|PATCH) \/v1\/[A-Za-z0-9_/:{}.-]{1,110}$|^[a-z][A-Za-z]{2,63}$/;
 
 export const AUDIT_LIST: ListSpec = {
   resource: 'audit_entry',
@@ -23,11 +24,18 @@ export const AUDIT_LIST: ListSpec = {
         description: 'Only entries about this record.',
       }),
     },
+    actor: {
+      schema: Type.String({
+        pattern: ID_FILTER.source,
+        'x-expected': "an API key id (key_...) or a member's user id (usr_...)",
+        description: 'Only entries made by this API key or member (the `actor.id` of the entries).',
+      }),
+    },
     operation: {
       schema: Type.String({
         pattern: OPERATION_FILTER.source,
         'x-expected': 'an operation name such as "POST /v1/payout_intents/:id/cancel"',
-        description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`.',
+        description: 'Only this operation, e.g. `POST /v1/payout_intents/:id/cancel`, or a team change such as `changeMemberRole`.',
       }),
     },
   },

@@ -19,6 +19,15 @@ const PERMISSION_ITEM = Type.String({
 
 export const CreateApiKeyBody = Obj(
   {
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '\\S',
+        'x-expected': 'a name of 1 to 100 characters, e.g. "Checkout server"',
+        description: 'A name people know the key by (shown wherever the key is named, e.g. the audit log); a roll keeps it.',
+      }),
+    ),
     permissions: Type.Optional(
       Type.Array(PERMISSION_ITEM, {
         maxItems: 3 * RESOURCES.length,
@@ -57,6 +66,7 @@ const keyProperties = {
   object: Type.Literal('api_key'),
   id: Type.String({ description: 'key_...' }),
   environment: EnvironmentName,
+  name: Nullable(Type.String({ description: 'The name given when the key was created; null when it was given none.' })),
   public_key: Type.String({ description: 'pk_test_... / pk_live_...: the username of HTTP Basic auth.' }),
   restricted: Type.Boolean({ description: 'A restricted key (`rk_` secret) holds only its `permissions`.' }),
   permissions: Nullable(Type.Array(Type.String(), { description: "A restricted key's grants, e.g. `payout_intents:read`; null for a full key." })),
@@ -99,7 +109,7 @@ export const ApiKeyListSchema = Type.Object(
 
 const KEY_CAPABILITY = 'api_keys' as const;
 const forbiddenKeys = failure(
-  'permission_denied: needs an unrestricted key or a member whose role may manage keys (api_keys); a member asking for a key that may do more than their role names the missing permission.',
+  'permission_denied: needs an unrestricted key or a member whose role may manage keys (api_keys); a member asking for, rolling or revoking a key that may do more than their role names the missing permission.',
 );
 
 export const API_KEY_ROUTES = {

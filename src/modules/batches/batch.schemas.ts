@@ -39,6 +39,30 @@ export const CreatePayoutBatchBody = Obj(
 );
 export type CreatePayoutBatchBody = Static<typeof CreatePayoutBatchBody>;
 
+/** What a row that fails does; stated on the documented items (`x-row-errors`) and in the 201 answer. */
+const ROW_ERRORS =
+  'A row that fails CreatePayoutIntent (or a rule of POST /v1/payout_intents) does not refuse the request: ' +
+  'the batch is created with status invalid (201), its `errors` give each failing row (from 1) and the `param` inside the row, and nothing else is created. ' +
+  'An item that is not a JSON object is 400 validation_error naming items.';
+
+/**
+ * The create body as the document shows it: each item is the payout create body, by
+ * reference. The server checks the items row by row instead of refusing the request, as
+ * `x-row-errors` and the 201 answer say.
+ */
+export const CreatePayoutBatchDocBody = Obj(
+  {
+    items: Type.Array(Type.Ref('CreatePayoutIntent'), {
+      minItems: 1,
+      maxItems: MAX_BATCH_ROWS,
+      description: `1 to ${MAX_BATCH_ROWS} payouts, each a payout intent create body. ${ROW_ERRORS}`,
+      'x-row-errors': ROW_ERRORS,
+    }),
+    environment: IgnoredEnvironment,
+  },
+  { title: 'CreatePayoutBatch' },
+);
+
 export const PayoutBatchSchema = Type.Object(
   {
     object: Type.Literal('payout_batch'),
@@ -86,20 +110,26 @@ export const BATCH_ROUTES = {
     summary: 'Create a payout batch from JSON items or a CSV file (multipart field `file`).',
     description:
       `Up to ${MAX_BATCH_ROWS} rows; a JSON body up to ${MAX_JSON_BATCH_BYTES} bytes, or a CSV file up to ${MAX_CSV_BYTES} bytes, UTF-8, header ${CSV_COLUMNS.join(',')} ` +
-      '(multipart/form-data, field `file`; errors then name the CSV columns). ' +
+      "(multipart/form-data, the field `file` as its only part, content type text/csv or a spreadsheet's CSV type such as application/vnd.ms-excel; " +
+      'errors then name the CSV columns; a file that cannot be read as such is 400 with param file). ' +
       'Every row is checked as POST /v1/payout_intents checks its body: any invalid row makes the batch invalid (201, nothing else created). ' +
       'A valid batch waits at requires_approval and reserves its totals from the available balances.',
+    body: CreatePayoutBatchDocBody,
     upload: Type.Object(
       {
         file: Type.String({
           contentMediaType: 'text/csv',
-          description: `The CSV file: UTF-8, header ${CSV_COLUMNS.join(',')}, up to ${MAX_BATCH_ROWS} rows and ${MAX_CSV_BYTES} bytes.`,
+          description:
+            `The CSV file: UTF-8, header ${CSV_COLUMNS.join(',')}, up to ${MAX_BATCH_ROWS} rows and ${MAX_CSV_BYTES} bytes. ` +
+            'Each line is a CreatePayoutIntent (recipient type bank_account); `x-csv-columns` names the field each column fills. ' +
+            'Row errors name the column.',
+          'x-csv-columns': Object.fromEntries(CSV_COLUMNS.map((c) => [c, ['bank_code', 'account_number', 'holder_name'].includes(c) ? `recipient.${c}` : c])),
         }),
       },
       { required: ['file'] },
     ),
     responses: {
-      201: record('Created: requires_approval, or invalid with every row error.'),
+      201: record(`Created: requires_approval when every row is valid. ${ROW_ERRORS}`),
       200: record('Every merchant_reference belongs to an earlier batch of the same rows: that batch.'),
       ...writeFailures,
       422: failure('insufficient_balance: a total is above the available balance of its currency; nothing is created.'),

@@ -3,11 +3,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentName, Instant, Nullable } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
 import { CURRENCY } from '../../domain/validation';
-import { answer, commonFailures, pageOf, readFailures, writeFailures, type RouteDoc } from '../../http/route-docs';
+import { answer, commonFailures, invalidWhen, pageOf, readFailures, writeFailures, type RouteDoc } from '../../http/route-docs';
 import { REPORT_STATUSES, REPORT_TYPES } from './report.entity';
 
+/** A wrong type is told every accepted one (each branch's refusal would name only its own). */
+const wrongType = { const: `report_type must be one of: ${REPORT_TYPES.join(', ')}.` };
 const ReportTypeSchema = Type.Union(
-  REPORT_TYPES.map((t) => Type.Literal(t)),
+  REPORT_TYPES.map((t) => Type.Literal(t, { 'x-messages': wrongType })),
   { description: 'balance.summary, balance_transactions.itemized, payments.itemized, payouts.itemized or refunds.itemized.' },
 );
 const IsoInstant = (description: string, example: string) =>
@@ -23,7 +25,10 @@ export const CreateReportRunBody = Type.Object(
   {
     report_type: ReportTypeSchema,
     interval_start: IsoInstant('Start of the interval (inclusive).', '2026-01-01T00:00:00Z'),
-    interval_end: IsoInstant('End of the interval (exclusive); after interval_start.', '2026-02-01T00:00:00Z'),
+    interval_end: IsoInstant(
+      'End of the interval (exclusive); after interval_start (otherwise 400 validation_error naming interval_end).',
+      '2026-02-01T00:00:00Z',
+    ),
     currency: Type.Optional(
       Type.String({ pattern: CURRENCY.source, 'x-expected': 'an upper-case code of 3 to 6 letters such as THB', description: 'Only this currency.' }),
     ),
@@ -71,7 +76,11 @@ export const REPORT_RUN_ROUTES = {
     operationId: 'createReportRun',
     permission: 'report_runs:write',
     summary: 'Requests a report; it is generated in the background (events report_run.succeeded / report_run.failed).',
-    responses: { 201: answer('The new run, pending.', 'ReportRun'), ...writeFailures },
+    responses: {
+      201: answer('The new run, pending.', 'ReportRun'),
+      ...writeFailures,
+      400: invalidWhen({ interval_end: 'not after interval_start' }),
+    },
   },
   list: {
     operationId: 'listReportRuns',
@@ -90,7 +99,11 @@ export const REPORT_RUN_ROUTES = {
     permission: 'report_runs:read',
     summary: "The run's CSV (RFC 4180, UTF-8, header row first).",
     responses: {
-      200: Type.String({ description: 'text/csv; charset=utf-8' }),
+      // The file is CSV; every error answer is the contract's JSON error body, as the other routes send it.
+      200: Type.Unsafe({
+        description: 'The file: text/csv; charset=utf-8, with Content-Disposition attachment.',
+        content: { 'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV, UTF-8, header row first.' }) } },
+      }),
       ...commonFailures,
       404: readFailures[404],
       422: Type.Ref('Error', { description: 'invalid_state: the run is not succeeded, or its file was deleted.' }),

@@ -6,9 +6,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Amount, AmountText, Country, Currency, EnvironmentName, IgnoredEnvironment, Instant, Nullable, Obj, TEXT } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
-import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { answer, failure, invalidWhen, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { PAYMENT_METHODS } from '../methods/catalogue';
-import { Metadata, PaymentMethodName, ReturnUrl } from '../payments/payment-request.schemas';
+import { Metadata, ReturnUrl } from '../payments/payment-request.schemas';
 
 export const DESCRIPTION_MAX = 500;
 export const COMPLETION_LIMIT_MAX = 1_000_000;
@@ -28,8 +28,12 @@ const ExpiresAt = Type.String({
   examples: ['2099-12-31T23:59:59Z'],
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$',
   'x-expected': 'an ISO 8601 date-time with an offset, e.g. 2026-12-31T23:59:59.000Z',
-  description: 'When the link stops taking new payments: an ISO 8601 date-time with an offset, in the future. Null = never.',
+  description:
+    'When the link stops taking new payments: an ISO 8601 date-time with an offset, in the future (a time already past is 400 validation_error naming expires_at). Null = never.',
 });
+
+/** `promptpay` -> `[pP][rR]...`: the name in any case. */
+const anyCase = (word: string) => [...word].map((ch) => (/[a-z]/.test(ch) ? `[${ch}${ch.toUpperCase()}]` : ch)).join('');
 
 const NOT_NULL = { not: { type: 'null' } };
 export const EXACTLY_ONE = 'Give exactly one of amount (a fixed amount) and customer_chooses ({ minimum, maximum }).';
@@ -43,7 +47,14 @@ export const CreatePaymentLinkBody = Obj(
     customer_chooses: Type.Optional(
       Nullable(
         Obj(
-          { minimum: { ...Amount, examples: ['10000'] }, maximum: { ...Amount, examples: ['500000'] } },
+          {
+            minimum: { ...Amount, examples: ['10000'] },
+            maximum: {
+              ...Amount,
+              examples: ['500000'],
+              description: `${Amount.description} Not below minimum (400 validation_error naming customer_chooses.maximum).`,
+            },
+          },
           { description: 'The payer enters the amount, between minimum and maximum (minor units, inclusive); exactly one of amount and customer_chooses.' },
         ),
       ),
@@ -51,7 +62,14 @@ export const CreatePaymentLinkBody = Obj(
     allowed_methods: Type.Optional(
       Nullable(
         Type.Array(
-          { ...PaymentMethodName, examples: [...PAYMENT_METHODS] },
+          // The names (enum); the same names in any case with surrounding spaces are accepted too, and normalised.
+          Type.Unsafe<string>({
+            anyOf: [
+              { type: 'string', enum: [...PAYMENT_METHODS] },
+              { type: 'string', maxLength: 64, pattern: `^\\s*(?:${PAYMENT_METHODS.map(anyCase).join('|')})\\s*$` },
+            ],
+            description: `A payment method of this service: ${PAYMENT_METHODS.join(', ')} (any case; trimmed and lower-cased).`,
+          }),
           {
             minItems: 1,
             maxItems: PAYMENT_METHODS.length,
@@ -141,10 +159,11 @@ export const PAYMENT_LINK_ROUTES = {
     responses: {
       201: record('Created.'),
       ...writeFailures,
-      400: failure(
-        'validation_error: `param` names the field; also when both or neither of amount and customer_chooses are given, when minimum is above maximum, ' +
-          'when expires_at is not in the future, or when a single-use link has a completion_limit other than 1.',
-      ),
+      400: invalidWhen({
+        'customer_chooses.maximum': 'below customer_chooses.minimum',
+        expires_at: 'not in the future',
+        completion_limit: 'other than 1 on a single-use link (reusable false)',
+      }),
       422: failure('payment_method_unavailable: none of the allowed methods (or no method at all) is available for this currency, country and amount.'),
     },
   },
@@ -167,9 +186,10 @@ export const PAYMENT_LINK_ROUTES = {
     responses: {
       200: record('Updated.'),
       ...writeFailures,
-      400: failure(
-        'validation_error: `param` names the field (completion_limit below completed_count, or on a single-use link; expires_at not in the future).',
-      ),
+      400: invalidWhen({
+        completion_limit: "below the link's completed_count, or other than 1 on a single-use link",
+        expires_at: 'not in the future',
+      }),
     },
   },
   qr: {

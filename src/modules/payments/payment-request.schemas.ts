@@ -8,7 +8,7 @@
  * for every optional field and means "omitted".
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Amount, Country, Currency, IgnoredEnvironment, MerchantReference, Nullable, Obj, TEXT } from '../../domain/fields';
+import { Amount, Country, Currency, IgnoredEnvironment, MerchantReference, Nullable, NON_BLANK_TEXT, Obj, TEXT } from '../../domain/fields';
 import { CHECKOUT_MODES, PAYMENT_METHODS } from '../methods/catalogue';
 /** Separators a phone number may carry: removed before the E.164 check. */
 export const PHONE_SEPARATORS = '[\\s().-]';
@@ -26,8 +26,7 @@ const FREE_TEXT = 'Surrounding spaces are trimmed and runs of spaces collapsed t
 /** A name (payer, account holder): not blank. */
 const PersonName = Type.String({
   maxLength: 256,
-  pattern: '\\S',
-  ...TEXT,
+  ...NON_BLANK_TEXT,
   'x-expected': 'a name that is not blank',
   description: FREE_TEXT,
 });
@@ -50,9 +49,9 @@ export const CustomerPhone = Type.String({
 
 export const CustomerReference = Type.String({
   maxLength: 256,
-  pattern: '\\S',
+  ...NON_BLANK_TEXT,
   'x-expected': 'a reference that is not blank',
-  description: "The merchant's id for the payer; trimmed.",
+  description: "The merchant's id for the payer; trimmed. No control characters.",
 });
 
 export const AccountName = PersonName;
@@ -113,11 +112,12 @@ export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as 
 export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength, ...TEXT }), {
   maxProperties: METADATA_LIMITS.keys,
   propertyNames: {
+    ...TEXT,
     minLength: 1,
     maxLength: METADATA_LIMITS.keyLength,
     'x-expected': `metadata keys are 1 to ${METADATA_LIMITS.keyLength} characters`,
   },
-  description: `String keys (1 to ${METADATA_LIMITS.keyLength} characters, kept as sent) to string values (at most ${METADATA_LIMITS.valueLength} characters); at most ${METADATA_LIMITS.keys} keys. Empty means none.`,
+  description: `String keys (1 to ${METADATA_LIMITS.keyLength} characters without control characters, kept as sent) to string values (at most ${METADATA_LIMITS.valueLength} characters); at most ${METADATA_LIMITS.keys} keys. Empty means none.`,
 });
 
 export const DeviceFingerprint = Type.String({ minLength: 1, maxLength: 512, ...TEXT, description: 'Stored and fingerprinted as sent.' });

@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountText, EnvironmentName, Instant, Nullable, OneOf } from '../../domain/fields';
-import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
-import { CHECKOUT_MODES } from '../methods/catalogue';
+import { answer, failure, invalidWhen, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { CHECKOUT_MODES, PAYER_FIELD_PATHS } from '../methods/catalogue';
 import { NextActionSchema } from '../methods/next-action';
 import { Literals, RefTo } from '../shared/wire-schema';
 import { PAYMENT_STATUSES } from './payment.states';
@@ -58,6 +58,9 @@ export type PaymentIntentWire = Static<typeof PaymentIntentSchema>;
 const record = (description: string) => answer(description, 'PaymentIntent');
 const testHelper = { description: 'A live key gets 404 not_found, as for an unknown route. The body may be absent.' };
 
+const PAYER_FIELD_MISSING =
+  'a payer field the chosen (method, bank) requires for this amount, currency and country, missing (GET /v1/payment_method_options reports it under options.payer; with payment_method omitted, the first missing field of the first eligible method)';
+
 export const PAYMENT_ROUTES = {
   create: {
     operationId: 'createPaymentIntent',
@@ -67,18 +70,19 @@ export const PAYMENT_ROUTES = {
       201: record('Created.'),
       200: record('merchant_reference repeated with the same fingerprint: the original payment intent, as it is now.'),
       ...writeFailures,
-      400: failure(
-        'validation_error (`param` names the field) or invalid_json. Besides the body schema, three rules depend on the payment method and on the other fields, ' +
-          'so a body the schema accepts can still get validation_error: ' +
-          '(1) `payment_method_options.bank` is required when the named payment_method has a bank choice (bank_transfer, online_banking, direct_debit) and it is eligible; ' +
-          '(2) `payment_method_options.bank` must be omitted when the named payment_method has no bank choice (promptpay) and it is eligible; ' +
-          '(3) a payer field the chosen (method, bank) requires for this amount, currency and country is missing: `param` is its create-request path ' +
-          '(customer.name, customer.phone, payment_method_options.account_name, payment_method_options.account_number, payment_method_options.name_th), ' +
-          'the same requirement that GET /v1/payment_method_options reports under options.payer. With payment_method omitted, the service names the first missing field ' +
-          'of the first eligible method (matching payment_method_options.bank if given) when no eligible method has all it needs.',
-      ),
+      // Rules that depend on the payment method and the other fields: a body the schema accepts can still break them.
+      400: invalidWhen({
+        'payment_method_options.bank':
+          'missing when the named payment_method has a bank choice (bank_transfer, online_banking, direct_debit) and is eligible, ' +
+          'or given when it has none (promptpay)',
+        ...Object.fromEntries(
+          Object.values(PAYER_FIELD_PATHS)
+            .filter((path) => path !== 'payment_method_options.bank')
+            .map((path) => [path, PAYER_FIELD_MISSING]),
+        ),
+      }),
       409: failure(
-        'idempotency_conflict: the Idempotency-Key was used with another body, or merchant_reference was used with a different fingerprint; idempotency_key_in_use while the first call with the key is running.',
+        'idempotency_conflict: the Idempotency-Key was used with another body, or merchant_reference was used with a different fingerprint; or the first call with the key is still running (then with Retry-After; the same request sent again replays its answer).',
       ),
       422: failure(
         'payment_method_unavailable: the named payment_method (or bank) is not eligible for this amount (each method has a minimum and maximum), currency, country and checkout mode, or is disabled for the merchant; or nothing is eligible.',

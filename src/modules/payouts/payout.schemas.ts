@@ -3,11 +3,13 @@
  * GraphQL alike), the wire record and its type, and what each route publishes in the OpenAPI
  * document.
  */
+import { BANK_CODES } from '../../domain/banks';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   ActorSchema,
   Amount,
   AmountText,
+  codePattern,
   Country,
   Currency,
   EnvironmentName,
@@ -16,7 +18,7 @@ import {
   MerchantReference,
   Nullable,
   Obj,
-  TEXT,
+  NON_BLANK_TEXT,
 } from '../../domain/fields';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { Literals } from '../shared/wire-schema';
@@ -32,9 +34,9 @@ export const CreatePayoutIntentBody = Obj(
       type: Type.Literal('bank_account'),
       bank_code: Type.String({
         maxLength: 64,
-        pattern: '^\\s*[A-Za-z0-9._-]+\\s*$',
-        'x-expected': 'letters, digits, ".", "_" or "-"',
-        description: 'Trimmed and upper-cased.',
+        pattern: codePattern(BANK_CODES),
+        'x-messages': { pattern: `The bank code is not supported: use one of ${BANK_CODES.join(', ')}.` },
+        description: `A supported bank code (${BANK_CODES.join(', ')}); trimmed and upper-cased.`,
       }),
       account_number: Type.String({
         maxLength: 64,
@@ -44,8 +46,7 @@ export const CreatePayoutIntentBody = Obj(
       }),
       holder_name: Type.String({
         maxLength: 256,
-        pattern: '\\S',
-        ...TEXT,
+        ...NON_BLANK_TEXT,
         'x-expected': 'a name that is not blank',
         description: 'Trimmed.',
       }),
@@ -55,6 +56,9 @@ export const CreatePayoutIntentBody = Obj(
   { title: 'CreatePayoutIntent' },
 );
 export type CreatePayoutIntentBody = Static<typeof CreatePayoutIntentBody>;
+
+/** The create body as a component, for what refers to it (a payout batch's items). */
+export const CreatePayoutIntentModel = Type.Unsafe({ ...CreatePayoutIntentBody, $id: 'CreatePayoutIntent' });
 
 export const ApprovalSchema = Type.Object({ actor: ActorSchema, created_at: Instant }, { additionalProperties: false });
 

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Amount, AmountText, EnvironmentName, IgnoredEnvironment, Instant, MerchantReference, Nullable, Obj, TEXT } from '../../domain/fields';
-import type { ListSpec } from '../../domain/listing';
+import { AMOUNT_AND_STATUS_SORTS, type ListSpec } from '../../domain/listing';
 import { REFUND_REASON_MAX } from '../../domain/validation';
 import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { Literals } from '../shared/wire-schema';
@@ -46,6 +46,7 @@ export type CreateRefundBody = Static<typeof CreateRefundBody>;
 export const REFUND_LIST: ListSpec = {
   resource: 'refund',
   statuses: REFUND_STATUSES,
+  sorts: AMOUNT_AND_STATUS_SORTS,
   extra: { payment_intent: { schema: { ...PaymentIntentId, description: 'Only the refunds of this payment intent.' } } },
 };
 

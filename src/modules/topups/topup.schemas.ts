@@ -58,7 +58,7 @@ export const TOPUP_ROUTES = {
         'validation_error (`param` names the field or header), invalid_json, or idempotency_key_required when the Idempotency-Key header is missing.',
       ),
       409: failure(
-        'duplicate_merchant_reference when merchant_reference was used before; idempotency_conflict, or idempotency_key_in_use while the first call with the key is running.',
+        'duplicate_merchant_reference when merchant_reference was used before; idempotency_conflict: the key was used with another body, or the first call with the key is still running (then with Retry-After; the same request sent again replays its answer).',
       ),
     },
   },

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentName, IgnoredEnvironment, Instant, Nullable, Obj } from '../../domain/fields';
 import type { ListSpec } from '../../domain/listing';
-import { answer, failure, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
+import { answer, failure, invalidWhen, pageOf, readFailures, type RouteDoc, writeFailures } from '../../http/route-docs';
 import { EVENT_TYPE_EXPECTED, MAX_EVENT_TYPES, SPACED_EVENT_TYPE } from '../events/event.schemas';
 
 /** Enabled endpoints per merchant and environment. */
@@ -209,9 +209,7 @@ export const WEBHOOK_ROUTES = {
     responses: {
       201: answer('Created, with its secret.', 'WebhookEndpointWithSecret'),
       ...writeFailures,
-      400: failure(
-        'validation_error (`param` names the field), invalid_json; also validation_error on `url` when its host resolves to a non-public address (SSRF rule).',
-      ),
+      400: invalidWhen({ url: 'its host is, or resolves to, a loopback, private, link-local, metadata or otherwise non-public address (SSRF rule)' }),
       422: failure(`endpoint_limit_reached: the merchant already has ${MAX_ENDPOINTS} enabled endpoints in this environment; delete one first.`),
     },
   },
@@ -244,9 +242,7 @@ export const WEBHOOK_ROUTES = {
     responses: {
       200: answer('The updated endpoint.', 'WebhookEndpoint'),
       ...writeFailures,
-      400: failure(
-        'validation_error (`param` names the field), invalid_json; also validation_error on `url` when its host resolves to a non-public address (SSRF rule).',
-      ),
+      400: invalidWhen({ url: 'its host is, or resolves to, a loopback, private, link-local, metadata or otherwise non-public address (SSRF rule)' }),
       422: failure(`endpoint_limit_reached: re-enabling would make more than ${MAX_ENDPOINTS} enabled endpoints in this environment.`),
     },
   },
