@@ -6,7 +6,7 @@
  * into the builder's SQL text. Run with `listRows`, or `compiledSelect` with `listValues`.
  */
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import type { ListParams } from '../domain/listing';
+import { TOTAL_COUNT_CAP, type ListParams, type ListTotal } from '../domain/listing';
 import type { Scope } from '../domain/scope';
 import { runSelect, type Select, type SelectValues } from './compiled-select';
 
@@ -31,16 +31,88 @@ export function applyList<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, al
   if (params.merchantReference) qb.andWhere(`${alias}.merchant_reference = :mref`, { mref: params.merchantReference });
   if (params.createdGte !== undefined) qb.andWhere(`${alias}.created_at >= :gte`, { gte: params.createdGte });
   if (params.createdLt !== undefined) qb.andWhere(`${alias}.created_at < :lt`, { lt: params.createdLt });
-  if (params.after) {
-    qb.andWhere(`${alias}.created_at <= :at AND (${alias}.created_at < :at OR ${alias}.id < :aid)`, {
-      at: params.after.t,
-      aid: params.after.id,
-    });
+  const keys = sortKeys(qb, alias, params);
+  // The list's order is descending (newest first, largest amount first, ...) unless `reverse`.
+  const descending = !params.reverse;
+  const type = qb.connection.options.type;
+  const mysql = type === 'mysql' || type === 'mariadb';
+  // SQLite ranges a row value only over plain columns: its amount key, (length(amount), amount), keeps the nested form.
+  const style = !params.sort || (!mysql && params.sort.money) ? 'nested' : mysql ? 'or' : 'row';
+  const keysets: string[] = [];
+  if (params.after) keysets.push(keyset(keys, 'a', alias, descending ? '<' : '>', style));
+  if (params.before) keysets.push(keyset(keys, 'b', alias, descending ? '>' : '<', style));
+  for (const clause of keysets) qb.andWhere(clause, keysetValues(params));
+  if (keysets.length > 0) keysetClauses.set(qb, keysets);
+  // `last` reads from the list's end backwards; toPage puts the page back in the list's order.
+  const direction = descending !== !!params.fromEnd ? 'DESC' : 'ASC';
+  keys.forEach(([column], i) => (i === 0 ? qb.orderBy(column, direction) : qb.addOrderBy(column, direction)));
+  return qb.addOrderBy(`${alias}.id`, direction).limit(params.limit + 1);
+}
+
+/** The keyset conditions `applyList` added to a builder (`countListRows` leaves them out). */
+const keysetClauses = new WeakMap<SelectQueryBuilder<ObjectLiteral>, string[]>();
+
+/**
+ * The sort's key columns before `id`, each with its cursor parameter (`a`/`b` + suffix):
+ * created_at (`:at`/`:bt`); a status (`:ak`); an amount: DECIMAL on MySQL/MariaDB, compared
+ * with the key as a DECIMAL (a string would be compared as a double); digit text on SQLite,
+ * in numeric order as (length, text), which its expression index keeps.
+ */
+function sortKeys(qb: SelectQueryBuilder<ObjectLiteral>, alias: string, params: ListParams): [column: string, param: string][] {
+  const sort = params.sort;
+  if (!sort) return [[`${alias}.created_at`, 't']];
+  const column = `${alias}.${sort.column}`;
+  if (!sort.money) return [[column, 'k']];
+  const type = qb.connection.options.type;
+  if (type === 'mysql' || type === 'mariadb') return [[column, 'k:decimal']];
+  return [
+    [`LENGTH(${column})`, 'kl'],
+    [column, 'k'],
+  ];
+}
+
+/**
+ * The keyset predicate "after (or before) the cursor" over (keys..., id), `op` `<` or `>`:
+ * - `nested` (created_at, on every engine): `k <= :k AND (k < :k OR id < :id)`, the same rows
+ *   as the row-value comparison, with a leading bound on k that every engine reads as an index
+ *   range (ties on created_at are few: the range steps over at most a few rows);
+ * - a sort key with many ties (a status, a common amount) needs the tie's own range, else a
+ *   page reads every tied row beyond the cursor: `or` on MySQL/MariaDB,
+ *   `k < :k OR (k = :k AND id < :id)`, two intervals of the forced index read in order; `row`
+ *   on SQLite, `(k, id) < (:k, :id)`, which its planner reads as one range. SQLite does not
+ *   range a row value over an expression, so its amount key (length(amount), amount) stays
+ *   `nested`: a range from the cursor's digit count down, which steps over the rows of that
+ *   digit count beyond the cursor (docs/decisions/0179-connections-both-ways.md).
+ */
+function keyset(keys: [string, string][], side: 'a' | 'b', alias: string, op: '<' | '>', style: 'nested' | 'or' | 'row'): string {
+  const param = (p: string) => (p.endsWith(':decimal') ? `CAST(:${side}${p.slice(0, -8)} AS DECIMAL(38,0))` : `:${side}${p}`);
+  if (style === 'row') return `(${keys.map(([column]) => column).join(', ')}, ${alias}.id) ${op} (${keys.map(([, p]) => param(p)).join(', ')}, :${side}id)`;
+  let clause = `${alias}.id ${op} :${side}id`;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const [column, p] = keys[i];
+    const inner = i === keys.length - 1 ? clause : `(${clause})`;
+    clause =
+      style === 'or'
+        ? `(${column} ${op} ${param(p)} OR (${column} = ${param(p)} AND ${inner}))`
+        : `${column} ${op}= ${param(p)} AND (${column} ${op} ${param(p)} OR ${inner})`;
   }
-  return qb
-    .orderBy(`${alias}.created_at`, 'DESC')
-    .addOrderBy(`${alias}.id`, 'DESC')
-    .limit(params.limit + 1);
+  return clause;
+}
+
+/** The cursor values of the keyset predicates: `at`/`aid` (created_at) or `ak`(/`akl`)/`aid`, and `b...` for `before`. */
+function keysetValues(params: ListParams): SelectValues {
+  const v: SelectValues = {};
+  const put = (side: 'a' | 'b', pos: { t: number; id: string; k?: string } | undefined) => {
+    if (!pos) return;
+    if (params.sort) {
+      v[`${side}k`] = pos.k ?? '';
+      if (params.sort.money) v[`${side}kl`] = (pos.k ?? '').length;
+    } else v[`${side}t`] = pos.t;
+    v[`${side}id`] = pos.id;
+  };
+  put('a', params.after);
+  put('b', params.before);
+  return v;
 }
 
 const statusClause = (alias: string) => `${alias}.status IN (:...statuses)`;
@@ -62,11 +134,7 @@ export function listValues(scope: Scope, params: ListParams): SelectValues {
   if (params.merchantReference) v.mref = params.merchantReference;
   if (params.createdGte !== undefined) v.gte = params.createdGte;
   if (params.createdLt !== undefined) v.lt = params.createdLt;
-  if (params.after) {
-    v.at = params.after.t;
-    v.aid = params.after.id;
-  }
-  return v;
+  return Object.assign(v, keysetValues(params));
 }
 
 /** The indexes a listed table offers the list (see `listRows`). */
@@ -86,11 +154,19 @@ export interface ListIndexes {
    * payment's refunds: a status index that yields the order looked cheaper than the payment's own).
    */
   sqliteToo?: boolean;
+  /**
+   * The sorts other than created_at whose index `ix_<table>_<sort>_sort` (merchant_id,
+   * environment, <key>, id) a sorted page reads, forced on every engine. A sorted page of a
+   * caller whose indexes do not name its sort is left to the optimizer.
+   */
+  sorts?: readonly string[];
 }
 
-/** The conventional names: `ix_<table>_list` and `ix_<table>_status_list`. */
-export function listIndexesOf(table: string, byStatus: boolean): ListIndexes {
-  return byStatus ? { list: `ix_${table}_list`, byStatus: `ix_${table}_status_list` } : { list: `ix_${table}_list` };
+/** The conventional names: `ix_<table>_list`, `ix_<table>_status_list` and `ix_<table>_<sort>_sort`. */
+export function listIndexesOf(table: string, byStatus: boolean, sorts?: readonly string[]): ListIndexes {
+  const indexes: ListIndexes = byStatus ? { list: `ix_${table}_list`, byStatus: `ix_${table}_status_list` } : { list: `ix_${table}_list` };
+  if (sorts) indexes.sorts = sorts;
+  return indexes;
 }
 
 /**
@@ -112,14 +188,56 @@ export function listIndexesOf(table: string, byStatus: boolean): ListIndexes {
  * merchant_reference filter (the unique index answers it), the optimizer chooses alone.
  * One SQL statement in every case, sent through `em` (the unit of work the builder came from).
  */
-export function listRows<E extends ObjectLiteral>(
+export async function listRows<E extends ObjectLiteral>(
   em: EntityManager,
   qb: SelectQueryBuilder<E>,
   alias: string,
   params: ListParams,
   indexes?: ListIndexes,
-): Promise<E[]> {
-  return runSelect(em, prepareListRows(qb, alias, params, indexes));
+): Promise<E[] & { total?: ListTotal }> {
+  const rows: E[] & { total?: ListTotal } = await runSelect(em, prepareListRows(qb, alias, params, indexes));
+  if (params.count) rows.total = await countListRows(em, qb, alias, params, indexes);
+  return rows;
+}
+
+/**
+ * The size of the list `qb` (built by `applyList`) pages through: the same scope and filters
+ * without the keyset, order or page size, counted up to TOTAL_COUNT_CAP + 1 rows
+ * (`SELECT COUNT(*) FROM (SELECT 1 ... LIMIT cap + 1)`), through the index the list's first
+ * page reads (the status or filter index for a status or `byValue` filter, else `list`; forced
+ * as a page's is). A count reads at most cap + 1 index entries, whatever the table's size.
+ */
+export async function countListRows<E extends ObjectLiteral>(
+  em: EntityManager,
+  qb: SelectQueryBuilder<E>,
+  alias: string,
+  params: ListParams,
+  indexes?: ListIndexes,
+): Promise<ListTotal> {
+  const keysets = keysetClauses.get(qb) ?? [];
+  const counted = qb.clone();
+  counted.expressionMap.wheres = counted.expressionMap.wheres.filter((w) => !keysets.includes(w.condition as string));
+  counted
+    .select('1', 'one')
+    .orderBy()
+    .limit(TOTAL_COUNT_CAP + 1);
+  let sql = counted.getQuery();
+  if (indexes && !params.merchantReference) {
+    const index = params.statuses && indexes.byStatus ? indexes.byStatus : indexes.byValue ? indexes.byValue.index : indexes.list;
+    const type = qb.connection.options.type;
+    const mysql = type === 'mysql' || type === 'mariadb';
+    if (mysql || (indexes.sqliteToo && index === indexes.list)) {
+      const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
+      sql = withIndex(sql, from, qb.escape(index), mysql);
+    }
+  }
+  const [query, values] = qb.connection.driver.escapeQueryWithParameters(
+    `SELECT COUNT(*) AS ${qb.escape('n')} FROM (${sql}) ${qb.escape('counted')}`,
+    counted.getParameters(),
+  );
+  const [row]: { n: number | string }[] = await em.query(query, values);
+  const n = Number(row.n);
+  return n > TOTAL_COUNT_CAP ? { count: TOTAL_COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
 /**
@@ -129,6 +247,10 @@ export function listRows<E extends ObjectLiteral>(
  */
 export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, params: ListParams, indexes?: ListIndexes): Select<E> {
   if (!indexes || params.merchantReference) return qb;
+  if (params.sort) {
+    if (!indexes.sorts?.includes(params.sort.name)) return qb;
+    return readingIndex(qb, `ix_${qb.expressionMap.mainAlias!.metadata.tableName}_${params.sort.name}_sort`, true);
+  }
   const type = qb.connection.options.type;
   const mysql = type === 'mysql' || type === 'mariadb';
   const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;

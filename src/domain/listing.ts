@@ -9,16 +9,58 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { COUNTRY, CURRENCY } from './validation';
 import { check } from './schema';
 import type { Scope } from './scope';
-import { cursorEncoder, decodeCursor, type KeysetPosition } from './list-cursor';
+import { cursorEncoder, decodeCursor, DEFAULT_SORT, type KeysetPosition } from './list-cursor';
 
-export { decodeCursor, encodeCursor, type KeysetPosition } from './list-cursor';
+export { decodeCursor, encodeCursor, DEFAULT_SORT, type KeysetPosition } from './list-cursor';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
+/** How a list is sorted by another key than created_at (ties broken by id). */
+export interface ListSort {
+  /** The sort's name in cursors and index names (`amount`, `status`). */
+  name: string;
+  /** The entity property the cursor takes the key from. */
+  property: string;
+  /** The column. */
+  column: string;
+  /** A money column: DECIMAL on MySQL/MariaDB, digit text on SQLite (ordered by length, then text). */
+  money?: boolean;
+}
+
+/**
+ * The GraphQL sorts of the dashboard's main lists (payment, payout and topup intents, refunds):
+ * by amount (numerically) or status, ties broken by id; each has its keyset index
+ * `ix_<table>_<name>_sort` (migration 1741617900000).
+ */
+export const AMOUNT_AND_STATUS_SORTS: Record<string, ListSort> = {
+  amount: { name: 'amount', property: 'amount', column: 'amount', money: true },
+  status: { name: 'status', property: 'status', column: 'status' },
+};
+
+/** `totalCount` counts at most this many records (see `ListTotal`). */
+export const TOTAL_COUNT_CAP = 10_000;
+
+/** The size of a filtered list: exact up to TOTAL_COUNT_CAP; `capped` when it has more (count is then the cap). */
+export interface ListTotal {
+  count: number;
+  capped: boolean;
+}
+
 export interface ListParams {
   limit: number;
+  /** The page starts after this position (in the list's order). */
   after?: KeysetPosition;
+  /** GraphQL `before`: the page ends before this position (in the list's order). */
+  before?: KeysetPosition;
+  /** GraphQL `last`: the page is the `limit` items just before `before` (or the list's end), still in the list's order. */
+  fromEnd?: boolean;
+  /** GraphQL `sortKey` other than CREATED_AT (absent: created_at, the REST lists' order). */
+  sort?: ListSort;
+  /** GraphQL `reverse`: ascending by the sort key and id, instead of descending. */
+  reverse?: boolean;
+  /** GraphQL `totalCount` selected: count the filtered list too (`ListTotal`). */
+  count?: boolean;
   statuses?: string[];
   country?: string;
   currency?: string;
@@ -31,8 +73,15 @@ export interface ListParams {
 
 export interface Page<T> {
   data: T[];
+  /** More items follow in the direction the page was read (REST: a next page; GraphQL `last`: a previous one). */
   hasMore: boolean;
+  /** The last item's cursor when another page follows (a connection's `endCursor` reuses it), else null. */
   nextCursor: string | null;
+  /** GraphQL PageInfo; absent: forward only, `hasMore` says hasNextPage. */
+  hasNextPage?: boolean;
+  hasPreviousPage?: boolean;
+  /** The size of the filtered list, when it was asked for (`ListParams.count`). */
+  total?: ListTotal;
   /**
    * The cursor that resumes after element `i` (Relay edge cursors). Computed on demand: REST
    * sends only `nextCursor`, so a page encodes one cursor, not one per row.
@@ -49,6 +98,22 @@ export interface ListSpec {
   /** Resources without these columns opt out of the filters. */
   noCountryCurrency?: boolean;
   noMerchantReference?: boolean;
+  /** Sorts other than created_at the GraphQL list offers (`sortKey`), each read through `ix_<table>_<name>_sort`. */
+  sorts?: Record<string, ListSort>;
+}
+
+/** The GraphQL-only paging of a connection, beside the REST names (`limit`, `cursor`) in a list query. */
+export const GRAPHQL_PAGING = Symbol('graphql paging');
+
+export interface GraphqlPaging {
+  /** Whether `first` was given (it has a default, which `last` replaces). */
+  firstGiven: boolean;
+  last?: number;
+  before?: string;
+  /** A sort of the spec's `sorts`, or created_at. */
+  sort?: string;
+  reverse?: boolean;
+  count?: boolean;
 }
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2}))$/;
@@ -89,10 +154,13 @@ export function parseIsoInstant(value: string, param: string): number {
   return fraction.length > 3 && /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
 }
 
+export const CURSOR_DESCRIPTION =
+  "Opaque: the `next_cursor` of the previous page, sent back unchanged. Only a cursor the service issued for this list and API key's environment works; any other value is 400 validation_error naming `cursor`.";
+
 /** `limit` and `cursor`, as every listing takes them. */
 export const PAGING_QUERY = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: "The previous page's next_cursor." })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: CURSOR_DESCRIPTION })),
 };
 
 const Instant = (description: string) =>
@@ -139,12 +207,33 @@ export function listQuerySchema(spec: ListSpec): TSchema {
 }
 
 /** Parses REST query parameters (or the GraphQL arguments mapped onto them). */
-export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, scope: Scope): ListParams {
-  const query = check(listQuerySchema(spec), raw, 'query') as Record<string, string | number | undefined>;
+export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, scope: Scope, resource = spec.resource): ListParams {
+  const paging = (raw as { [GRAPHQL_PAGING]?: GraphqlPaging })[GRAPHQL_PAGING];
+  // The REST names only: the GraphQL paging rides beside them under a symbol.
+  const query = check(listQuerySchema(spec), paging ? Object.fromEntries(Object.entries(raw)) : raw, 'query') as Record<string, string | number | undefined>;
   const text = (name: string) => (query[name] === undefined ? undefined : String(query[name]));
   const params: ListParams = { limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit), extra: {} };
+  let sortName = DEFAULT_SORT;
+  if (paging) {
+    sortName = paging.sort ?? DEFAULT_SORT;
+    if (sortName !== DEFAULT_SORT) {
+      const sort = spec.sorts?.[sortName];
+      if (!sort) throw ApiError.validation('sortKey', `This list is not sorted by ${sortName}.`);
+      params.sort = sort;
+    }
+    if (paging.reverse) params.reverse = true;
+    if (paging.count) params.count = true;
+    if (paging.last !== undefined && paging.last !== null) {
+      if (paging.firstGiven) throw ApiError.validation('last', 'Give first or last, not both: first pages forward from after, last backward from before.');
+      if (!Number.isInteger(paging.last) || paging.last < 1 || paging.last > MAX_LIMIT)
+        throw ApiError.validation('last', `last must be a whole number from 1 to ${MAX_LIMIT}.`);
+      params.limit = paging.last;
+      params.fromEnd = true;
+    }
+    if (paging.before !== undefined && paging.before !== null) params.before = decodeCursor(resource, scope, paging.before, 'before', sortName);
+  }
   const cursor = text('cursor');
-  if (cursor !== undefined) params.after = decodeCursor(spec.resource, scope, cursor);
+  if (cursor !== undefined) params.after = decodeCursor(resource, scope, cursor, 'cursor', sortName);
   const status = text('status');
   if (status !== undefined) params.statuses = [...new Set(status.split(',').map((s) => s.trim()))];
   params.country = text('country');
@@ -166,20 +255,30 @@ export function parseListQuery(raw: Record<string, unknown>, spec: ListSpec, sco
  * there is more), each made wire by `toWire`, with the cursor that resumes after it.
  */
 export function toPage<R extends { id: string; createdAt: Date }, W>(
-  rows: R[],
+  rows: R[] & { total?: ListTotal },
   params: ListParams,
   resource: string,
   scope: Scope,
   toWire: (row: R) => W,
 ): Page<W> {
   const hasMore = rows.length > params.limit;
-  const pageRows = hasMore ? rows.slice(0, params.limit) : rows;
-  const encode = cursorEncoder(resource, scope);
-  const cursorAt = (i: number) => encode({ t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
+  let pageRows = hasMore ? rows.slice(0, params.limit) : rows;
+  // `last`: read from the end backwards (limit + 1), shown in the list's order.
+  if (params.fromEnd) pageRows = pageRows.slice().reverse();
+  const sort = params.sort;
+  const encode = cursorEncoder(resource, scope, sort?.name ?? DEFAULT_SORT);
+  const cursorAt = sort
+    ? (i: number) => encode({ t: 0, id: pageRows[i].id, k: String((pageRows[i] as Record<string, unknown>)[sort.property]) })
+    : (i: number) => encode({ t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
   return {
     data: pageRows.map(toWire),
     hasMore,
-    nextCursor: hasMore ? cursorAt(pageRows.length - 1) : null,
+    nextCursor: hasMore && !params.fromEnd ? cursorAt(pageRows.length - 1) : null,
+    // Relay: the far side of a cursor is known to have items without reading it (the
+    // cursor's own row, unless it was deleted since); `hasMore` is the side the page was read.
+    hasNextPage: params.fromEnd ? params.before !== undefined : hasMore,
+    hasPreviousPage: params.fromEnd ? hasMore : params.after !== undefined,
+    total: rows.total,
     cursorAt,
   };
 }

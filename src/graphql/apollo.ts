@@ -1,6 +1,7 @@
 /**
  * GraphQL over HTTP (POST and GET) on /graphql with Apollo Server, behind the same
- * authentication as REST and graphql-armor's depth, cost, alias, directive and token limits.
+ * authentication as REST, graphql-armor's depth, alias, directive and token limits, and the
+ * query cost limit of cost.ts.
  * A document that does not parse or validate is HTTP 400 with `extensions.code`
  * `validation_error` (errors.ts maps Apollo's own codes).
  */
@@ -14,7 +15,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
 import type { App } from '../app';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
@@ -26,10 +27,11 @@ import { ApiError } from '../domain/errors';
 import { jitGateway } from './executor';
 import { buildGraphQLSchema } from './schema';
 import { oneMutationPerKeyPlugin } from './mutation-rules';
+import { queryCostPlugin } from './cost';
+import { TrustedDocuments } from './trusted-documents';
 
 export const ARMOR_LIMITS = {
   maxDepth: { n: 10 },
-  costLimit: { maxCost: 5000 },
   maxAliases: { n: 15 },
   maxDirectives: { n: 20 },
   maxTokens: { n: 2000 },
@@ -76,6 +78,9 @@ export function createArmor() {
   return new ApolloArmor({
     ...ARMOR_LIMITS,
     maxTokens: { ...ARMOR_LIMITS.maxTokens, enabled: false },
+    // The cost limit is cost.ts's: graphql-armor's rule on the operation with its page sizes
+    // written out (variables and defaults), refused as query_too_complex, not as a parse error.
+    costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: true },
   }).protect();
 }
@@ -118,12 +123,14 @@ export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins:
   const schema = buildGraphQLSchema();
   return {
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
-    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, oneMutationPerKeyPlugin, responseHeadPlugin],
+    plugins: [...armor.plugins, ...plugins, ...DEFAULT_PLUGINS_OFF, oneMutationPerKeyPlugin, queryCostPlugin, responseHeadPlugin],
     validationRules: [...armor.validationRules, NoSubscriptionsOverHttp],
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
-    introspection: true,
+    // Off in production: the schema is published as a file (schema.graphql), not answered to
+    // every key (docs/decisions/0151-production-surface.md). Development and tests keep it.
+    introspection: app.config.nodeEnv !== 'production',
     // Off: Apollo's store is one cache for every caller, so a hash one merchant registered would
     // run for another. A request that names one is refused before Apollo (persistedQueryRefusal).
     persistedQueries: false,
@@ -154,11 +161,42 @@ export function persistedQueryRefusal(body: unknown, query: unknown): ApiError |
     : undefined;
 }
 
-export async function registerGraphQL(fastify: FastifyInstance, app: App): Promise<ApolloServer<GqlContext>> {
+/**
+ * A POST naming `documentId` runs that registered document: its text goes in `query` before
+ * Apollo reads the body. Without one, a member's request is refused when only registered
+ * documents are trusted (trusted-documents.ts).
+ */
+function useTrustedDocument(trusted: TrustedDocuments, request: FastifyRequest): void {
+  if (request.method === 'GET') {
+    if ((request.query as Record<string, unknown>).documentId !== undefined) throw ApiError.validation('documentId', 'Send documentId in a POST body.');
+    trusted.refuseText(ctxOf(request).principal, 'query');
+    return;
+  }
+  const body = request.body;
+  const documentId = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).documentId : undefined;
+  if (documentId === undefined) {
+    trusted.refuseText(ctxOf(request).principal, 'query');
+    return;
+  }
+  const carrier = body as Record<string, unknown>;
+  if (carrier.query !== undefined) throw ApiError.validation('documentId', 'Send either documentId or query, not both.');
+  carrier.query = trusted.text(documentId, 'documentId');
+  delete carrier.documentId;
+}
+
+export async function registerGraphQL(fastify: FastifyInstance, app: App, trusted: TrustedDocuments): Promise<ApolloServer<GqlContext>> {
   const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
   fastify.addHook('preHandler', (request, _reply, done) => {
-    done(request.routeOptions.url === '/graphql' ? persistedQueryRefusal(request.body, request.query) : undefined);
+    if (request.routeOptions.url !== '/graphql') return done();
+    try {
+      const refusal = persistedQueryRefusal(request.body, request.query);
+      if (refusal) throw refusal;
+      useTrustedDocument(trusted, request);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
   });
   // The integration's route, registered directly so HEAD is not exposed beside GET: Apollo
   // refuses HEAD, so the route table (405 Allow) must not offer it.

@@ -34,6 +34,8 @@ export interface GqlContext {
   mutationField?: string;
   /** The mutation fields whose answer is an existing record (a repeated merchantReference or an idempotent replay). */
   deduplicated?: string[];
+  /** Whether the caller may resolve each declared field, decided once per operation (access.ts). */
+  permissions?: Map<object, boolean>;
 }
 
 export function createContext(services: GraphServices, ctx: RequestContext, idempotencyKey?: string): GqlContext {

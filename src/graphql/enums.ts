@@ -4,6 +4,8 @@ import { PAYMENT_STATUSES, PaymentStatus } from '../modules/payments/payment.sta
 import { PAYOUT_STATUSES, PayoutStatus } from '../modules/payouts/payout.states';
 import { REFUND_STATUSES, RefundStatus } from '../modules/refunds/refund.states';
 import { TOPUP_STATUSES, TopupStatus } from '../modules/topups/topup.states';
+import { EVENT_TYPES, FAILURE_CODES, type EventTypeName, type FailureCodeName } from '../modules/events/event-types';
+import { PAYMENT_METHODS, type PaymentMethodName } from '../modules/methods/catalogue';
 
 type WireEnum<V extends string> = { [K in V as Uppercase<K>]: K };
 
@@ -82,3 +84,66 @@ registerEnumType(CheckoutModeEnum, {
     HOSTED: { description: 'The payer chooses the method on the hosted checkout page.' },
   },
 });
+
+/** The enum value name of a wire string: `payout_intent.cancelled` -> `PAYOUT_INTENT_CANCELLED`. */
+export const enumName = (wire: string): string => wire.replace(/\./g, '_').toUpperCase();
+
+/**
+ * A GraphQL enum over wire strings (value name `enumName(wire)`, internal value the wire string).
+ * These enums sit beside the contract's String fields (`type`, `failureCode`, `paymentMethod`),
+ * as `<field>Enum` fields and arguments, as `amountMoney` sits beside `amount` (docs/graphql.md).
+ */
+function wireEnum<V extends string>(wires: readonly V[], name: string, description: string, meaning: (wire: V) => string): Record<string, V> {
+  const values = Object.fromEntries(wires.map((w) => [enumName(w), w])) as Record<string, V>;
+  const valuesConfig = Object.fromEntries(wires.map((w) => [enumName(w), { description: meaning(w) }]));
+  registerEnumType(values, { name, description, valuesConfig });
+  return values;
+}
+
+export const EventTypeEnum = wireEnum(
+  EVENT_TYPES,
+  'EventType',
+  'The type of an event (the String `Event.type` upper-cased with `.` as `_`): PAYOUT_INTENT_CANCELLED is payout_intent.cancelled.',
+  (wire) => {
+    const [resource, what] = wire.split('.');
+    return what === 'created'
+      ? `A ${resource.replace(/_/g, ' ')} was created.`
+      : `\`${wire}\`: a ${resource.replace(/_/g, ' ')} became or was ${what.replace(/_/g, ' ')}.`;
+  },
+);
+export type EventTypeEnum = EventTypeName;
+
+/** The failure codes the service sets, and OTHER for a test helper's own code. */
+const FAILURE_CODE_VALUES = [...(Object.keys(FAILURE_CODES) as FailureCodeName[]), 'other' as const];
+export const FailureCodeEnum = wireEnum(
+  FAILURE_CODE_VALUES,
+  'FailureCode',
+  'Why a payment, payout, topup or refund failed or was cancelled (the String `failureCode` upper-cased). OTHER: a code a test helper named; `failureCode` has it.',
+  (code) => (code === 'other' ? 'A code not in this list (a test helper may name any snake_case code); read failureCode.' : FAILURE_CODES[code]),
+);
+export type FailureCodeEnum = FailureCodeName | 'other';
+
+/** The FailureCode of a wire failure code: null stays null, a code outside the list is OTHER. */
+export function failureCodeEnum(code: string | null): FailureCodeEnum | null {
+  if (code === null) return null;
+  return code in FAILURE_CODES ? (code as FailureCodeName) : 'other';
+}
+
+export const PaymentMethodEnum = wireEnum(
+  PAYMENT_METHODS,
+  'PaymentMethod',
+  'A payment method of this service (the String `paymentMethod` upper-cased): PROMPTPAY is promptpay.',
+  (m) =>
+    ({
+      promptpay: 'PromptPay: the payer scans a QR code in their banking app.',
+      bank_transfer: 'A bank transfer to the account the next step names.',
+      online_banking: "Internet or mobile banking: the payer approves on their bank's page.",
+      direct_debit: "A debit from the payer's bank account.",
+    })[m],
+);
+export type PaymentMethodEnum = PaymentMethodName;
+
+/** The PaymentMethod of a wire method name; null for none (hosted checkout before the payer chose). */
+export function paymentMethodEnum(method: string | null): PaymentMethodEnum | null {
+  return method !== null && (PAYMENT_METHODS as readonly string[]).includes(method) ? (method as PaymentMethodName) : null;
+}

@@ -12,7 +12,7 @@ export const ErrorCodeEnum = Object.fromEntries(Object.keys(ERROR_CODES).map((co
 registerEnumType(ErrorCodeEnum, {
   name: 'ErrorCode',
   description:
-    'Every code an error can carry in `extensions.code` (REST: `error.code`): the value name upper-cased, the wire code lower-case (VALIDATION_ERROR is "validation_error").',
+    'Every code an error can carry in `extensions.code` (REST: `error.code`): the value name upper-cased, the wire code lower-case (VALIDATION_ERROR is "validation_error"). The contract fixes both: enum values are UPPER_CASE, and `extensions.code` is the same code string as REST\'s `error.code`, so the two cases stay (docs/decisions/0172).',
   valuesConfig: Object.fromEntries(
     Object.entries(ERROR_CODES).map(([code, { status, description }]) => [code.toUpperCase(), { description: `HTTP ${status} on REST. ${description}` }]),
   ),

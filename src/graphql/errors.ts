@@ -120,13 +120,17 @@ export function formatError(log: Logger) {
   };
 }
 
-/** Runs a list parse/query, reporting bad arguments under their GraphQL names (`first`, `after`, `filter.*`). */
+/** The paging arguments a list reports under their own names (its filters are under `filter.*`). */
+const PAGING_ARGS = new Set(['last', 'before', 'sortKey', 'reverse']);
+
+/** Runs a list parse/query, reporting bad arguments under their GraphQL names (`first`, `after`, `last`, `before`, `sortKey`, `filter.*`). */
 export async function withListArgs<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof ApiError && err.param) {
-      const mapped = err.param === 'limit' ? 'first' : err.param === 'cursor' ? 'after' : graphqlParam(err.param, 'filter');
+      const mapped =
+        err.param === 'limit' ? 'first' : err.param === 'cursor' ? 'after' : PAGING_ARGS.has(err.param) ? err.param : graphqlParam(err.param, 'filter');
       throw new GraphQLError(err.message, { extensions: { code: err.code, param: mapped } });
     }
     throw err;

@@ -6,8 +6,9 @@
  */
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from './scalars';
-import { EnvironmentEnum } from './enums';
-import { money, MoneyType, type Money } from './money';
+import { EnvironmentEnum, failureCodeEnum, FailureCodeEnum } from './enums';
+import { money, MoneyInput, MoneyType, type Money } from './money';
+import { GraphQLError } from 'graphql';
 
 @ObjectType()
 export abstract class IntentFields {
@@ -37,6 +38,11 @@ export abstract class IntentFields {
   @Field(() => String, { name: 'failureCode', nullable: true, description: 'Why it failed or was cancelled, as a code; null otherwise.' })
   failure_code: string | null;
 
+  @Field(() => FailureCodeEnum, { nullable: true, description: '`failureCode` as a FailureCode (OTHER for a code outside the list); null otherwise.' })
+  get failureCodeEnum(): FailureCodeEnum | null {
+    return failureCodeEnum(this.failure_code);
+  }
+
   @Field(() => String, { name: 'failureMessage', nullable: true, description: 'Why it failed or was cancelled, for people; null otherwise.' })
   failure_message: string | null;
 
@@ -50,11 +56,22 @@ export abstract class IntentFields {
 /** The create fields every intent requires; the REST body names are their snake_case forms. */
 @InputType()
 export abstract class CreateIntentFields {
-  @Field(() => String, { description: 'Minor units, as a string of digits.' })
-  amount: string;
+  @Field(() => MoneyInput, { nullable: true, description: 'The amount and its currency. Give this, or the deprecated amount and currency.' })
+  amountMoney?: MoneyInput;
 
-  @Field(() => String, { description: 'ISO 4217 currency code (or an accepted token symbol).' })
-  currency: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Minor units, as a string of digits.',
+    deprecationReason: 'Use amountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
+  amount?: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 4217 currency code (or an accepted token symbol).',
+    deprecationReason: 'Use amountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
+  currency?: string;
 
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 country code.' })
   country: string;
@@ -80,4 +97,36 @@ export abstract class IntentFilterFields {
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Created before (exclusive).' })
   createdLt?: string;
+}
+
+/**
+ * Exactly one form of an amount going in: its Money form (`field`, a MoneyInput) or the
+ * deprecated strings it replaces. Both at once is a validation_error whose param is the
+ * Money field's GraphQL path (`input.amountMoney`, `amountMoney` for an argument); every
+ * input that takes money goes through here, so each refuses the same way. Returns the
+ * Money form when given.
+ */
+export function oneAmountForm<M extends object>(
+  field: string,
+  moneyForm: M | null | undefined,
+  strings: Record<string, unknown>,
+  paramPrefix = 'input',
+): M | undefined {
+  if (moneyForm === undefined || moneyForm === null) return undefined;
+  const given = Object.keys(strings).filter((k) => strings[k] !== undefined && strings[k] !== null);
+  if (given.length > 0) {
+    const param = paramPrefix ? `${paramPrefix}.${field}` : field;
+    throw new GraphQLError(`Give either ${field} or ${Object.keys(strings).join(' and ')}, not both.`, { extensions: { code: 'validation_error', param } });
+  }
+  return moneyForm;
+}
+
+/**
+ * A create input with `amountMoney` as the REST body's `amount` and `currency` (so a request
+ * fingerprints the same in either form). Both forms at once is a validation_error on `input.amountMoney`.
+ */
+export function withAmountFields<T extends CreateIntentFields>(input: T, paramPrefix = 'input'): Omit<T, 'amountMoney'> {
+  const { amountMoney, ...rest } = input;
+  const given = oneAmountForm('amountMoney', amountMoney, { amount: rest.amount, currency: rest.currency }, paramPrefix);
+  return given ? { ...rest, amount: given.minorUnits, currency: given.currency } : rest;
 }

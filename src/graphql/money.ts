@@ -10,7 +10,7 @@
  * (type-graphql calls a getter of the type's class on the wire record.) Amounts never pass
  * through a JavaScript number.
  */
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { exponentOf, toMajorString } from '../modules/methods/currency';
 
@@ -65,4 +65,13 @@ export function money(minorUnits: string, currency: string): Money {
 /** The Money of an amount that may be absent (a limit, an optional amount): null when absent. */
 export function moneyOrNull(minorUnits: string | null | undefined, currency: string | null | undefined): Money | null {
   return minorUnits === null || minorUnits === undefined || !currency ? null : money(minorUnits, currency);
+}
+
+@InputType('MoneyInput', { description: 'An amount going in: minor units of a currency (the input form of Money).' })
+export class MoneyInput {
+  @Field(() => String, { description: 'The amount in minor units, as a string of digits ("15050" is 150.50 THB).' })
+  minorUnits: string;
+
+  @Field(() => CurrencyCodeScalar, { description: 'The currency of the amount.' })
+  currency: string;
 }

@@ -5,14 +5,14 @@
  * `bal_test_THB` too). A record type becomes a Node in two lines (docs/graphql.md):
  *
  *     @ObjectType('PayoutIntent', { implements: NodeInterface })         // the type
- *     registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(id)); // its module
+ *     registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(id), 'payout_intents:read'); // its module
  *
  * The loader reads through the request's DataLoaders, so it is scoped to the caller's
  * merchant and environment like every lookup: another merchant's id is not found.
  */
 import 'reflect-metadata';
 import { Field, ID, InterfaceType } from 'type-graphql';
-import type { Requirement } from '../domain/access';
+import { isRequirement, type Requirement } from '../domain/access';
 import type { RequestContext } from '../domain/scope';
 import type { Loaders } from './context';
 
@@ -25,8 +25,8 @@ export type ObjectTypeClass = abstract new (...args: never[]) => object;
 interface NodeKind {
   type: ObjectTypeClass;
   load: NodeLoader;
-  /** What reading one through `node(id:)` needs, when it is not the permission `<object>s:read` of the record's `object`. */
-  needs?: Requirement;
+  /** What reading one through `node(id:)` needs: what the record's own query asks. */
+  needs: Requirement;
 }
 
 const KINDS = new Map<string, NodeKind>();
@@ -40,10 +40,13 @@ export function idPrefix(id: string): string {
 /**
  * Makes the records whose ids start with `prefix_` findable by `node(id:)`: `type` is their
  * GraphQL object type class (which must declare `implements: NodeInterface`), `load` reads one,
- * `needs` is what the caller must hold when the record's `object` does not name its permission
- * (an audit entry is read with `events:read`, an API key with the `api_keys` capability).
+ * `needs` is what the caller must hold: the same requirement as the record's own query
+ * (`payout_batches:read` as `payoutBatch(id:)`; an audit entry `events:read`, an API key the
+ * `api_keys` capability). It is required, so a new Node type cannot forget it;
+ * test/graphql/node-permissions.test.ts compares every kind with its own query.
  */
-export function registerNode(prefix: string, type: ObjectTypeClass, load: NodeLoader, needs?: Requirement): void {
+export function registerNode(prefix: string, type: ObjectTypeClass, load: NodeLoader, needs: Requirement): void {
+  if (!isRequirement(needs)) throw new Error(`id prefix ${prefix}_ needs a permission for node(id:)`);
   const known = KINDS.get(prefix);
   if (known && known.type !== type) throw new Error(`id prefix ${prefix}_ is already registered for ${known.type.name}`);
   KINDS.set(prefix, { type, load, needs });

@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync, NonEmptyArray, type ResolverData } from 'type-graphql';
 import type { GqlContext } from './context';
-import { checkPermission, rootRequirements } from './access';
+import { rootRequirements } from './access';
 import { MODULES } from '../modules';
 
 let cached: GraphQLSchema | undefined;
@@ -30,7 +30,7 @@ export function buildGraphQLSchema(): GraphQLSchema {
   // asks the operation's context for them (a scoped container, one per application).
   const container = ({ context }: ResolverData<GqlContext>) => context.services;
   if (cached) return cached;
-  const schema = buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container, globalMiddlewares: [checkPermission] });
+  const schema = buildSchemaSync({ resolvers, validate: false, pubSub: NO_PUBSUB, container });
   rootRequirements(schema); // throws when a root field declares no permission
   describeRoots(schema);
   cached = schema;

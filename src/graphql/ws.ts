@@ -5,8 +5,8 @@
  * session cookie on the upgrade (its Origin checked; a bad key or session closes the socket with 4401), the per-key rate limit (a connection and each subscribe take one
  * point; a connection over the limit closes with 4429, a subscribe over it is refused
  * with `rate_limited`), at most MAX_SUBSCRIPTIONS_PER_SOCKET operations at a time, the
- * token limit at parse time, graphql-armor's validation rules (depth, cost, aliases,
- * directives), and a fresh per-operation context. Only subscription operations are served.
+ * token limit at parse time, graphql-armor's validation rules (depth, aliases,
+ * directives), the query cost limit (cost.ts), and a fresh per-operation context. Only subscription operations are served.
  *
  * A key revoked (or a session ended) after connecting closes the socket with 4403: at its next subscribe, or
  * when the process's revocation watcher learns of it (at once in the revoking process,
@@ -31,7 +31,9 @@ import {
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app';
-import { ApiError } from '../domain/errors';
+import type { TrustedDocuments } from './trusted-documents';
+import { ApiError, ERROR_CODES } from '../domain/errors';
+import { toGraphQLError } from './errors';
 import { grantsOf } from '../domain/permissions';
 import { newRequestId } from '../domain/ids';
 import type { AuthenticatedKey } from '../modules/auth/auth.service';
@@ -40,6 +42,7 @@ import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
 import { graphServices } from './services';
 import { buildGraphQLSchema } from './schema';
+import { QUERY_COST, requestedCost } from './cost';
 import { writeSocketError } from '../http/error-replies';
 import { pathOf } from '../http/request';
 
@@ -95,6 +98,29 @@ const isRateLimited = (err: unknown): err is ApiError & { retryAfter: number } =
 /** Close codes (docs/subscriptions.md). 4429: the key's rate limit; the reason says when to retry. */
 export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, rateLimited: 4429 } as const;
 
+/** Event streams onSubscribe opened (to refuse with an `error` message), by the operation's context: subscribeShared reads from them. */
+const openedSources = new WeakMap<object, AsyncIterable<unknown>>();
+
+/**
+ * A refusal while setting a stream up (permission_denied, not_found, a bad `after`) as the
+ * errors of graphql-ws's `error` message, with the contract's code, instead of a `next` that
+ * carries errors and then completes.
+ */
+function setupErrors(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((e) => {
+    const original = e.originalError;
+    if (original instanceof ApiError) {
+      const mapped = toGraphQLError(original, '');
+      return new GraphQLError(mapped.message, { path: e.path, extensions: mapped.extensions });
+    }
+    const code = e.extensions?.code;
+    if (typeof code === 'string' && Object.hasOwn(ERROR_CODES, code)) return new GraphQLError(e.message, { path: e.path, extensions: e.extensions });
+    // A request error (no path: variables that do not coerce, no such operation): the caller's document.
+    if (e.path === undefined) return new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'validation_error' } });
+    return new GraphQLError(ApiError.internal().message, { path: e.path, extensions: { code: 'internal_error' } });
+  });
+}
+
 /** The text an operation was parsed from, with its variables and name: subscriptions with the same one share results. */
 const operationKeys = new WeakMap<DocumentNode, string>();
 /** Per event row (the object the scope's shared reader hands every stream), per operation key: the executed result. */
@@ -109,7 +135,8 @@ const sharedResults = new WeakMap<object, Map<string, Promise<ExecutionResult>>>
  * event), never on the subscriber; rows read on a stream's own (catch-up) are not shared.
  */
 async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
-  const source = await createSourceEventStream(args);
+  const source = openedSources.get(args.contextValue as object) ?? (await createSourceEventStream(args));
+  openedSources.delete(args.contextValue as object);
   if (!(Symbol.asyncIterator in source)) return source;
   const iterator = source[Symbol.asyncIterator]();
   const key = operationKeys.get(args.document);
@@ -142,7 +169,7 @@ async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<Exec
   return mapped;
 }
 
-export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter): void {
+export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter, trusted: TrustedDocuments): void {
   const schema = buildGraphQLSchema();
   const armor = createArmor();
   const rules = [...specifiedRules, ...armor.validationRules];
@@ -236,13 +263,26 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         }
         let document: DocumentNode;
         try {
-          document = parse(payload.query, { maxTokens: ARMOR_LIMITS.maxTokens.n });
+          // A registered document (extensions.documentId) runs its registered text, whatever `query` holds.
+          const documentId = payload.extensions?.documentId;
+          if (documentId === undefined) trusted.refuseText(key.principal, 'query');
+          const text = documentId === undefined ? payload.query : trusted.text(documentId, 'extensions.documentId');
+          document = parse(text, { maxTokens: ARMOR_LIMITS.maxTokens.n });
         } catch (err) {
+          if (err instanceof ApiError) return [toGraphQLError(err, '')];
           return [new GraphQLError((err as Error).message, { extensions: { code: 'validation_error' } })];
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) {
           return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: 'validation_error' } }));
+        }
+        const cost = requestedCost(schema, document, payload.variables ?? undefined, payload.operationName);
+        if (cost > QUERY_COST.maxCost) {
+          return [
+            new GraphQLError(`This operation costs ${cost}, over the limit of ${QUERY_COST.maxCost}.`, {
+              extensions: { code: 'query_too_complex' },
+            }),
+          ];
         }
         // Queries and mutations go over HTTP, where rate limits, Idempotency-Key and the
         // request's base URL (hosted checkout links) apply; the socket is for subscriptions.
@@ -259,13 +299,18 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
         operationKeys.set(document, `${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? null)}\u0000${access}\u0000${payload.query}`);
         const requestId = newRequestId();
         const contextValue = createContext(graphServices(app), { ...key, requestId, log: app.log.child({ requestId }) });
-        return {
+        const args: ExecutionArgs = {
           schema,
           document,
           contextValue,
           variableValues: payload.variables ?? undefined,
           operationName: payload.operationName ?? undefined,
         };
+        // The stream is opened here, so that a refusal is the protocol's `error` message.
+        const source = await createSourceEventStream(args);
+        if (!(Symbol.asyncIterator in source)) return setupErrors(source.errors ?? []);
+        openedSources.set(contextValue, source);
+        return args;
       },
     },
     wss,

@@ -265,7 +265,8 @@ function expectRange(p: Plan, index: string, maxRows: number, first = false): vo
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  srv = await startServer({ scheduler: false });
+  // Every request reads its key (API_KEY_CACHE_MS 0): the statement count is authentication + list.
+  srv = await startServer({ scheduler: false, env: { API_KEY_CACHE_MS: '0' } });
   mysql = srv.app.db.kind === 'mysql';
   engine = !mysql ? 'SQLite' : (await isMariaDb(srv.app.db.ds)) ? 'MariaDB' : 'MySQL 8';
 }, 120_000);
@@ -324,6 +325,123 @@ describe(`${N.toLocaleString('en')} payouts of one merchant`, () => {
     const single = await plan(await listSql(s, 0, 'processing'));
     expectRange(single, 'ix_payout_intents_status_list', LIMIT + 1, true);
     figures.failedCancelled = rows;
+  }, 120_000);
+
+  /**
+   * A GraphQL page of payoutIntents: `paging` its arguments (first/after or last/before, sortKey,
+   * reverse), `cursor` the cursor variable. Returns the list statement it sent.
+   */
+  async function gqlListSql(paging: string, cursor: string | null): Promise<[string, unknown[]]> {
+    return captureListSql(async () => {
+      const res = await s.client.gql(`query${paging.includes('$c') ? '($c: String)' : ''} { payoutIntents(${paging}) { nodes { id } } }`, { c: cursor });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.payoutIntents.nodes).toHaveLength(LIMIT);
+    });
+  }
+
+  /** A sorted or backward page: every table access is a range (a `ref` without a cursor) of `index`, limit + 1 rows; no sort of the table's rows. */
+  function expectSortedRange(p: Plan, index: string, maxRows: number, union = false): void {
+    if (mysql) {
+      expect(p.lines.length).toBeGreaterThan(0);
+      for (const line of p.lines) expect(['range', 'ref']).toContain(line.split(' ')[0]);
+      for (const line of p.lines) expect(line.split(' ')[1]).toBe(index);
+      expect(p.rowsRead).toBeLessThanOrEqual(maxRows);
+    } else {
+      const uses = p.lines.filter((l) => l.includes(`INDEX ${index} (merchant_id=? AND environment=?`));
+      expect(uses.length).toBeGreaterThan(0);
+      // (A status filter's UNION ALL sorts the branches' limit + 1 rows each: `SCAN r_0`, `TEMP B-TREE`.)
+      if (!union) expect(p.lines.join(' ')).not.toContain('TEMP B-TREE');
+      expect(p.lines.some((l) => /^SCAN r\b/.test(l))).toBe(false);
+    }
+  }
+
+  test('sortKey AMOUNT and STATUS, either direction, forward and backward: each page a range of its sort index, first page and 50,000 deep', async () => {
+    const scope = { merchantId: s.client.merchantId, environment: 'test' as const };
+    const seq = s.rows - 50_000 + 1;
+    // The row 50,000 deep by amount (amount = 100 + seq), and a position among the `processing` rows.
+    const cursors: Record<string, string> = {
+      AMOUNT: encodeCursor('payout_intent', scope, { t: 0, id: idOf(s, seq), k: String(100 + seq) }, 'amount'),
+      STATUS: encodeCursor('payout_intent', scope, { t: 0, id: idOf(s, seq), k: 'processing' }, 'status'),
+    };
+    const rows: Record<string, unknown> = {};
+    const failures: string[] = [];
+    for (const sortKey of ['AMOUNT', 'STATUS']) {
+      const index = `ix_payout_intents_${sortKey.toLowerCase()}_sort`;
+      for (const reverse of [false, true]) {
+        for (const [name, paging, cursor] of [
+          ['first page', `first: ${LIMIT}`, null],
+          ['last page', `last: ${LIMIT}`, null],
+          ['after, deep', `first: ${LIMIT}, after: $c`, cursors[sortKey]],
+          ['before, deep', `last: ${LIMIT}, before: $c`, cursors[sortKey]],
+        ] as const) {
+          const p = await plan(await gqlListSql(`${paging}, sortKey: ${sortKey}, reverse: ${reverse}`, cursor));
+          rows[`${sortKey} reverse=${reverse} ${name}`] = mysql ? p.rowsRead : p.lines.join(' | ');
+          try {
+            expectSortedRange(p, index, LIMIT + 2);
+          } catch (e) {
+            failures.push(
+              `${sortKey} reverse=${reverse} ${name}: ${p.lines.join(' | ')} rows=${p.rowsRead}\n${(e as Error).message.split('\n').slice(0, 4).join(' ')}`,
+            );
+          }
+        }
+      }
+    }
+    figures.sorted = rows;
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  test('backward pages of the default order read the list index from the cursor up: limit + 1 rows at 25,000 and 75,000 deep', async () => {
+    const rows: Record<string, unknown> = {};
+    for (const depth of [25_000, 75_000]) {
+      const p = await plan(await gqlListSql(`last: ${LIMIT}, before: $c`, cursorAt(s, depth)));
+      rows[depth] = mysql ? p.rowsRead : p.lines.join(' | ');
+      expectSortedRange(p, 'ix_payout_intents_list', LIMIT + 2);
+      if (!mysql) expect(p.lines.some((l) => /created_at>\?\)$/.test(l))).toBe(true);
+    }
+    const status = await plan(await gqlListSql(`last: ${LIMIT}, before: $c, filter: { status: [FAILED, CANCELLED] }`, cursorAt(s, 80_000)));
+    expectSortedRange(status, 'ix_payout_intents_status_list', 2 * (LIMIT + 2), true);
+    rows.failedCancelled = mysql ? status.rowsRead : status.lines.join(' | ');
+    figures.backward = rows;
+  }, 120_000);
+
+  test('totalCount stops at 10,000 (totalCountCapped), reading at most 10,001 index entries', async () => {
+    const seen: [string, unknown[]][] = [];
+    const logger = srv.app.db.ds.logger;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the logger as `this`, and put back as it was
+    const logQuery = logger.logQuery;
+    logger.logQuery = function (this: typeof logger, sql, params, runner) {
+      seen.push([sql, (params as unknown[] | undefined) ?? []]);
+      return logQuery.call(this, sql, params, runner);
+    };
+    let res;
+    try {
+      res = await s.client.gql(
+        '{ all: payoutIntents(first: 1) { totalCount totalCountCapped } failed: payoutIntents(first: 1, filter: { status: [FAILED] }) { totalCount } }',
+      );
+    } finally {
+      logger.logQuery = logQuery;
+    }
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.all).toEqual({ totalCount: 10_000, totalCountCapped: true });
+    expect(res.body.data.failed.totalCount).toBe(10_000);
+    const counts = seen.filter(([sql]) => /^SELECT COUNT\(\*\)/.test(sql));
+    expect(counts).toHaveLength(2);
+    const read: unknown[] = [];
+    for (const [i, captured] of counts.entries()) {
+      const p = await plan(captured);
+      read.push(mysql ? p.rowsRead : p.lines.join(' | '));
+      const index = i === 0 ? 'ix_payout_intents_list' : 'ix_payout_intents_status_list';
+      if (mysql) {
+        for (const line of p.lines) expect(line).toMatch(new RegExp(`^(ref|range) ${index}$`));
+        expect(p.rowsRead).toBeLessThanOrEqual(10_001);
+      } else {
+        // The planner picks the smallest index with the (merchant_id, environment[, status]) prefix; never a scan of the table.
+        const prefix = i === 0 ? '(merchant_id=? AND environment=?' : '(merchant_id=? AND environment=? AND status=?';
+        expect([p.lines, p.lines.some((l) => l.includes(prefix))]).toEqual([p.lines, true]);
+        expect(p.lines.some((l) => /^SCAN r\b/.test(l))).toBe(false);
+      }
+    }
+    figures.totalCount = read;
   }, 120_000);
 
   test('REST and the statement count: 2 per page (authentication + list) at any depth and for several statuses', async () => {

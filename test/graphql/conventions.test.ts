@@ -128,7 +128,10 @@ describe('Node', () => {
     const merchantId = viewer.body.data!.viewer.merchant.id;
 
     const one = await gql(merchant, `query N($id: ID!) { node(id: $id) { __typename id ... on PayoutIntent { amount status } } }`, { id });
-    expect(one.body).toEqual({ data: { node: { __typename: 'PayoutIntent', id, amount: '700', status: 'REQUIRES_APPROVAL' } } });
+    expect(one.body).toEqual({
+      data: { node: { __typename: 'PayoutIntent', id, amount: '700', status: 'REQUIRES_APPROVAL' } },
+      extensions: { cost: expect.any(Object) },
+    });
 
     const many = await gql(merchant, `query N($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, {
       ids: [id, 'po_unknown', 'bal_test_THB', merchantId, 'nothing'],
@@ -160,7 +163,7 @@ describe('Node', () => {
     for (let i = 0; i < 3; i++) answers.push((await gql(merchant, q)).body);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
-    expect(answers[0]).toEqual({ data: { nodes: [{ __typename: 'Balance', currency: 'THB' }] } });
+    expect(answers[0]).toEqual({ data: { nodes: [{ __typename: 'Balance', currency: 'THB' }] }, extensions: { cost: expect.any(Object) } });
   });
 });
 

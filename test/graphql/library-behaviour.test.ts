@@ -67,7 +67,7 @@ describe('@apollo/server', () => {
   test('a GET query that carries Authorization and no preflight header passes the CSRF check (csrfPrevention.requestHeaders)', async () => {
     const res = await client.request('GET', `/graphql?query=${encodeURIComponent('{ viewer { environment } }')}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { viewer: { environment: 'TEST' } } });
+    expect(res.body).toEqual({ data: { viewer: { environment: 'TEST' } }, extensions: { cost: expect.any(Object) } });
   });
 
   test('a mutation over GET is refused with 405 before it runs', async () => {

@@ -126,7 +126,7 @@ describe('a deduplicated create says so', () => {
       { old: body, new: input() },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.extensions).toEqual({ deduplicated: true, deduplicatedFields: ['repeat'] });
+    expect(res.body.extensions).toEqual({ deduplicated: true, deduplicatedFields: ['repeat'], cost: expect.any(Object) });
   });
 });
 
@@ -257,13 +257,17 @@ describe('later record types are Nodes with Money', () => {
 
     const ids = [key.body.id, entry.id, policy.value.id, resend.body.id, attempts.body.data[0].id];
     const q = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
-      ... on ApiKey { restricted } ... on AuditEntry { operation } ... on ApprovalPolicy { currency approvals }
+      ... on ApiKey { restricted } ... on AuditEntry { operation } ... on ApprovalPolicy { currency approvals minAmountMoney { minorUnits currency exponent decimal } }
       ... on WebhookDelivery { webhookEndpointId } ... on WebhookAttempt { webhookEndpointId } } }`;
     const res = await m.gql(q, { ids });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.nodes.map((n: any) => n.__typename)).toEqual(['ApiKey', 'AuditEntry', 'ApprovalPolicy', 'WebhookDelivery', 'WebhookAttempt']);
     expect(res.body.data.nodes.map((n: any) => n.id)).toEqual(ids);
-    expect(res.body.data.nodes[2]).toMatchObject({ currency: 'USD', approvals: 2 });
+    expect(res.body.data.nodes[2]).toMatchObject({
+      currency: 'USD',
+      approvals: 2,
+      minAmountMoney: { minorUnits: '100', currency: 'USD', exponent: 2, decimal: '1.00' },
+    });
     expect(res.body.data.nodes[3].webhookEndpointId).toBe(hook.body.id);
 
     // A key restricted to payments reads none of them: each is null with its own permission_denied.

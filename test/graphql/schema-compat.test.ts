@@ -20,6 +20,33 @@ const ACCEPTED: Record<string, string> = {
   'PaymentIntent.refunds': 'nullable: it needs refunds:read, so a payment_intents-only key gets null there instead of losing the payment intent',
   'Refund.paymentIntent': 'nullable: it needs payment_intents:read, so a refunds-only key gets null there instead of losing the refund',
   'Viewer.merchant': 'nullable: a lookup of another record, which can fail on its own (docs/graphql.md, Nullability)',
+  ...Object.fromEntries(
+    [
+      'apiKeys',
+      'approvalPolicies',
+      'auditLog',
+      'balanceTransactions',
+      'balances',
+      'events',
+      'nodes',
+      'paymentIntents',
+      'paymentLinks',
+      'paymentMethodOptions',
+      'paymentMethodSettings',
+      'payoutBatches',
+      'payoutIntents',
+      'refunds',
+      'reportRuns',
+      'sessions',
+      'teamMembers',
+      'topupIntents',
+      'webhookAttempts',
+      'webhookEndpoints',
+    ].map((field) => [
+      `Query.${field}`,
+      'nullable: a root field a key may be denied (or that fails) is null with its own error, so the other root fields of the document are still answered (partial data)',
+    ]),
+  ),
 };
 
 /** Whether the release had deprecated what `change` removes (a field, input field or enum value). */

@@ -53,6 +53,7 @@ const BTX = 'its movements of the balance (REST: GET /v1/balance_transactions?so
 
 /** GraphQL fields with no REST field of the record, per REST record: resolved from elsewhere. */
 const MONEY = 'a String amount as Money (docs/graphql.md, Money): GraphQL-only, beside the contract field';
+const ENUM = 'a contract String as its GraphQL enum (docs/graphql.md, Enums): GraphQL-only, beside the contract field';
 const READ_BACK = 'accepted by the create and read back over GraphQL only (REST leaves the payer-facing fields out of the record)';
 const NEXT_STEP = 'next_action as a union, one type per kind (NextStep)';
 const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
@@ -67,28 +68,35 @@ const GRAPHQL_ONLY: Record<string, Record<string, string>> = {
     externalReference: READ_BACK,
     returnUrl: READ_BACK,
     nextStep: NEXT_STEP,
+    failureCodeEnum: ENUM,
+    paymentMethodEnum: ENUM,
   },
-  PaymentLink: { amountMoney: MONEY, customerChoosesMinimumMoney: MONEY, customerChoosesMaximumMoney: MONEY },
+  PaymentLink: { allowedMethodsEnum: ENUM, amountMoney: MONEY, customerChoosesMinimumMoney: MONEY, customerChoosesMaximumMoney: MONEY },
   'PayoutBatch.totals': { amountMoney: MONEY },
+  'PaymentLink.customer_chooses': { minimumMoney: MONEY, maximumMoney: MONEY },
   BalanceTransaction: { amountMoney: MONEY, feeMoney: MONEY, netMoney: MONEY },
   PaymentMethodOption: {
     id: 'derived from method and bank (pmo_promptpay) so that client caches can key it',
+    paymentMethodEnum: ENUM,
     hint: "the catalogue's line a payer's page shows under the name, for the dashboard's payment link preview (REST discovery keeps the contract's fields)",
+    minAmountMoney: MONEY,
+    maxAmountMoney: MONEY,
   },
-  PaymentMethodSetting: { id: 'derived from the method (pms_promptpay) so that client caches can key it' },
-  Event: { resource: 'the record the event is about, typed and read now (union EventResource; REST: data.object is the record then)' },
-  PayoutIntent: { amountMoney: MONEY, balanceTransactions: BTX },
+  PaymentMethodSetting: { paymentMethodEnum: ENUM, id: 'derived from the method (pms_promptpay) so that client caches can key it' },
+  Event: { typeEnum: ENUM, resource: 'the record the event is about, typed and read now (union EventResource; REST: data.object is the record then)' },
+  PayoutIntent: { amountMoney: MONEY, balanceTransactions: BTX, failureCodeEnum: ENUM },
   PayoutBatch: { items: "the batch's payout intents, a connection (REST: GET /v1/payout_batches/:id/items)" },
-  TopupIntent: { amountMoney: MONEY, nextStep: NEXT_STEP },
-  PaymentReceipt: { amountMoney: MONEY },
+  TopupIntent: { amountMoney: MONEY, nextStep: NEXT_STEP, failureCodeEnum: ENUM },
+  PaymentReceipt: { amountMoney: MONEY, paymentMethodEnum: ENUM },
   'NextAction.display_bank_transfer_instructions': { amountMoney: MONEY },
+  ApprovalPolicy: { minAmountMoney: MONEY },
   Balance: {
     id: 'derived from environment and currency (bal_test_THB) so that Node and client caches can key it; REST balances are keyed by currency',
     availableMoney: MONEY,
     pendingMoney: MONEY,
     reservedMoney: MONEY,
   },
-  Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent', amountMoney: MONEY, balanceTransactions: BTX },
+  Refund: { paymentIntent: 'the refunded payment intent, resolved from payment_intent', amountMoney: MONEY, balanceTransactions: BTX, failureCodeEnum: ENUM },
   WebhookEndpoint: {
     secret: 'one GraphQL type serves the reads (no secret: null) and the create/rotate answers (WebhookEndpointWithSecret)',
   },
@@ -119,6 +127,7 @@ const GRAPHQL_ONLY_TYPES: Record<string, string> = {
   Invitation: 'the answer of inviteMember',
   TotpEnrolment: 'the answer of enrolTotp',
   TotpConfirmation: 'the answer of confirmTotp',
+  LivePaymentMethod: "the dashboard's Settings view of which methods live mode takes (provider accounts are the operator's CLI)",
   Money: 'how GraphQL shows an amount beside its contract String (docs/graphql.md)',
   PaymentCustomer: 'PaymentIntent.customer, read back from the create (REST does not return it)',
   RedirectToUrlAction: 'a NextStep member: next_action of type redirect_to_url',
@@ -134,13 +143,18 @@ const GRAPHQL_ONLY_TYPES: Record<string, string> = {
   ErrorCodeInfo: 'the error codes of docs/contract.md, listed by the errorCodes query',
   FeeSchedule: 'the fee schedule the operator set with the CLI (the feeSchedule query; REST has no such route)',
   FeeRate: "one payment method's fee in FeeSchedule",
+  Overview: "the dashboard's first page: the period's figures per currency, summed from balance transactions (the overview query; REST has no such route)",
+  OverviewCurrency: "one currency's figures in Overview",
+  OverviewDay: "one UTC day of a currency's figures in Overview",
 };
 const isConnectionType = (name: string): boolean => /(Connection|Edge)$/.test(name);
 
 const camel = (snake: string): string => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const RECORDS = new Map<string, JsonSchema>();
-for (const module of MODULES) for (const model of module.models ?? []) RECORDS.set(String(model.$id), model);
+/** Published request bodies (the payout create body, which batch items reference): inputs, not records. */
+const REQUEST_BODIES = new Set(['CreatePayoutIntent']);
+for (const module of MODULES) for (const model of module.models ?? []) if (!REQUEST_BODIES.has(String(model.$id))) RECORDS.set(String(model.$id), model);
 
 const GRAPHQL = buildGraphQLSchema();
 

@@ -18,7 +18,8 @@ export class AuditEntryType {
   })
   actor: ActorType | null;
   @Field(() => String, {
-    description: 'The operation, named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel` (GraphQL mutations share the names).',
+    description:
+      'The operation, named as its REST route, e.g. `POST /v1/payout_intents/:id/cancel` (GraphQL mutations share the names); team changes, which have no REST route, by their mutation: `inviteMember`, `issueSetupLink`, `changeMemberRole`, `removeMember`.',
     simple: true,
   })
   operation: string;
@@ -42,8 +43,14 @@ export class AuditLogFilter {
   @Field(() => ID, { nullable: true, description: 'Only entries about this record.' })
   resourceId?: string;
 
-  @Field(() => String, { nullable: true, description: 'Only this operation, e.g. "POST /v1/payout_intents/:id/cancel".' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only this operation, e.g. "POST /v1/payout_intents/:id/cancel", or a team change such as "changeMemberRole".',
+  })
   operation?: string;
+
+  @Field(() => ID, { nullable: true, description: "Only entries made by this API key (key_...) or member (usr_...): the entries' actor.id." })
+  actor?: string;
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
   createdGte?: string;

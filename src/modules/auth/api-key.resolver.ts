@@ -13,7 +13,7 @@ export class ApiKeyResolver {
   constructor(private readonly services: { apiKeys: ApiKeyService; keyOps: ReturnType<typeof apiKeyOperations> }) {}
 
   @Needs('api_keys')
-  @Query(() => [ApiKeyType], { description: 'The API keys of this merchant and environment, newest first, with when each was last used.' })
+  @Query(() => [ApiKeyType], { nullable: true, description: 'The API keys of this merchant and environment, newest first, with when each was last used.' })
   apiKeys(@Ctx() { ctx }: GqlContext): Promise<ApiKeyWire[]> {
     return this.services.apiKeys.list(ctx);
   }
@@ -27,7 +27,8 @@ export class ApiKeyResolver {
     @Arg('input', () => CreateApiKeyInput, { nullable: true, description: 'The fields of the request.' }) input: CreateApiKeyInput | undefined,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, this.services.keyOps.create, input?.permissions ? { permissions: input.permissions } : {}, {});
+    const body = { ...(input?.permissions ? { permissions: input.permissions } : {}), ...(typeof input?.name === 'string' ? { name: input.name } : {}) };
+    return mutate(gql, this.services.keyOps.create, body, {});
   }
 
   @Needs('api_keys')

@@ -28,6 +28,8 @@ registerEnumType(ApiKeyStatusEnum, {
 export class ApiKeyType {
   @Field(() => ID, { simple: true, description: 'key_...' }) id: string;
   @Field(() => EnvironmentEnum, { description: 'The environment the key acts in.', simple: true }) environment: EnvironmentEnum;
+  @Field(() => String, { nullable: true, simple: true, description: 'The name given when the key was created; null when it was given none.' })
+  name: string | null;
   @Field(() => String, { name: 'publicKey', description: 'pk_...: the username of HTTP Basic auth.' }) public_key: string;
   @Field(() => Boolean, { simple: true, description: 'A restricted key (rk_ secret) holds only its permissions.' }) restricted: boolean;
   @Field(() => [String], { nullable: true, simple: true, description: "A restricted key's grants (payout_intents:read, ...); null for a full key." })
@@ -48,6 +50,9 @@ export class ApiKeyType {
 
 @InputType('CreateApiKeyInput', { description: 'A new API key.' })
 export class CreateApiKeyInput {
+  @Field(() => String, { nullable: true, description: 'A name people know the key by, 1 to 100 characters (a roll keeps it).' })
+  name?: string;
+
   @Field(() => [String], {
     nullable: true,
     description:

@@ -9,7 +9,7 @@ export class BalanceResolver {
   constructor(private readonly services: { ledger: LedgerService }) {}
 
   @Needs('balances:read')
-  @Query(() => [BalanceType], { description: 'One balance per currency, for the calling merchant and environment.' })
+  @Query(() => [BalanceType], { nullable: true, description: 'One balance per currency, for the calling merchant and environment.' })
   async balances(@Ctx() { ctx }: GqlContext): Promise<BalanceNode[]> {
     return (await this.services.ledger.list(ctx)).map(withBalanceId);
   }

@@ -1,12 +1,17 @@
 /** The GraphQL view of the merchant's own fee schedule (docs/finance.md, "Fees"): what `cli fees show` prints. */
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
-import { EnvironmentEnum } from '../../graphql/enums';
+import { EnvironmentEnum, PaymentMethodEnum } from '../../graphql/enums';
 
 @ObjectType('FeeRate', { description: "One payment method's fee: a percentage of the payment plus a fixed amount, before tax." })
 export class FeeRateType {
   @Field(() => String, { name: 'paymentMethod', description: 'The payment method (REST payment_method, e.g. promptpay).' })
   payment_method: string;
+
+  @Field(() => PaymentMethodEnum, { description: '`paymentMethod` as a PaymentMethod.' })
+  get paymentMethodEnum(): PaymentMethodEnum {
+    return this.payment_method as PaymentMethodEnum;
+  }
 
   @Field(() => Int, { name: 'percentBps', description: 'Percentage of the payment amount in basis points: 165 is 1.65%.' })
   percent_bps: number;

@@ -1,10 +1,12 @@
 /** GraphQL queries and mutations for payout batches: translate GraphQL <-> PayoutBatchService, nothing more. */
+import type { GraphQLResolveInfo } from 'graphql';
 import { Needs } from '../../graphql/access';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { foundOrNotFound, mutate, withListArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
+import { withAmountFields } from '../../graphql/intent.types';
 import { CreatePayoutIntentInput, PayoutIntentConnection } from '../payouts/payout.types';
 import type { batchOperations } from './batch.operations';
 import type { PayoutBatchWire } from './batch.schemas';
@@ -26,16 +28,20 @@ export class PayoutBatchResolver {
   }
 
   @Needs('payout_batches:read')
-  @Query(() => PayoutBatchConnection, { description: 'Payout batches, newest first.' })
+  @Query(() => PayoutBatchConnection, { nullable: true, description: 'Payout batches, newest first.' })
   payoutBatches(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => PayoutBatchFilter, { nullable: true, description: 'Listing filters.' }) filter?: PayoutBatchFilter,
   ) {
     const { batches } = this.services;
     return withListArgs(async () =>
-      toConnection(await batches.list(ctx, batches.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))),
+      toConnection(
+        await batches.list(ctx, batches.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>))),
+      ),
     );
   }
 
@@ -44,10 +50,12 @@ export class PayoutBatchResolver {
   items(
     @Root() batch: PayoutBatchWire,
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await this.services.batches.items(ctx, batch.id, listQuery(first, after, {}))));
+    return withListArgs(async () => toConnection(await this.services.batches.items(ctx, batch.id, connectionQuery(info, { first, after, ...page }, {}))));
   }
 
   @Needs('payout_batches:write')
@@ -61,7 +69,9 @@ export class PayoutBatchResolver {
     items: CreatePayoutIntentInput[],
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, this.services.ops.create, { items: snakeKeys(items) }, {}, '');
+    // Each item as createPayoutIntent reads it: amountMoney or the strings, not both (param `items.<index>.amountMoney`).
+    const body = items.map((item, i) => withAmountFields(item, `items.${i}`));
+    return mutate(gql, this.services.ops.create, { items: snakeKeys(body) }, {}, '');
   }
 
   @Needs('payout_approvals:write')

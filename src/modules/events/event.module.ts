@@ -16,7 +16,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('evt', EventType, (loaders, id) => loaders.event.load(id));
+registerNode('evt', EventType, (loaders, id) => loaders.event.load(id), 'events:read');
 
 export const eventsModule = defineModule({
   name: 'events',

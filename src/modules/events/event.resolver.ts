@@ -1,15 +1,23 @@
 /** GraphQL queries for events: translate GraphQL <-> EventService, nothing more. */
-import { Arg, Ctx, ID, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import { Needs } from '../../graphql/access';
 import { authorize, onlyReadable } from '../../domain/access';
 import type { GqlContext } from '../../graphql/context';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { withArgs, withListArgs, foundOrNotFound } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { EventRecord } from './event.entity';
 import type { EventHub } from './event.hub';
 import { EventService, EventWire, parseTypeFilter } from './event.service';
 import { EventConnection, EventFilter, EventType } from './event.types';
+
+/** The filter with `typeEnum` folded into `type` (the wire strings): an event of either list matches. */
+function withTypeEnums(filter: EventFilter | undefined): Omit<EventFilter, 'typeEnum'> | undefined {
+  if (!filter) return filter;
+  const { typeEnum, ...rest } = filter;
+  return typeEnum?.length ? { ...rest, type: [...(rest.type ?? []), ...typeEnum] } : rest;
+}
 
 @Resolver(() => EventType)
 export class EventResolver {
@@ -25,16 +33,24 @@ export class EventResolver {
   }
 
   @Needs('events:read')
-  @Query(() => EventConnection, { description: 'Events, newest first. `after` also accepts an event id.' })
+  @Query(() => EventConnection, { nullable: true, description: 'Events, newest first. `after` also accepts an event id.' })
   events(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => EventFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: EventFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
-        await this.services.events.list(ctx, await this.services.events.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+        await this.services.events.list(
+          ctx,
+          await this.services.events.parseList(
+            ctx,
+            connectionQuery(info, { first, after, ...page }, snakeKeys(withTypeEnums(filter)) as Record<string, unknown>),
+          ),
+        ),
       ),
     );
   }
@@ -58,7 +74,7 @@ export class EventSubscriptionResolver {
       const { ctx } = context;
       return withArgs(async () => {
         authorize(ctx.principal, 'events:read', ctx.log, 'graphql Subscription.events');
-        const types = args.types && args.types.length ? parseTypeFilter(args.types, 'types') : undefined;
+        const types = args.types?.length ? parseTypeFilter(args.types, 'types') : undefined;
         const afterSeq = args.after ? await events.seqOf(ctx, args.after, 'after') : await events.lastSeq(ctx);
         // Only the events whose records the caller may read (checked again per event by the middleware: events:read).
         return onlyReadable(ctx.principal, eventHub.stream(ctx, afterSeq, types, ctx.apiKeyId));

@@ -6,7 +6,7 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum } from '../../graphql/enums';
+import { EnvironmentEnum, EventTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { ActorType } from '../../graphql/actor.types';
 
@@ -23,6 +23,11 @@ export class EventType {
 
   @Field(() => String, { description: '`<resource>.created` or `<resource>.<new status>`, e.g. payout_intent.cancelled.', simple: true })
   type: string;
+
+  @Field(() => EventTypeEnum, { description: '`type` as an EventType (PAYOUT_INTENT_CANCELLED).' })
+  get typeEnum(): EventTypeEnum {
+    return this.type as EventTypeEnum;
+  }
 
   @Field(() => EnvironmentEnum, { description: 'The environment of the event.', simple: true })
   environment: EnvironmentEnum;
@@ -48,6 +53,9 @@ export const EventConnection = Connection('Event', EventType);
 export class EventFilter {
   @Field(() => [String], { nullable: true, description: 'Exact types or `resource.*` wildcards.' })
   type?: string[];
+
+  @Field(() => [EventTypeEnum], { nullable: true, description: 'Exact types, as EventType values; together with `type`, an event of either list matches.' })
+  typeEnum?: EventTypeEnum[];
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Created at or after (inclusive).' })
   createdGte?: string;

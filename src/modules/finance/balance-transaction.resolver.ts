@@ -1,8 +1,9 @@
 /** GraphQL for balance transactions: translate GraphQL <-> BalanceTransactionService, nothing more. */
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { Needs } from '../../graphql/access';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { foundOrNotFound, withListArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { PaymentIntentType } from '../payments/payment.types';
@@ -28,16 +29,18 @@ export class BalanceTransactionResolver {
   }
 
   @Needs('balance_transactions:read')
-  @Query(() => BalanceTransactionConnection, { description: 'Movements of the available balance, newest first.' })
+  @Query(() => BalanceTransactionConnection, { nullable: true, description: 'Movements of the available balance, newest first.' })
   balanceTransactions(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size (1-100).' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => BalanceTransactionFilter, { nullable: true, description: 'Filters.' }) filter?: BalanceTransactionFilter,
   ) {
     const svc = this.services.balanceTransactions;
     return withListArgs(async () =>
-      toConnection(await svc.list(ctx, svc.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>)))),
+      toConnection(await svc.list(ctx, svc.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>)))),
     );
   }
 }

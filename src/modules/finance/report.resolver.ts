@@ -1,8 +1,9 @@
 /** GraphQL for report runs: translate GraphQL <-> ReportService, nothing more. */
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
 import { Needs } from '../../graphql/access';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { mutate, withListArgs, withArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import type { reportOperations } from './report.operations';
@@ -20,14 +21,16 @@ export class ReportRunResolver {
   }
 
   @Needs('report_runs:read')
-  @Query(() => ReportRunConnection, { description: 'Report runs, newest first.' })
+  @Query(() => ReportRunConnection, { nullable: true, description: 'Report runs, newest first.' })
   reportRuns(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size (1-100).' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     const r = this.services.reports;
-    return withListArgs(async () => toConnection(await r.list(ctx, r.parseList(ctx, listQuery(first, after)))));
+    return withListArgs(async () => toConnection(await r.list(ctx, r.parseList(ctx, connectionQuery(info, { first, after, ...page })))));
   }
 
   @Needs('report_runs:write')

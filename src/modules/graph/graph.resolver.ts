@@ -6,17 +6,15 @@ import { foundOrNotFound, toGraphQLError } from '../../graphql/errors';
 import { ApiError } from '../../domain/errors';
 import { NodeInterface, nodeKindOf } from '../../graphql/node';
 import { Needs } from '../../graphql/access';
-import { authorize, isRequirement } from '../../domain/access';
+import { authorize } from '../../domain/access';
 
 /** A record of any Node type by id, or a not_found error (an unknown prefix included). */
 async function loadNode({ loaders, ctx }: GqlContext, id: string): Promise<object> {
   const kind = nodeKindOf(id);
-  const record = await foundOrNotFound(kind ? kind.load(loaders, id, ctx) : Promise.resolve(null), 'record');
-  // The record's own resource decides (a key restricted to payouts reads no payment through node).
-  const object = (record as { object?: unknown }).object;
-  const needed = kind?.needs ?? (typeof object === 'string' ? `${object}s:read` : '');
-  if (isRequirement(needed)) authorize(ctx.principal, needed, ctx.log, 'graphql Query.node');
-  return record;
+  if (!kind) throw ApiError.notFound('record');
+  // What the record's own query asks, before anything is read (a key restricted to payouts reads no payment or batch through node).
+  authorize(ctx.principal, kind.needs, ctx.log, 'graphql Query.node');
+  return foundOrNotFound(kind.load(loaders, id, ctx), 'record');
 }
 
 /** What one `nodes` call may ask for. */
@@ -36,7 +34,7 @@ export class NodeResolver {
 
   @Needs('authenticated')
   @Query(() => [NodeInterface], {
-    nullable: 'items',
+    nullable: 'itemsAndList',
     description: 'The records with these ids, in the order asked (at most 100); an id not found is null, with its own not_found error at its index.',
   })
   nodes(@Arg('ids', () => [ID], { description: 'Global ids, at most 100.' }) ids: string[], @Ctx() gql: GqlContext): Promise<object>[] {

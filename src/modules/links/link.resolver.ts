@@ -1,8 +1,9 @@
 /** GraphQL for payment links: translate GraphQL <-> LinkService, nothing more. Permission resource: payment_links. */
+import type { GraphQLResolveInfo } from 'graphql';
 import { Needs } from '../../graphql/access';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GqlContext } from '../../graphql/context';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { foundOrNotFound, mutate, withListArgs } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import { PaymentIntentType } from '../payments/payment.types';
@@ -11,6 +12,8 @@ import type { linkOperations } from './link.operations';
 import type { LinkService } from './link.service';
 import type { PaymentLinkWire } from './link.wire';
 import { CreatePaymentLinkInput, PaymentLinkConnection, PaymentLinkType, UpdatePaymentLinkInput } from './link.types';
+import { oneAmountForm } from '../../graphql/intent.types';
+import { GraphQLError } from 'graphql';
 
 /** The REST body of a create or update: camelCase -> snake_case, except metadata, whose keys are the merchant's own; null fields dropped. */
 function bodyOf(input: object): Record<string, unknown> {
@@ -19,6 +22,31 @@ function bodyOf(input: object): Record<string, unknown> {
   const body = snakeKeys(given) as Record<string, unknown>;
   if (metadata !== undefined && metadata !== null) body.metadata = metadata;
   return body;
+}
+
+/**
+ * A create input with its Money forms as the REST body's `amount`, `customer_chooses` and
+ * `currency` (the same request, and fingerprint, in either form). Each Money form refuses its
+ * string form beside it; a range's bounds must share one currency.
+ */
+function withLinkAmounts(input: CreatePaymentLinkInput): Omit<CreatePaymentLinkInput, 'amountMoney' | 'customerChoosesMoney'> {
+  const { amountMoney, customerChoosesMoney, ...rest } = input;
+  const fixed = oneAmountForm('amountMoney', amountMoney, { amount: rest.amount, currency: rest.currency });
+  const range = oneAmountForm('customerChoosesMoney', customerChoosesMoney, { customerChooses: rest.customerChooses, currency: rest.currency });
+  const out = { ...rest };
+  if (fixed) Object.assign(out, { amount: fixed.minorUnits, currency: fixed.currency });
+  if (range) {
+    if (range.minimum.currency !== range.maximum.currency)
+      throw new GraphQLError('customerChoosesMoney.maximum must be in the currency of customerChoosesMoney.minimum.', {
+        extensions: { code: 'validation_error', param: 'input.customerChoosesMoney.maximum.currency' },
+      });
+    // Both Money forms at once: the create refuses amount beside customer_chooses, as for the strings.
+    Object.assign(out, {
+      customerChooses: { minimum: range.minimum.minorUnits, maximum: range.maximum.minorUnits },
+      currency: out.currency ?? range.minimum.currency,
+    });
+  }
+  return out;
 }
 
 @Resolver(() => PaymentLinkType)
@@ -36,13 +64,17 @@ export class LinkResolver {
   }
 
   @Needs('payment_links:read')
-  @Query(() => PaymentLinkConnection, { description: 'Payment links, newest first.' })
+  @Query(() => PaymentLinkConnection, { nullable: true, description: 'Payment links, newest first.' })
   paymentLinks(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
-    return withListArgs(async () => toConnection(await this.services.links.list(ctx, this.services.links.parseList(ctx, listQuery(first, after)))));
+    return withListArgs(async () =>
+      toConnection(await this.services.links.list(ctx, this.services.links.parseList(ctx, connectionQuery(info, { first, after, ...page })))),
+    );
   }
 
   @Needs('payment_links:write')
@@ -51,7 +83,7 @@ export class LinkResolver {
     description: 'Creates a payment link (a fixed amount, or customerChooses). Honors the Idempotency-Key header.',
   })
   async createPaymentLink(@Arg('input', () => CreatePaymentLinkInput, { description: 'The new link.' }) input: CreatePaymentLinkInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, this.services.linkOps.create, bodyOf(input), {});
+    return mutate(gql, this.services.linkOps.create, bodyOf(withLinkAmounts(input)), {});
   }
 
   @Needs('payment_links:write')

@@ -6,18 +6,39 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum } from '../../graphql/enums';
-import { money, moneyOrNull, MoneyType, type Money } from '../../graphql/money';
+import { EnvironmentEnum, PaymentMethodEnum } from '../../graphql/enums';
+import { money, MoneyInput, moneyOrNull, MoneyType, type Money } from '../../graphql/money';
 import { NodeInterface } from '../../graphql/node';
 import { DateTimeScalar } from '../../graphql/scalars';
 
 @ObjectType('PaymentLinkAmountRange', { description: 'The bounds of the amount a payer chooses (minor units, inclusive).' })
 export class PaymentLinkAmountRangeType {
-  @Field(() => String, { description: 'The smallest amount, in minor units.', simple: true })
+  @Field(() => String, {
+    description: 'The smallest amount, in minor units.',
+    simple: true,
+    deprecationReason: 'Use minimumMoney: the same amount with its currency, exponent and decimal form.',
+  })
   minimum: string;
 
-  @Field(() => String, { description: 'The largest amount, in minor units.', simple: true })
+  @Field(() => String, {
+    description: 'The largest amount, in minor units.',
+    simple: true,
+    deprecationReason: 'Use maximumMoney: the same amount with its currency, exponent and decimal form.',
+  })
   maximum: string;
+
+  /** The link's currency: not a field of its own (the range is read inside its link), set by `PaymentLink.customerChooses`. */
+  currency: string;
+
+  @Field(() => MoneyType, { description: "`minimum` as Money, in the link's currency." })
+  get minimumMoney(): Money {
+    return money(this.minimum, this.currency);
+  }
+
+  @Field(() => MoneyType, { description: "`maximum` as Money, in the link's currency." })
+  get maximumMoney(): Money {
+    return money(this.maximum, this.currency);
+  }
 }
 
 @ObjectType('PaymentLink', {
@@ -51,12 +72,16 @@ export class PaymentLinkType {
   @Field(() => String, { nullable: true, description: 'Shown to the payer.', simple: true })
   description: string | null;
 
+  customer_chooses: { minimum: string; maximum: string } | null;
+
   @Field(() => PaymentLinkAmountRangeType, {
     name: 'customerChooses',
     nullable: true,
     description: 'The bounds of a payer-chosen amount; null for a fixed amount.',
   })
-  customer_chooses: PaymentLinkAmountRangeType | null;
+  get customerChoosesRange(): PaymentLinkAmountRangeType | null {
+    return this.customer_chooses ? ({ ...this.customer_chooses, currency: this.currency } as PaymentLinkAmountRangeType) : null;
+  }
 
   @Field(() => MoneyType, { nullable: true, description: '`customerChooses.minimum` as Money; null for a fixed amount.' })
   get customerChoosesMinimumMoney(): Money | null {
@@ -70,6 +95,11 @@ export class PaymentLinkType {
 
   @Field(() => [String], { name: 'allowedMethods', nullable: true, description: 'Method names the payer may choose from; null: every eligible method.' })
   allowed_methods: string[] | null;
+
+  @Field(() => [PaymentMethodEnum], { nullable: true, description: '`allowedMethods` as PaymentMethod values; null: every eligible method.' })
+  get allowedMethodsEnum(): PaymentMethodEnum[] | null {
+    return this.allowed_methods as PaymentMethodEnum[] | null;
+  }
 
   @Field(() => Boolean, { description: 'False for a single-use link.', simple: true })
   reusable: boolean;
@@ -110,13 +140,41 @@ export class PaymentLinkAmountRangeInput {
   maximum: string;
 }
 
-@InputType('CreatePaymentLinkInput', { description: 'A new payment link: exactly one of amount and customerChooses.' })
+@InputType('PaymentLinkMoneyRangeInput', { description: 'The bounds of a payer-chosen amount as Money (inclusive, one currency).' })
+export class PaymentLinkMoneyRangeInput {
+  @Field(() => MoneyInput, { description: 'The smallest amount.' })
+  minimum: MoneyInput;
+
+  @Field(() => MoneyInput, { description: 'The largest amount, in the currency of minimum.' })
+  maximum: MoneyInput;
+}
+
+@InputType('CreatePaymentLinkInput', {
+  description: 'A new payment link: exactly one of amountMoney and customerChoosesMoney (or of the deprecated amount and customerChooses, with currency).',
+})
 export class CreatePaymentLinkInput {
-  @Field(() => String, { nullable: true, description: 'A fixed amount in minor units.' })
+  @Field(() => MoneyInput, { nullable: true, description: 'A fixed amount and its currency. Give this, or the deprecated amount and currency.' })
+  amountMoney?: MoneyInput;
+
+  @Field(() => PaymentLinkMoneyRangeInput, {
+    nullable: true,
+    description: "The payer enters the amount between these bounds (their currency is the link's). Give this, or the deprecated customerChooses and currency.",
+  })
+  customerChoosesMoney?: PaymentLinkMoneyRangeInput;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'A fixed amount in minor units.',
+    deprecationReason: 'Use amountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
   amount?: string;
 
-  @Field(() => String, { description: 'ISO 4217 code.' })
-  currency: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 4217 code.',
+    deprecationReason: 'Use amountMoney or customerChoosesMoney: each amount carries its currency, as Money reads it.',
+  })
+  currency?: string;
 
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 code.' })
   country: string;
@@ -124,7 +182,11 @@ export class CreatePaymentLinkInput {
   @Field(() => String, { nullable: true, description: 'Shown to the payer; at most 500 characters.' })
   description?: string;
 
-  @Field(() => PaymentLinkAmountRangeInput, { nullable: true, description: 'The payer enters the amount between these bounds.' })
+  @Field(() => PaymentLinkAmountRangeInput, {
+    nullable: true,
+    description: 'The payer enters the amount between these bounds.',
+    deprecationReason: 'Use customerChoosesMoney { minimum maximum }: the bounds with their currency, as Money reads it.',
+  })
   customerChooses?: PaymentLinkAmountRangeInput;
 
   @Field(() => [String], { nullable: true, description: 'Method names the payer may choose from; omitted: every eligible method.' })

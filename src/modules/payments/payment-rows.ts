@@ -18,6 +18,8 @@ export type PaymentChanges = Partial<
     | 'paymentMethod'
     | 'bank'
     | 'provider'
+    | 'providerReference'
+    | 'providerRedirectUrl'
     | 'paymentReference'
     | 'nextAction'
     | 'processingReason'

@@ -1,20 +1,28 @@
 /** GraphQL queries and mutations for payment intents: translate GraphQL <-> PaymentService, nothing more. */
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { paymentOperations } from './payment.operations';
 import type { PaymentService } from './payment.service';
-import { listQuery, toConnection } from '../../graphql/connection';
-import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
+import { SortedPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
+import { withListArgs, foundOrNotFound, mutate, toGraphQLError } from '../../graphql/errors';
+import { ApiError } from '../../domain/errors';
 import { snakeKeys } from '../../graphql/input';
+import { withAmountFields } from '../../graphql/intent.types';
 import type { PaymentIntentWire } from './payment.wire';
 import { CreatePaymentIntentInput, PaymentCustomerType, PaymentIntentConnection, PaymentIntentFilter, PaymentIntentType } from './payment.types';
 import type { PaymentDetails } from './payment.service';
 
 /** The REST body of a create: camelCase -> snake_case, except metadata, whose keys are the merchant's own. */
 export function createBody(input: CreatePaymentIntentInput): Record<string, unknown> {
-  const { metadata, ...rest } = input;
+  const { metadata, paymentMethodEnum, ...rest } = withAmountFields(input);
+  if (paymentMethodEnum !== undefined && paymentMethodEnum !== null) {
+    if (rest.paymentMethod !== undefined && rest.paymentMethod !== null)
+      throw toGraphQLError(ApiError.validation('payment_method_enum', 'Give either paymentMethodEnum or paymentMethod, not both.'));
+    rest.paymentMethod = paymentMethodEnum;
+  }
   const body = snakeKeys({ ...rest }) as Record<string, unknown>;
   if (metadata !== undefined) body.metadata = metadata;
   return body;
@@ -35,16 +43,21 @@ export class PaymentResolver {
   }
 
   @Needs('payment_intents:read')
-  @Query(() => PaymentIntentConnection, { description: 'Payment intents, newest first.' })
+  @Query(() => PaymentIntentConnection, { nullable: true, description: 'Payment intents, newest first.' })
   paymentIntents(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => SortedPageArgs) page: SortedPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => PaymentIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: PaymentIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
-        await this.services.payments.list(ctx, this.services.payments.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+        await this.services.payments.list(
+          ctx,
+          this.services.payments.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>)),
+        ),
       ),
     );
   }

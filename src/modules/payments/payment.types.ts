@@ -8,7 +8,7 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
-import { CheckoutModeEnum, PaymentIntentStatusEnum } from '../../graphql/enums';
+import { CheckoutModeEnum, PaymentIntentStatusEnum, paymentMethodEnum, PaymentMethodEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { money, MoneyType, type Money } from '../../graphql/money';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
@@ -35,6 +35,11 @@ export class PaymentReceiptType {
   @Field(() => String, { description: 'The method the payer paid with.', name: 'paymentMethod' })
   payment_method: string;
 
+  @Field(() => PaymentMethodEnum, { description: '`paymentMethod` as a PaymentMethod.', nullable: true })
+  get paymentMethodEnum(): PaymentMethodEnum | null {
+    return paymentMethodEnum(this.payment_method);
+  }
+
   @Field(() => String, { description: "The payer's bank code; null for methods without one.", nullable: true, simple: true })
   bank: string | null;
 
@@ -55,6 +60,14 @@ export class PaymentIntentType extends IntentFields {
 
   @Field(() => String, { name: 'paymentMethod', nullable: true, description: 'Null in hosted checkout until the payer picks a method.' })
   payment_method: string | null;
+
+  @Field(() => PaymentMethodEnum, {
+    nullable: true,
+    description: '`paymentMethod` as a PaymentMethod; null in hosted checkout until the payer picks a method.',
+  })
+  get paymentMethodEnum(): PaymentMethodEnum | null {
+    return paymentMethodEnum(this.payment_method);
+  }
 
   @Field(() => NextActionType, {
     name: 'nextAction',
@@ -150,7 +163,16 @@ export class CreatePaymentIntentInput extends CreateIntentFields {
   @Field(() => PaymentCustomerInput, { description: 'Payer identity and contact details; at least one field.' })
   customer: PaymentCustomerInput;
 
-  @Field(() => String, { nullable: true, description: 'Omit in hosted checkout, or to let the service pick.' })
+  @Field(() => PaymentMethodEnum, {
+    nullable: true,
+    description: 'The method (the enum form of paymentMethod); omit in hosted checkout, or to let the service pick. Not together with paymentMethod.',
+  })
+  paymentMethodEnum?: PaymentMethodEnum;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The method name; omit in hosted checkout, or to let the service pick. paymentMethodEnum is its enum form.',
+  })
   paymentMethod?: string;
 
   @Field(() => PaymentMethodOptionsInput, { description: 'Payer inputs the chosen method needs (paymentMethodOptions.payer of discovery).', nullable: true })

@@ -3,7 +3,7 @@
  * and the constants of its lifecycle.
  */
 import { formatAmount } from '../../domain/money';
-import type { ListSpec } from '../../domain/listing';
+import { AMOUNT_AND_STATUS_SORTS, type ListSpec } from '../../domain/listing';
 import type { CustomerData, PaymentIntent } from './payment.entity';
 import type { PaymentMethodOptions } from './payment.input';
 import type { PaymentIntentWire } from './payment.schemas';
@@ -24,7 +24,7 @@ export const PROCESSING_REASONS = {
   providerConfirmation: 'provider_confirmation',
 } as const;
 
-export const PAYMENT_LIST: ListSpec = { resource: 'payment_intent', statuses: PAYMENT_STATUSES };
+export const PAYMENT_LIST: ListSpec = { resource: 'payment_intent', statuses: PAYMENT_STATUSES, sorts: AMOUNT_AND_STATUS_SORTS };
 
 /** The payer data stored (encrypted) with an intent. */
 export interface StoredPayer {

@@ -1,11 +1,13 @@
 /** GraphQL queries and mutations for payout intents: translate GraphQL <-> PayoutService, nothing more. */
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { payoutOperations } from './payout.operations';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { SortedPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
+import { withAmountFields } from '../../graphql/intent.types';
 import type { PayoutIntentWire, PayoutService } from './payout.service';
 import { CreatePayoutIntentInput, PayoutIntentConnection, PayoutIntentFilter, PayoutIntentType } from './payout.types';
 
@@ -24,16 +26,21 @@ export class PayoutResolver {
   }
 
   @Needs('payout_intents:read')
-  @Query(() => PayoutIntentConnection, { description: 'Payout intents, newest first.' })
+  @Query(() => PayoutIntentConnection, { nullable: true, description: 'Payout intents, newest first.' })
   payoutIntents(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => SortedPageArgs) page: SortedPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => PayoutIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: PayoutIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
-        await this.services.payouts.list(ctx, this.services.payouts.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+        await this.services.payouts.list(
+          ctx,
+          this.services.payouts.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>)),
+        ),
       ),
     );
   }
@@ -47,7 +54,7 @@ export class PayoutResolver {
     @Arg('input', () => CreatePayoutIntentInput, { description: 'The fields of the request.' }) input: CreatePayoutIntentInput,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(withAmountFields(input)), {});
   }
 
   @Needs('payout_approvals:write')

@@ -74,7 +74,7 @@ export class PeopleResolver {
   }
 
   @Needs('authenticated')
-  @Query(() => [TeamMemberType], { description: 'The members of the current merchant, oldest first.' })
+  @Query(() => [TeamMemberType], { nullable: true, description: 'The members of the current merchant, oldest first.' })
   async teamMembers(@Ctx() { ctx }: GqlContext): Promise<TeamMemberType[]> {
     signedIn(ctx);
     return (await this.services.team.members(ctx.merchantId)).map(memberType);
@@ -91,8 +91,37 @@ export class PeopleResolver {
     @Arg('role', () => RoleEnum, { description: 'Their role.' }) role: RoleEnum,
   ): Promise<InvitationType> {
     return withArgs(async () => {
-      const invited = await this.services.team.invite(signedIn(ctx).principal, ctx.merchantId, email, role);
+      const invited = await this.services.team.invite(signedIn(ctx).principal, ctx.merchantId, email, role, ctx);
       return { userId: invited.user_id, setupUrl: invited.setup_url };
+    });
+  }
+
+  @Needs('members')
+  @Mutation(() => InvitationType, {
+    nullable: true,
+    description:
+      'A new one-time setup link for a member who has not set a password yet (owners and admins; only an owner for an owner); their earlier links stop working. Shown once.',
+  })
+  issueSetupLink(@Ctx() { ctx }: GqlContext, @Arg('userId', () => ID, { description: 'The member\u2019s user id.' }) userId: string): Promise<InvitationType> {
+    return withArgs(async () => {
+      const issued = await this.services.team.issueSetupLink(signedIn(ctx).principal, ctx.merchantId, userId, ctx);
+      return { userId: issued.user_id, setupUrl: issued.setup_url };
+    });
+  }
+
+  @Needs('owners')
+  @Mutation(() => InvitationType, {
+    nullable: true,
+    description:
+      'A one-time link for a member who forgot their password (owners only): it sets a new password and ends all their sessions; their earlier links stop working. Shown once.',
+  })
+  issuePasswordResetLink(
+    @Ctx() { ctx }: GqlContext,
+    @Arg('userId', () => ID, { description: 'The member\u2019s user id.' }) userId: string,
+  ): Promise<InvitationType> {
+    return withArgs(async () => {
+      const issued = await this.services.team.issuePasswordResetLink(signedIn(ctx).principal, ctx.merchantId, userId, ctx);
+      return { userId: issued.user_id, setupUrl: issued.setup_url };
     });
   }
 
@@ -106,7 +135,7 @@ export class PeopleResolver {
     @Arg('userId', () => ID, { description: 'The member\u2019s user id.' }) userId: string,
     @Arg('role', () => RoleEnum, { description: 'The new role.' }) role: RoleEnum,
   ): Promise<TeamMemberType> {
-    return withArgs(async () => memberType(await this.services.team.changeRole(signedIn(ctx).principal, ctx.merchantId, userId, role)));
+    return withArgs(async () => memberType(await this.services.team.changeRole(signedIn(ctx).principal, ctx.merchantId, userId, role, ctx)));
   }
 
   @Needs('members')
@@ -116,7 +145,7 @@ export class PeopleResolver {
   })
   removeMember(@Ctx() { ctx }: GqlContext, @Arg('userId', () => ID, { description: 'The member\u2019s user id.' }) userId: string): Promise<boolean> {
     return withArgs(async () => {
-      await this.services.team.remove(signedIn(ctx).principal, ctx.merchantId, userId);
+      await this.services.team.remove(signedIn(ctx).principal, ctx.merchantId, userId, ctx);
       return true;
     });
   }
@@ -138,7 +167,7 @@ export class PeopleResolver {
   }
 
   @Needs('authenticated')
-  @Query(() => [SessionType], { description: 'The signed-in person\u2019s open sessions, newest first.' })
+  @Query(() => [SessionType], { nullable: true, description: 'The signed-in person\u2019s open sessions, newest first.' })
   async sessions(@Ctx() { ctx }: GqlContext): Promise<SessionType[]> {
     const me = signedIn(ctx);
     return (await this.services.sessions.list(me.principal.id)).map((s) => ({ ...s, current: s.id === me.sessionId }));
@@ -186,6 +215,23 @@ export class PeopleResolver {
       const recoveryCodes = await this.services.secondFactor.confirm(me.principal.id, code);
       await this.services.sessions.markSecondFactor(me.sessionId);
       return { recoveryCodes };
+    });
+  }
+
+  @Needs('authenticated')
+  @Mutation(() => TotpConfirmationType, {
+    nullable: true,
+    description:
+      'New recovery codes for the signed-in person, confirmed with a current authentication code (or a recovery code); the earlier codes stop working. Answered once.',
+  })
+  regenerateRecoveryCodes(
+    @Ctx() { ctx }: GqlContext,
+    @Arg('code', () => String, { description: 'A current 6-digit code, or a recovery code.' }) code: string,
+  ): Promise<TotpConfirmationType> {
+    return withArgs(async () => {
+      const me = signedIn(ctx);
+      await this.services.sessions.confirmSecondFactor(me, code);
+      return { recoveryCodes: await this.services.secondFactor.replaceRecoveryCodes(me.principal.id) };
     });
   }
 

@@ -1,11 +1,14 @@
 /** GraphQL queries and mutations for refunds: translate GraphQL <-> RefundService, nothing more. */
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { refundOperations } from './refund.operations';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, SortedPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
+import { oneAmountForm } from '../../graphql/intent.types';
+import { GraphQLError } from 'graphql';
 import { PaymentIntentType } from '../payments/payment.types';
 import type { PaymentIntentWire } from '../payments/payment.wire';
 import type { RefundService, RefundWire } from './refund.service';
@@ -25,16 +28,21 @@ export class RefundResolver {
   }
 
   @Needs('refunds:read')
-  @Query(() => RefundConnection, { description: 'Refunds, newest first.' })
+  @Query(() => RefundConnection, { nullable: true, description: 'Refunds, newest first.' })
   refunds(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => SortedPageArgs) page: SortedPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => RefundFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: RefundFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
-        await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+        await this.services.refunds.list(
+          ctx,
+          this.services.refunds.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>)),
+        ),
       ),
     );
   }
@@ -46,7 +54,17 @@ export class RefundResolver {
       'Refunds a succeeded payment intent, in full (amount omitted) or in part; a repeated merchantReference returns the original refund. Honors the Idempotency-Key header.',
   })
   async createRefund(@Arg('input', () => CreateRefundInput, { description: 'The fields of the request.' }) input: CreateRefundInput, @Ctx() gql: GqlContext) {
-    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
+    const { amountMoney, ...rest } = input;
+    const given = oneAmountForm('amountMoney', amountMoney, { amount: rest.amount });
+    if (!given) return mutate(gql, this.services.ops.create, snakeKeys(rest), {});
+    // A refund is in its payment's currency: a Money form in another is refused before anything runs
+    // (an unknown payment is left to the create, which answers not_found as for the string form).
+    const payment = await gql.loaders.paymentIntent.load(rest.paymentIntent);
+    if (payment && payment.currency !== given.currency)
+      throw new GraphQLError('amountMoney.currency must be the currency of the payment intent.', {
+        extensions: { code: 'validation_error', param: 'input.amountMoney.currency' },
+      });
+    return mutate(gql, this.services.ops.create, snakeKeys({ ...rest, amount: given.minorUnits }), {});
   }
 
   @Needs('payment_intents:read')
@@ -72,11 +90,18 @@ export class PaymentIntentRefundsResolver {
   refunds(
     @Root() payment: PaymentIntentWire,
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     return withListArgs(async () =>
-      toConnection(await this.services.refunds.list(ctx, this.services.refunds.parseList(ctx, listQuery(first, after, { payment_intent: payment.id })))),
+      toConnection(
+        await this.services.refunds.list(
+          ctx,
+          this.services.refunds.parseList(ctx, connectionQuery(info, { first, after, ...page }, { payment_intent: payment.id })),
+        ),
+      ),
     );
   }
 }

@@ -6,10 +6,10 @@
  */
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum, RefundStatusEnum } from '../../graphql/enums';
+import { EnvironmentEnum, RefundStatusEnum, failureCodeEnum, FailureCodeEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { IntentFilterFields } from '../../graphql/intent.types';
-import { money, MoneyType, type Money } from '../../graphql/money';
+import { money, MoneyInput, MoneyType, type Money } from '../../graphql/money';
 import { NodeInterface } from '../../graphql/node';
 
 @ObjectType('Refund', { implements: NodeInterface, description: 'Money returned to the payer of a succeeded payment intent, in full or in part.' })
@@ -53,6 +53,11 @@ export class RefundType {
   @Field(() => String, { description: 'Why it failed, as a code; null otherwise.', name: 'failureCode', nullable: true })
   failure_code: string | null;
 
+  @Field(() => FailureCodeEnum, { nullable: true, description: '`failureCode` as a FailureCode (OTHER for a code outside the list); null otherwise.' })
+  get failureCodeEnum(): FailureCodeEnum | null {
+    return failureCodeEnum(this.failure_code);
+  }
+
   @Field(() => String, { description: 'Why it failed, for people; null otherwise.', name: 'failureMessage', nullable: true })
   failure_message: string | null;
 
@@ -70,7 +75,17 @@ export class CreateRefundInput {
   @Field(() => ID, { description: 'The succeeded payment intent to refund.' })
   paymentIntent: string;
 
-  @Field(() => String, { nullable: true, description: 'Minor units, as a string of digits. Omitted: what is still refundable.' })
+  @Field(() => MoneyInput, {
+    nullable: true,
+    description: "The amount and its currency, which must be the payment intent's. Give this, or the deprecated amount; neither: what is still refundable.",
+  })
+  amountMoney?: MoneyInput;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Minor units, as a string of digits. Omitted: what is still refundable.',
+    deprecationReason: 'Use amountMoney { minorUnits currency }: the amount with its currency, as Money reads it.',
+  })
   amount?: string;
 
   @Field(() => String, { nullable: true, description: 'At most 512 characters; blank means none.' })

@@ -8,8 +8,8 @@ import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } f
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
-import { ListParams, ListSpec, Page, parseListQuery, toPage } from '../../domain/listing';
-import { applyList, listIndexesOf, listValues, prepareListRows } from '../../db/list-query';
+import { ListParams, ListSpec, ListTotal, Page, parseListQuery, toPage } from '../../domain/listing';
+import { applyList, countListRows, listIndexesOf, listValues, prepareListRows } from '../../db/list-query';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { compiledSelect } from '../../db/compiled-select';
@@ -158,13 +158,23 @@ export class IntentStore<E extends IntentRow, W> {
 
   async list(scope: Scope, params: ListParams): Promise<Page<W>> {
     // The SQL is built once per shape (filters present, page size); see compiledSelect.
-    const rows = await this.db.read((em) =>
-      compiledSelect(em, `${this.idKind}.list:${params.limit}`, listValues(scope, params), () => {
-        const qb = this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
-        // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000).
-        return prepareListRows(qb, 'r', params, listIndexesOf(qb.expressionMap.mainAlias!.metadata.tableName, true));
-      }),
-    );
+    // The order is part of the shape: a sort, its direction and `last` change the SQL, not only its values.
+    const order = `${params.sort?.name ?? 'created_at'}:${params.reverse ? 'asc' : 'desc'}${params.fromEnd ? ':last' : ''}`;
+    const indexes = (table: string) => listIndexesOf(table, true, Object.keys(this.listSpec.sorts ?? {}));
+    const rows = await this.db.read(async (em) => {
+      const build = () => this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
+      const page: E[] & { total?: ListTotal } = await compiledSelect(em, `${this.idKind}.list:${params.limit}:${order}`, listValues(scope, params), () => {
+        const qb = build();
+        // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000),
+        // and the sorted ones ix_<table>_<sort>_sort (migration 1741617900000).
+        return prepareListRows(qb, 'r', params, indexes(qb.expressionMap.mainAlias!.metadata.tableName));
+      });
+      if (params.count) {
+        const qb = build();
+        page.total = await countListRows(em, qb, 'r', params, indexes(qb.expressionMap.mainAlias!.metadata.tableName));
+      }
+      return page;
+    });
     return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
   }
 

@@ -1,11 +1,13 @@
 /** GraphQL queries and mutations for topup intents: translate GraphQL <-> TopupService. */
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { topupOperations } from './topup.operations';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { SortedPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, foundOrNotFound, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
+import { withAmountFields } from '../../graphql/intent.types';
 import type { TopupIntentWire, TopupService } from './topup.service';
 import { CreateTopupIntentInput, TopupIntentConnection, TopupIntentFilter, TopupIntentType } from './topup.types';
 
@@ -24,16 +26,21 @@ export class TopupResolver {
   }
 
   @Needs('topup_intents:read')
-  @Query(() => TopupIntentConnection, { description: 'Topup intents, newest first.' })
+  @Query(() => TopupIntentConnection, { nullable: true, description: 'Topup intents, newest first.' })
   topupIntents(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => SortedPageArgs) page: SortedPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
     @Arg('filter', () => TopupIntentFilter, { nullable: true, description: 'Only the records that match every field given.' }) filter?: TopupIntentFilter,
   ) {
     return withListArgs(async () =>
       toConnection(
-        await this.services.topups.list(ctx, this.services.topups.parseList(ctx, listQuery(first, after, snakeKeys(filter) as Record<string, unknown>))),
+        await this.services.topups.list(
+          ctx,
+          this.services.topups.parseList(ctx, connectionQuery(info, { first, after, ...page }, snakeKeys(filter) as Record<string, unknown>)),
+        ),
       ),
     );
   }
@@ -47,6 +54,6 @@ export class TopupResolver {
     @Arg('input', () => CreateTopupIntentInput, { description: 'The fields of the request.' }) input: CreateTopupIntentInput,
     @Ctx() gql: GqlContext,
   ) {
-    return mutate(gql, this.services.ops.create, snakeKeys(input), {});
+    return mutate(gql, this.services.ops.create, snakeKeys(withAmountFields(input)), {});
   }
 }

@@ -1,10 +1,11 @@
 /** GraphQL for webhook endpoints: translate GraphQL <-> WebhookEndpointService, nothing more. */
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Needs } from '../../graphql/access';
 import type { GqlContext } from '../../graphql/context';
 import type { WebhookEndpointService } from './webhook-endpoint.service';
 import type { webhookOperations } from './webhook.operations';
-import { listQuery, toConnection } from '../../graphql/connection';
+import { BackwardPageArgs, connectionQuery, toConnection } from '../../graphql/connection';
 import { withListArgs, mutate } from '../../graphql/errors';
 import { snakeKeys } from '../../graphql/input';
 import {
@@ -22,22 +23,28 @@ export class WebhookResolver {
   constructor(private readonly services: { webhookEndpoints: WebhookEndpointService; ops: ReturnType<typeof webhookOperations> }) {}
 
   @Needs('webhook_endpoints:read')
-  @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints of this merchant and environment, newest first.' })
+  @Query(() => WebhookEndpointConnection, { nullable: true, description: 'Webhook endpoints of this merchant and environment, newest first.' })
   webhookEndpoints(
     @Ctx() { ctx }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
     return withListArgs(async () =>
-      toConnection(await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, listQuery(first, after)))),
+      toConnection(
+        await this.services.webhookEndpoints.list(ctx, this.services.webhookEndpoints.parseList(ctx, connectionQuery(info, { first, after, ...page }))),
+      ),
     );
   }
 
   @Needs('webhook_endpoints:read')
-  @Query(() => WebhookAttemptConnection, { description: 'Delivery attempts to one endpoint, newest first.' })
+  @Query(() => WebhookAttemptConnection, { nullable: true, description: 'Delivery attempts to one endpoint, newest first.' })
   webhookAttempts(
     @Ctx() { ctx }: GqlContext,
     @Arg('webhookEndpointId', () => ID, { description: 'The webhook endpoint (we_...).' }) endpointId: string,
+    @Info() info: GraphQLResolveInfo,
+    @Args(() => BackwardPageArgs) page: BackwardPageArgs,
     @Arg('first', () => Int, { nullable: true, defaultValue: 25, description: 'Page size, 1 to 100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: "The previous page's endCursor." }) after?: string,
   ) {
@@ -46,7 +53,7 @@ export class WebhookResolver {
         await this.services.webhookEndpoints.listAttempts(
           ctx,
           endpointId,
-          this.services.webhookEndpoints.parseAttemptList(ctx, endpointId, listQuery(first, after)),
+          this.services.webhookEndpoints.parseAttemptList(ctx, endpointId, connectionQuery(info, { first, after, ...page })),
         ),
       ),
     );
