@@ -19,7 +19,8 @@
  * It reuses pure functions of the gateway for the bytes it must produce (not for any request
  * handling): the signed list cursor (made and verified), FieldCipher (AES-256-GCM sealing of the recipient account and the stored
  * idempotent answer), promptPayPayload, qrModules and svgDataUrlFromModules (the PromptPay QR
- * a payment carries: its modules are stored, its image is answered).
+ * a payment carries: its modules are stored, its image is answered), and the query cost's
+ * functions for the `extensions.cost` of GraphQL answers.
  */
 import http from 'node:http';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -32,6 +33,15 @@ import { promptPayPayload } from '../src/modules/methods/emvco';
 import { qrModules, svgDataUrlFromModules } from '../src/modules/methods/qr';
 import * as SQL from './sql';
 import { GQL_CREATE_PAYMENT, GQL_CREATE_PAYOUT, GQL_PAYOUT_GET, GQL_PAYOUT_LIST } from './queries';
+import { parse } from 'graphql';
+import { actualCost, QUERY_COST, requestedCost } from '../src/graphql/cost';
+import { buildGraphQLSchema } from '../src/graphql/schema';
+
+/** The requested cost of each benchmark document, as the gateway computes it (once here: the documents are fixed). */
+const REQUESTED_COST = (() => {
+  const schema = buildGraphQLSchema();
+  return new Map([GQL_PAYOUT_LIST, GQL_PAYOUT_GET, GQL_CREATE_PAYOUT, GQL_CREATE_PAYMENT].map((q) => [q, requestedCost(schema, parse(q))]));
+})();
 
 const ulid = monotonicFactory();
 const newId = (prefix: string, now: number) => `${prefix}_${ulid(now).toLowerCase()}`;
@@ -130,8 +140,8 @@ function restPayout(r: any): string {
 }
 
 const up = (s: string) => s.toUpperCase();
-function gqlPayout(r: any): string {
-  return JSON.stringify({
+function gqlPayout(r: any): Record<string, unknown> {
+  return {
     id: r.r_id,
     amount: r.r_amount,
     currency: r.r_currency,
@@ -149,7 +159,17 @@ function gqlPayout(r: any): string {
       holderName: r.r_recipient_holder_name,
       accountLast4: r.r_recipient_account_last4,
     },
-  });
+  };
+}
+
+/**
+ * A GraphQL answer as Apollo sends the gateway's: `data`, then `extensions.cost`
+ * (src/graphql/cost.ts) with the document's requested cost (computed once per document, below)
+ * and the answer's actual cost, counted per answer by the gateway's own function.
+ */
+function gqlAnswer(query: string, data: Record<string, unknown>): string {
+  const cost = { requestedQueryCost: REQUESTED_COST.get(query), actualQueryCost: actualCost(data), maximumQueryCost: QUERY_COST.maxCost };
+  return JSON.stringify({ data, extensions: { cost } });
 }
 
 /** The gateway's signed cursor (src/domain/list-cursor.ts), made and checked as the gateway does: a correct server verifies it. */
@@ -447,12 +467,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     if (query === GQL_PAYOUT_LIST) {
       const { rows, more } = await listPage(key, variables?.after);
       const last = rows[rows.length - 1];
-      const end = last ? JSON.stringify(cursorOf(key, last.r_created_at, last.r_id)) : 'null';
-      return send(res, 200, `{"data":{"payoutIntents":{"nodes":[${rows.map(gqlPayout).join(',')}],"pageInfo":{"hasNextPage":${more},"endCursor":${end}}}}}`);
+      const endCursor = last ? cursorOf(key, last.r_created_at, last.r_id) : null;
+      return send(res, 200, gqlAnswer(query, { payoutIntents: { nodes: rows.map(gqlPayout), pageInfo: { hasNextPage: more, endCursor } } }));
     }
     if (query === GQL_PAYOUT_GET) {
       const [row] = await q(pool, SQL.PAYOUT_GET_GQL, [key.merchantId, key.environment, variables.id]);
-      return send(res, 200, `{"data":{"payoutIntent":${row ? gqlPayout(row) : 'null'}}}`);
+      return send(res, 200, gqlAnswer(query, { payoutIntent: row ? gqlPayout(row) : null }));
     }
     const idem = String(req.headers['idempotency-key'] ?? '');
     if (query === GQL_CREATE_PAYOUT) {
@@ -473,7 +493,22 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       return send(
         res,
         200,
-        `{"data":{"createPayoutIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, failureCode: null, failureMessage: null, createdAt: w.created_at, updatedAt: w.updated_at, recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 } })}}}`,
+        gqlAnswer(query, {
+          createPayoutIntent: {
+            id: w.id,
+            amount: w.amount,
+            currency: w.currency,
+            country: w.country,
+            environment: up(w.environment),
+            status: up(w.status),
+            merchantReference: w.merchant_reference,
+            failureCode: null,
+            failureMessage: null,
+            createdAt: w.created_at,
+            updatedAt: w.updated_at,
+            recipient: { type: 'BANK_ACCOUNT', bankCode: w.recipient.bank_code, holderName: w.recipient.holder_name, accountLast4: w.recipient.account_last4 },
+          },
+        }),
       );
     }
     if (query === GQL_CREATE_PAYMENT) {
@@ -489,7 +524,18 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       return send(
         res,
         200,
-        `{"data":{"createPaymentIntent":${JSON.stringify({ id: w.id, amount: w.amount, currency: w.currency, country: w.country, environment: up(w.environment), status: up(w.status), merchantReference: w.merchant_reference, createdAt: w.created_at })}}}`,
+        gqlAnswer(query, {
+          createPaymentIntent: {
+            id: w.id,
+            amount: w.amount,
+            currency: w.currency,
+            country: w.country,
+            environment: up(w.environment),
+            status: up(w.status),
+            merchantReference: w.merchant_reference,
+            createdAt: w.created_at,
+          },
+        }),
       );
     }
     return send(res, 400, '{"errors":[{"message":"the floor answers only the benchmark documents"}]}');

@@ -11,7 +11,8 @@ import { ApiKeyService } from './api-key.service';
 import { AuthService } from './auth.service';
 import { LastUse } from './last-use';
 import { Merchant } from './merchant.entity';
-import { RevocationWatcher } from './revocation-watcher';
+import { KeyCache } from './key-cache';
+import { REVOCATION_CHANNEL, RevocationWatcher } from './revocation-watcher';
 import { MerchantType, ViewerResolver } from './viewer.resolver';
 import { registerNode } from '../../graphql/node';
 
@@ -23,14 +24,17 @@ declare module '../../graphql/context' {
 }
 
 // Only the caller's own merchant: the merchant loader itself is not scoped.
-registerNode('mer', MerchantType, (loaders, id, ctx) => (id === ctx.merchantId ? loaders.merchant.load(id) : Promise.resolve(null)));
+registerNode('mer', MerchantType, (loaders, id, ctx) => (id === ctx.merchantId ? loaders.merchant.load(id) : Promise.resolve(null)), 'authenticated');
 registerNode('key', ApiKeyType, (loaders, id) => loaders.apiKey.load(id), 'api_keys');
 
 export const authModule = defineModule({
   name: 'auth',
   provide({ db, config, log, redis }) {
     const lastUse = new LastUse(db, log.child({ component: 'auth' }));
-    const auth = new AuthService(db, log.child({ component: 'auth' }), lastUse);
+    // Keys kept in memory for API_KEY_CACHE_MS; a revocation announced by any process drops its key here.
+    const keys = new KeyCache(config.apiKeyCacheMs);
+    redis?.subscribe(REVOCATION_CHANNEL, (apiKeyId) => keys.forget(apiKeyId));
+    const auth = new AuthService(db, log.child({ component: 'auth' }), lastUse, keys);
     // Closes open graphql-ws sockets of revoked keys, on every process.
     const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
     auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));

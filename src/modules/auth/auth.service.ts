@@ -2,6 +2,8 @@
  * Merchants and API keys. Secrets are random 32-byte values, stored only as SHA-256
  * digests (a fast hash is right for high-entropy machine secrets) and compared in
  * constant time. Every failure is the same 401: the message never says which part failed.
+ * A key read from the database is kept in memory for a moment (key-cache.ts); every change
+ * of a key made here or through ApiKeyService calls `forget` after its commit.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../domain/errors';
@@ -16,6 +18,7 @@ import { FULL_ACCESS, type Access, type Principal, type Resource } from '../../d
 import { grantList, parseGrants } from '../../domain/access';
 import { BoundedMemo } from '../../domain/bounded-memo';
 import type { LastUse } from './last-use';
+import { KeyCache, type KnownKey } from './key-cache';
 
 export interface AuthenticatedKey extends Scope {
   apiKeyId: string;
@@ -39,20 +42,23 @@ const SECRET_KEY = /^(?:sk|rk)_(test|live)_[A-Za-z0-9]{16,96}$/;
 const GRANTS = new BoundedMemo<Readonly<Record<Resource, Access>>>(1024);
 
 /** The principal a key row authenticates as. */
-export function keyPrincipal(key: Pick<ApiKey, 'id' | 'permissions'>): Principal {
-  if (key.permissions === null) return { type: 'api_key', id: key.id, restricted: false, grants: FULL_ACCESS };
+export function keyPrincipal(key: Pick<ApiKey, 'id' | 'permissions'> & { createdBy?: string | null }): Principal {
+  const person = key.createdBy ?? key.id;
+  if (key.permissions === null) return { type: 'api_key', id: key.id, restricted: false, grants: FULL_ACCESS, person };
   const stored = key.permissions;
-  return { type: 'api_key', id: key.id, restricted: true, grants: GRANTS.get(stored, () => parseGrants(stored ? stored.split(',') : [])) };
+  return { type: 'api_key', id: key.id, restricted: true, grants: GRANTS.get(stored, () => parseGrants(stored ? stored.split(',') : [])), person };
 }
 /**
  * A new key row and its secret (the row holds only the secret's SHA-256 digest): `rk_` with
  * `permissions` (a restricted key), `sk_` without. The secret is for the caller to show once.
+ * `createdBy`: the person the key counts as (null: the operator's key, which counts as itself).
  */
 export function newKeyRow(
   merchantId: string,
   environment: Environment,
   permissions: readonly string[] | null,
   now = new Date(),
+  createdBy: string | null = null,
 ): { row: ApiKey; secretKey: string } {
   const publicKey = `pk_${environment}_${alnum(18).slice(0, 24)}`;
   const secretKey = `${permissions ? 'rk' : 'sk'}_${environment}_${alnum(40).slice(0, 48)}`;
@@ -65,8 +71,10 @@ export function newKeyRow(
     createdAt: now,
     revokedAt: null,
     permissions: permissions ? permissions.join(',') : null,
+    name: null,
     expiresAt: null,
     lastUsedAt: null,
+    createdBy,
   });
   return { row, secretKey };
 }
@@ -126,7 +134,17 @@ export class AuthService {
     private readonly log?: RefusalLog,
     /** Notes each authenticated key's use (last_used_at, written at most once a minute per key). */
     private readonly lastUse?: LastUse,
+    /** Keys read recently (by public key); the default keeps none. */
+    private readonly keys = new KeyCache(0),
   ) {}
+
+  /**
+   * A key's row changed (revoked, rolled, ...): this process stops using what it kept of it
+   * at once. Other processes hear of revocations through Redis, or let their copy lapse.
+   */
+  forget(apiKeyId: string): void {
+    this.keys.forget(apiKeyId);
+  }
 
   /**
    * Counts and logs one refusal (one line: the reason, the key id when the public key is
@@ -152,24 +170,41 @@ export class AuthService {
     const secret = decoded.slice(colon + 1);
     const pk = PUBLIC_KEY.exec(publicKey);
     const sk = SECRET_KEY.exec(secret);
-    const key = pk
-      ? ((
-          await this.db.read((em) =>
-            compiledSelect(em, 'apiKey.byPublicKey', { publicKey }, () =>
-              em.createQueryBuilder(ApiKey, 'k').where('k.public_key = :publicKey', { publicKey }).limit(1),
-            ),
-          )
-        )[0] ?? null)
-      : null;
+    const key = pk ? await this.keyByPublicKey(publicKey) : null;
     const presented = sha256(secret).toString('hex');
     const matches = digestEquals(presented, key?.secretHash ?? DUMMY_DIGEST);
     if (!pk || !sk) throw this.refuse('malformed', publicKey);
     if (!key) throw this.refuse('unknown_key', publicKey);
     if (!matches) throw this.refuse('wrong_secret', publicKey, key.id);
     if (pk[1] !== sk[1] || key.environment !== pk[1]) throw this.refuse('environment_mismatch', publicKey, key.id);
-    if (key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) throw this.refuse('revoked', publicKey, key.id);
+    // Checked at each use, so a kept key stops at its expiry to the millisecond.
+    if (key.revoked || (key.expiresAt !== null && key.expiresAt <= Date.now())) throw this.refuse('revoked', publicKey, key.id);
     this.lastUse?.note(key.id);
-    return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment, principal: keyPrincipal(key) };
+    return { apiKeyId: key.id, merchantId: key.merchantId, environment: key.environment, principal: key.principal };
+  }
+
+  /** The key with this public key: from memory if read less than API_KEY_CACHE_MS ago, else from the database. */
+  private async keyByPublicKey(publicKey: string): Promise<KnownKey | null> {
+    const kept = this.keys.get(publicKey);
+    if (kept) return kept;
+    const ticket = this.keys.startRead();
+    const [row] = await this.db.read((em) =>
+      compiledSelect(em, 'apiKey.byPublicKey', { publicKey }, () =>
+        em.createQueryBuilder(ApiKey, 'k').where('k.public_key = :publicKey', { publicKey }).limit(1),
+      ),
+    );
+    if (!row) return null;
+    const key: KnownKey = {
+      id: row.id,
+      merchantId: row.merchantId,
+      environment: row.environment,
+      secretHash: row.secretHash,
+      revoked: row.revokedAt !== null,
+      expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+      principal: keyPrincipal(row),
+    };
+    this.keys.store(publicKey, key, ticket);
+    return key;
   }
 
   async createMerchant(name: string): Promise<Merchant> {
@@ -202,9 +237,10 @@ export class AuthService {
   }
 
   /**
-   * Revokes by public key or key id. Returns false when no such key exists. HTTP requests
-   * with the key are refused from the commit on (every request reads the key); open
-   * graphql-ws sockets are closed by the revocation watcher (`afterRevoke`).
+   * Revokes by public key or key id. Returns false when no such key exists. This process
+   * refuses the key from the commit on; other processes once they hear of it through Redis,
+   * or their kept copy lapses (API_KEY_CACHE_MS). Open graphql-ws sockets are closed by the
+   * revocation watcher (`afterRevoke`).
    */
   async revokeKey(publicKeyOrId: string): Promise<boolean> {
     const id = await this.db.tx(async (em) => {
@@ -221,6 +257,7 @@ export class AuthService {
       return key?.id;
     });
     if (!id) return false;
+    this.forget(id);
     for (const hook of this.afterRevoke) await hook(id);
     return true;
   }

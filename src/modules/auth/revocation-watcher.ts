@@ -1,7 +1,8 @@
 /**
  * Tells long-lived connections (graphql-ws sockets) that their API key was revoked, on any
- * process, within about REVOCATION_POLL_MS. HTTP needs none of this: it authenticates
- * every request against the database, so a revoked key's next request is a 401.
+ * process, within about REVOCATION_POLL_MS. HTTP requests authenticate each time against
+ * the key cache (key-cache.ts), which hears the same Redis announcement and otherwise lets a
+ * key lapse within API_KEY_CACHE_MS.
  *
  * One watcher per process, not one query per socket. It learns of a revocation:
  *  - made in this process (`AuthService.revokeKey`): at once, no query;
