@@ -34,6 +34,7 @@ const UNAVAILABLE_MYSQL = new Set([
   1040, // ER_CON_COUNT_ERROR: too many connections
   1047, // ER_UNKNOWN_COM_ERROR: Galera "WSREP has not yet prepared node for application use"
   1053, // ER_SERVER_SHUTDOWN
+  1180, // ER_ERROR_DURING_COMMIT: Galera "Not connected to Primary Component" (the node left the cluster mid-commit; nothing committed)
   1203, // ER_TOO_MANY_USER_CONNECTIONS
   1290, // ER_OPTION_PREVENTS_STATEMENT: --read-only (a failover in progress)
   1792, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION

@@ -53,9 +53,12 @@ interface Side {
   latencies: number[];
 }
 
-/** Sends until an answer that is not "retry later" (or 60 s), each time through the next process. */
+/**
+ * Sends until an answer that is not "retry later" (or 90 s: beyond the 60 s lease of a key whose
+ * holder could not release it), each time through the next process.
+ */
 async function settle(side: Side, key: string, start: number, send: (c: Client) => Promise<Res>): Promise<Res | undefined> {
-  const giveUp = Date.now() + 60_000;
+  const giveUp = Date.now() + 90_000;
   for (let attempt = 0; ; attempt++) {
     const t0 = Date.now();
     let r: Res;
@@ -75,7 +78,7 @@ async function settle(side: Side, key: string, start: number, send: (c: Client) 
       return r;
     }
     if (Date.now() > giveUp) {
-      side.unexpected.push(`${key}: still ${r.status} after 60 s`);
+      side.unexpected.push(`${key}: still ${r.status} after 90 s`);
       return undefined;
     }
     side.retried++;

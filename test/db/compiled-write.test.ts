@@ -18,7 +18,8 @@ import { WebhookDelivery } from '../../src/modules/webhooks/webhook.entity';
 let srv: TestServer;
 
 beforeAll(async () => {
-  srv = await startServer({ scheduler: false });
+  // Every request reads its key (API_KEY_CACHE_MS 0): the counts below are the whole path, authentication's read included.
+  srv = await startServer({ scheduler: false, env: { API_KEY_CACHE_MS: '0' } });
 });
 
 afterAll(async () => {
@@ -67,6 +68,8 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         recipientHolderName: 'Somchai',
         recipientAccountLast4: '7890',
         recipientAccountEncrypted: 'v2.k1.abc',
+        provider: null,
+        providerReference: null,
         failureCode: null,
         failureMessage: null,
         payoutBatch: null,
@@ -92,6 +95,8 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         paymentMethod: 'promptpay',
         bank: null,
         provider: 'siampay',
+        providerReference: null,
+        providerRedirectUrl: null,
         paymentReference: null,
         payerEncrypted: 'v2.k1.x',
         returnUrl: null,
@@ -126,6 +131,7 @@ test("every hot INSERT is the query builder's SQL with its values", async () => 
         requestId: 'req_1',
         statusCode: 201,
         actor: { type: 'api_key', id: 'key_1', restricted: false },
+        actorId: 'key_1',
       }),
     ]);
     const entry = (id: string, bucket: string, amount: bigint) =>

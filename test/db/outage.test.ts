@@ -346,6 +346,8 @@ describeIf(usingMysql(), NEEDS_MYSQL)('a stalled or stopped database (TCP proxy 
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item).filter((m) => ['get', 'post', 'delete', 'patch', 'put'].includes(m))) {
         if (path === '/openapi.json') continue;
+        // A provider's webhook names its account in the path; the sweep's placeholder id is not one, refused (404) before any read.
+        if (path.startsWith('/provider_webhooks/')) continue;
         const concrete = prefix + path.replace(/\{[^}]+\}/g, 'xx_0000');
         const { sample } = await rest(
           `sweep ${method.toUpperCase()} ${path}`,
