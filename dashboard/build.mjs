@@ -27,5 +27,7 @@ const result = await build({
 });
 fs.copyFileSync(path.join(here, 'src/index.html'), path.join(out, 'index.html'));
 fs.copyFileSync(path.join(here, 'src/app.css'), path.join(out, 'app.css'));
+// The registered documents (graphql-codegen's persisted documents), for the server, outside the served folder.
+fs.copyFileSync(path.join(here, 'src/gql/persisted-documents.json'), path.resolve(here, '../dist/persisted-documents.json'));
 const js = result.metafile.outputs[path.relative(process.cwd(), path.join(out, 'app.js'))]?.bytes ?? fs.statSync(path.join(out, 'app.js')).size;
 console.log(`dashboard: dist/dashboard/app.js ${(js / 1024).toFixed(1)} KiB`);

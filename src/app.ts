@@ -40,6 +40,8 @@ import type { PaymentService } from './modules/payments/payment.service';
 import type { PaymentLifecycle } from './modules/payments/payment-lifecycle.service';
 import type { CheckoutService } from './modules/payments/checkout.service';
 import type { RefundService } from './modules/refunds/refund.service';
+import type { ProviderAccounts } from './modules/providers/provider-accounts.service';
+import { providersModule } from './modules/providers/provider.module';
 import { auditModule } from './modules/audit/audit.module';
 import { authModule } from './modules/auth/auth.module';
 import { peopleModule } from './modules/people/people.module';
@@ -92,6 +94,8 @@ export interface App {
   payments: PaymentService;
   checkout: CheckoutService;
   refunds: RefundService;
+  /** The operator's accounts at real providers (cli providers ...). */
+  providerAccounts: ProviderAccounts;
   /** Every state-changing call runs through this pipeline (REST and GraphQL alike). */
   pipeline: OperationPipeline;
   /** The operations each surface dispatches, by module. */
@@ -191,6 +195,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   const { methodRouting, methodSettings } = modules.of(methodsModule);
   const { paymentLifecycle, payments, checkout } = modules.of(paymentsModule);
   const { refunds } = modules.of(refundsModule);
+  const { providerAccounts } = modules.of(providersModule);
   const ops: Operations = {
     payouts: modules.of(payoutsModule).ops,
     topups: modules.of(topupsModule).ops,
@@ -241,6 +246,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     payments,
     checkout,
     refunds,
+    providerAccounts,
     pipeline,
     ops,
     modules,

@@ -95,6 +95,10 @@ export interface Config {
   simulatedProvidersInLive: boolean;
   /** Delay before simulated providers settle on their own; 0 = never. */
   simulatedSettleMs: number;
+  /** How long a record may wait at a real provider before the reconciliation job reads it back (PROVIDER_RECONCILE_AFTER_MS). */
+  providerReconcileAfterMs: number;
+  /** How long a call to a real provider may take before it counts as unavailable (PROVIDER_TIMEOUT_MS). */
+  providerTimeoutMs: number;
   /** How often the in-process scheduler looks for due work (settlements, expiries). */
   schedulerIntervalMs: number;
   /** How long a process holds a report run it generates before another may take it over (REPORT_LEASE_MS, default 60 s; renewed per chunk). */
@@ -125,8 +129,15 @@ export interface Config {
   webhookDelivery: boolean;
   /** How often subscriptions look for new events in the database (EVENTS_POLL_MS). */
   eventsPollMs: number;
+  /**
+   * GRAPHQL_TRUSTED_DOCUMENTS: `accept` (default: registered documents by documentId, and any
+   * text) or `only` (signed-in members run the dashboard's registered documents only).
+   */
+  trustedDocuments: 'accept' | 'only';
   /** How often each process asks the database whether the keys of its open graphql-ws sockets were revoked (REVOCATION_POLL_MS). */
   revocationPollMs: number;
+  /** How long a process uses an API key it read before reading it again (API_KEY_CACHE_MS; 0: every request reads it). Under 1000 keeps revocation within a second without Redis. */
+  apiKeyCacheMs: number;
   /** How long a client may take to send a request and how long a connection may idle (HTTP_*_TIMEOUT_MS). */
   http: HttpTimeouts;
   /** Where Prometheus metrics are served (METRICS_PORT, METRICS_HOST default 127.0.0.1); never on the API port. Unset: not served. */
@@ -225,6 +236,12 @@ function readUrls(value: string | undefined): string[] {
   return urls.map((u) => u.replace(/^mariadb:/, 'mysql:'));
 }
 
+function trustedDocumentsMode(value: string | undefined): 'accept' | 'only' {
+  if (value === undefined || value === '' || value === 'accept') return 'accept';
+  if (value === 'only') return 'only';
+  throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS must be accept or only, got "${value}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const url = env.DATABASE_URL?.trim();
@@ -250,6 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1',
     simulatedProvidersInLive: env.SIMULATED_PROVIDERS_IN_LIVE === '1',
     simulatedSettleMs: int('SIMULATED_SETTLE_MS', env.SIMULATED_SETTLE_MS, 2000),
+    providerReconcileAfterMs: int('PROVIDER_RECONCILE_AFTER_MS', env.PROVIDER_RECONCILE_AFTER_MS, 600_000),
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS, 250, 10),
     reportLeaseMs: int('REPORT_LEASE_MS', env.REPORT_LEASE_MS, 60_000, 100),
     dataEncryptionKey: env.DATA_ENCRYPTION_KEY || undefined,
@@ -271,7 +290,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMarginMs: int('WEBHOOK_LEASE_MARGIN_MS', env.WEBHOOK_LEASE_MARGIN_MS, 30_000),
     webhookDelivery: env.WEBHOOK_DELIVERY !== '0',
     eventsPollMs: int('EVENTS_POLL_MS', env.EVENTS_POLL_MS, 100, 5),
+    trustedDocuments: trustedDocumentsMode(env.GRAPHQL_TRUSTED_DOCUMENTS),
     revocationPollMs: int('REVOCATION_POLL_MS', env.REVOCATION_POLL_MS, 250, 10),
+    apiKeyCacheMs: int('API_KEY_CACHE_MS', env.API_KEY_CACHE_MS, 500),
     http: httpTimeouts(env),
     sessions: {
       idleMs: int('SESSION_IDLE_TIMEOUT_MS', env.SESSION_IDLE_TIMEOUT_MS, 30 * 60_000, 1000),

@@ -5,6 +5,7 @@ import type { App } from './app';
 import { newRequestId } from './domain/ids';
 import { registerGraphQL } from './graphql/apollo';
 import { registerGraphQLWs } from './graphql/ws';
+import { TrustedDocuments } from './graphql/trusted-documents';
 import { registerHealthRoutes } from './http/health';
 import { registerDashboardRoutes } from './http/dashboard';
 import swagger from '@fastify/swagger';
@@ -49,7 +50,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const metrics = registerMetrics(fastify, limiter, app.db, app.auth);
   if (app.config.metrics) serveMetrics(fastify, metrics, app.config.metrics);
   registerHealthRoutes(fastify, app.db);
-  registerDashboardRoutes(fastify, app.publicUrl);
+  registerDashboardRoutes(fastify, app.publicUrl, app.config.nodeEnv === 'production');
   // Route schemas document the API; the pipeline and readRoute validate, sendJson writes.
   fastify.setValidatorCompiler(() => () => true);
   fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -57,7 +58,8 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   registerModels(fastify);
   registerOpenApiRoute(fastify);
   for (const module of MODULES) await module.routes?.(fastify, app.modules.of(module), { pipeline: app.pipeline });
-  await registerGraphQL(fastify, app);
-  registerGraphQLWs(fastify, app, limiter);
+  const trusted = TrustedDocuments.load(app.config.trustedDocuments);
+  await registerGraphQL(fastify, app, trusted);
+  registerGraphQLWs(fastify, app, limiter, trusted);
   return fastify;
 }

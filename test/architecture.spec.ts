@@ -22,6 +22,7 @@ import { eventsModule } from '../src/modules/events/event.module';
 import { EventResolver, EventSubscriptionResolver } from '../src/modules/events/event.resolver';
 import { financeModule } from '../src/modules/finance/finance.module';
 import { ReportRunResolver } from '../src/modules/finance/report.resolver';
+import { OverviewResolver } from '../src/modules/finance/overview.resolver';
 import {
   BalanceTransactionResolver,
   PaymentIntentBalanceTransactionsResolver,
@@ -287,6 +288,7 @@ const RESOLVERS_FIT = [
     financeModule,
     ReportRunResolver,
     BalanceTransactionResolver,
+    OverviewResolver,
     PaymentIntentBalanceTransactionsResolver,
     PayoutIntentBalanceTransactionsResolver,
     RefundBalanceTransactionsResolver,

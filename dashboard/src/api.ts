@@ -2,14 +2,31 @@
  * GraphQL over HTTP with urql (POST /graphql), authenticated by the session cookie the
  * browser sends by itself (same origin; the server checks Origin), typed by the operations
  * GraphQL Code Generator builds from schema.graphql (./gql, at build time; the documents are
- * typed strings, so no GraphQL parser ships to the browser).
+ * typed strings, so no GraphQL parser ships to the browser). Each is sent by its registered
+ * id (`documentId`, ./documents.ts), not as text.
  * Every query and mutation goes through here; the live stream is ./live.ts.
  */
-import { Client, CombinedError, fetchExchange, type AnyVariables } from '@urql/core';
+import { Client, CombinedError, fetchExchange, type AnyVariables, type PersistedDocument } from '@urql/core';
+import { documentIdOf } from './documents';
 import type { TypedDocumentString } from './gql/graphql';
 
+/** urql's form of a document sent by id: no definitions, only `documentId`. */
+function byId(doc: TypedDocumentString<unknown, never>): PersistedDocument {
+  return { kind: 'Document', definitions: [], documentId: documentIdOf(doc) } as unknown as PersistedDocument;
+}
+
+/**
+ * A query's data as `query` resolves it. Root lists and connections are nullable in the schema
+ * (a denied or failed root field is null with its own error, docs/graphql.md "Nullability"), and
+ * `query` throws on any error, so a list or connection it resolves is never null. Lookups that are
+ * null without an error (`feeSchedule`, `me`) keep their null.
+ */
+export type Answered<R> = {
+  [K in keyof R]: NonNullable<R[K]> extends readonly unknown[] | { nodes: unknown } | { edges: unknown } | { pageInfo: unknown } ? NonNullable<R[K]> : R[K];
+};
+
 export interface Api {
-  query<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<R>;
+  query<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<Answered<R>>;
   mutate<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<R>;
   /** The REST test helpers (test mode only): the GraphQL schema has no test-helper mutations. */
   testHelper(path: string): Promise<void>;
@@ -46,13 +63,13 @@ export function createApi(onUnauthorized: () => void): Api {
     },
   });
   return {
-    async query<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<R> {
-      const r = await client.query<R, V>(doc.toString(), variables).toPromise();
+    async query<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<Answered<R>> {
+      const r = await client.query<R, V>(byId(doc), variables).toPromise();
       if (r.error) throw failure(r.error);
-      return r.data!;
+      return r.data as Answered<R>;
     },
     async mutate<R, V extends AnyVariables>(doc: TypedDocumentString<R, V>, variables: V): Promise<R> {
-      const r = await client.mutation<R, V>(doc.toString(), variables).toPromise();
+      const r = await client.mutation<R, V>(byId(doc), variables).toPromise();
       if (r.error) throw failure(r.error);
       return r.data!;
     },

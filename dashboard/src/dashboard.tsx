@@ -1,8 +1,10 @@
 /**
- * The signed-in shell: TEST MODE banner, header, navigation (only the sections the member's
- * role can read), the reconnection notice, and the live stream feeding every view.
+ * The signed-in shell: the TEST MODE or LIVE MODE banner, header, navigation (only the sections
+ * the member's role can read; wrapped on wide screens, a Menu button on phones), the
+ * reconnection notice, and the live stream feeding every view. A section the role cannot open
+ * says so instead of showing another page.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { objectIdOf } from './format';
 import { Header } from './header';
@@ -16,9 +18,11 @@ import { BalanceTransactions } from './views/balance-transactions';
 import { PayoutBatches } from './views/batches';
 import { Events } from './views/events';
 import { PaymentLinks } from './views/links';
+import { Overview } from './views/overview';
 import { Payments } from './views/payments';
 import { Payouts } from './views/payouts';
 import { Refunds } from './views/refunds';
+import { Settings } from './views/settings';
 import { Reports } from './views/reports';
 import { Team } from './views/team';
 import { Topups } from './views/topups';
@@ -26,6 +30,8 @@ import { Webhooks } from './views/webhooks';
 
 /** Section, title, what the role needs to see it, the page. */
 const NAV: [string, string, string, (p: { id?: string }) => preact.JSX.Element | null][] = [
+  // The first page after sign-in.
+  ['overview', 'Overview', 'balance_transactions:read', Overview],
   ['payouts', 'Payouts', 'payout_intents:read', Payouts],
   ['batches', 'Payout batches', 'payout_batches:read', PayoutBatches],
   ['balances', 'Balances', 'balances:read', Balances],
@@ -40,20 +46,36 @@ const NAV: [string, string, string, (p: { id?: string }) => preact.JSX.Element |
   ['audit', 'Audit log', 'events:read', Audit],
   ['keys', 'API keys', 'api_keys', ApiKeys],
   ['team', 'Team', 'members', Team],
+  ['settings', 'Settings', 'balances:read', Settings],
 ];
 
 function useRoute(): [string, string | undefined] {
   const parse = (): [string, string | undefined] => {
     const [, view, id] = location.hash.replace(/^#/, '').split('/');
-    return [view || 'payouts', id ? decodeURIComponent(id) : undefined];
+    return [view || 'overview', id ? decodeURIComponent(id) : undefined];
   };
   const [route, setRoute] = useState(parse);
   useEffect(() => {
-    const on = () => setRoute(parse());
+    // An in-page anchor (the skip link's #main) is not a route: the page stays where it is.
+    const on = () => (location.hash.startsWith('#/') || location.hash === '' ? setRoute(parse()) : undefined);
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
   return route;
+}
+
+/** A section the member's role cannot open: said, with the way back. */
+function Refused() {
+  const { me } = useContext(AppContext);
+  return (
+    <section aria-labelledby="refused-title" data-testid="refused">
+      <h1 id="refused-title">Not available to your role</h1>
+      <p>
+        Your role ({me.role.toLowerCase()}) cannot open this page. An owner or admin can change your role on the Team page.{' '}
+        <a href="#/">Go to the first page</a>.
+      </p>
+    </section>
+  );
 }
 
 export interface DashboardProps {
@@ -101,25 +123,43 @@ export function Dashboard({ api, me, lastEventId, notice, onSwitch, onSignOut, o
   }, [api, me]);
 
   const nav = NAV.filter(([, , needs]) => can(needs));
+  const known = NAV.some(([k]) => k === view);
+  const refused = known && !nav.some(([k]) => k === view);
   const found = view === 'account' ? null : (nav.find(([k]) => k === view) ?? nav[0]);
-  const Page = found ? found[3] : Account;
+  const Page = refused ? Refused : found ? found[3] : Account;
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [view, id]);
   return (
     <AppContext.Provider value={ctx}>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      {test && (
-        <div class="test-banner" role="note" data-testid="test-banner">
-          TEST MODE: simulated money
-        </div>
-      )}
+      <div role="region" aria-label="Mode">
+        {test ? (
+          <p class="test-banner" data-testid="test-banner">
+            TEST MODE: simulated money
+          </p>
+        ) : (
+          <p class="live-banner" data-testid="live-banner">
+            LIVE MODE: real money moves
+          </p>
+        )}
+      </div>
       <Header me={me} link={link} busy={false} error={notice} onSwitch={onSwitch} onSignOut={onSignOut} />
-      <nav class="tabs" aria-label="Sections">
-        {nav.map(([k, name]) => (
-          <a key={k} href={`#/${k}`} aria-current={found && k === found[0] ? 'page' : undefined}>
-            {name}
-          </a>
-        ))}
+      <nav class={`tabs${menuOpen ? ' open' : ''}`} aria-label="Sections">
+        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)} data-testid="menu">
+          Menu<span class="sr"> of sections</span>
+          {found && <span aria-hidden="true">: {found[1]}</span>}
+        </button>
+        <ul id="sections">
+          {nav.map(([k, name]) => (
+            <li key={k}>
+              <a href={`#/${k}`} aria-current={!refused && found && k === found[0] ? 'page' : undefined}>
+                {name}
+              </a>
+            </li>
+          ))}
+        </ul>
       </nav>
       {missed && missed.length > 0 && (
         <div class="notice" role="status" data-testid="missed">

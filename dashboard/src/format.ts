@@ -47,3 +47,33 @@ export function objectIdOf(e: { data: { object: Record<string, unknown> } }): st
   const id = e.data.object.id;
   return typeof id === 'string' ? id : '';
 }
+
+/**
+ * A User-Agent header as people say it: "Firefox 128 on macOS". The browser is the first
+ * known product in the order that tells them apart (Edge and Opera also say Chrome; Chrome
+ * also says Safari); a string naming none is shown as "Other browser".
+ */
+export function browserAndOs(ua: string | null | undefined): string {
+  if (!ua) return 'Unknown browser';
+  const browsers: [RegExp, string][] = [
+    [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+    [/OPR\/(\d+)/, 'Opera'],
+    [/Firefox\/(\d+)/, 'Firefox'],
+    [/FxiOS\/(\d+)/, 'Firefox'],
+    [/CriOS\/(\d+)/, 'Chrome'],
+    [/Chrom(?:e|ium)\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
+  ];
+  const systems: [RegExp, string][] = [
+    [/Windows/, 'Windows'],
+    [/iPhone|iPad|iPod/, 'iOS'],
+    [/Mac OS X|Macintosh/, 'macOS'],
+    [/Android/, 'Android'],
+    [/CrOS/, 'ChromeOS'],
+    [/Linux/, 'Linux'],
+  ];
+  const found = browsers.find(([re]) => re.test(ua));
+  const browser = found ? `${found[1]} ${ua.match(found[0])![1]}` : 'Other browser';
+  const system = systems.find(([re]) => re.test(ua));
+  return system ? `${browser} on ${system[1]}` : browser;
+}

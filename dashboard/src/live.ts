@@ -19,7 +19,8 @@
  */
 import { createClient } from 'graphql-ws';
 import { graphql } from './gql';
-import type { LiveEventSubscription } from './gql/graphql';
+import type { LiveEventSubscription, TypedDocumentString } from './gql/graphql';
+import { documentIdOf } from './documents';
 
 export const LiveEventDocument = graphql(`
   subscription LiveEvent($after: String) {
@@ -51,7 +52,12 @@ export interface Live {
   /** The id of the last event received (null before any): an `after` that misses nothing from now on. */
   lastEventId(): string | null;
   /** Another subscription on this socket; `next` gets each message's data, `fail` a GraphQL error (no retry). Returns its stop. */
-  watch<T>(query: string, variables: () => Record<string, unknown>, next: (data: T) => void, fail: (message: string) => void): () => void;
+  watch<T>(doc: TypedDocumentString<T, never>, variables: () => Record<string, unknown>, next: (data: T) => void, fail: (message: string) => void): () => void;
+}
+
+/** A subscribe payload naming the registered document; graphql-ws requires `query`, which the server then ignores. */
+function payload(doc: TypedDocumentString<unknown, never>, variables: Record<string, unknown>) {
+  return { query: doc.toString(), variables, extensions: { documentId: documentIdOf(doc) } };
 }
 
 const FATAL = new Set([4401, 4403]);
@@ -89,28 +95,25 @@ export function startLive(after: string | null, h: LiveHandlers): Live {
   function subscribe(): void {
     lastClose = null;
     h.onState(reconnecting ? 'reconnecting' : 'connecting');
-    unsubscribe = ws.subscribe<LiveEventSubscription>(
-      { query: LiveEventDocument.toString(), variables: { after: lastId } },
-      {
-        next: (result) => {
-          const event = result.data?.events;
-          if (!event) return;
-          lastId = event.id;
-          const missed = reconnecting && Date.parse(event.createdAt) < connectedAt;
-          h.onEvent(event, missed);
-        },
-        error: (err) => {
-          const code = (err as { code?: number }).code ?? lastClose?.code ?? 0;
-          if (FATAL.has(code)) {
-            stopped = true;
-            h.onEnded();
-            return;
-          }
-          retry(code ? `closed with ${code}` : 'connection lost');
-        },
-        complete: () => retry('the server ended the stream'),
+    unsubscribe = ws.subscribe<LiveEventSubscription>(payload(LiveEventDocument, { after: lastId }), {
+      next: (result) => {
+        const event = result.data?.events;
+        if (!event) return;
+        lastId = event.id;
+        const missed = reconnecting && Date.parse(event.createdAt) < connectedAt;
+        h.onEvent(event, missed);
       },
-    );
+      error: (err) => {
+        const code = (err as { code?: number }).code ?? lastClose?.code ?? 0;
+        if (FATAL.has(code)) {
+          stopped = true;
+          h.onEnded();
+          return;
+        }
+        retry(code ? `closed with ${code}` : 'connection lost');
+      },
+      complete: () => retry('the server ended the stream'),
+    });
   }
 
   function retry(detail: string): void {
@@ -123,20 +126,22 @@ export function startLive(after: string | null, h: LiveHandlers): Live {
     timer = setTimeout(subscribe, delay);
   }
 
-  function watch<T>(query: string, variables: () => Record<string, unknown>, next: (data: T) => void, fail: (message: string) => void): () => void {
+  function watch<T>(
+    doc: TypedDocumentString<T, never>,
+    variables: () => Record<string, unknown>,
+    next: (data: T) => void,
+    fail: (message: string) => void,
+  ): () => void {
     let done = false;
     let stop: (() => void) | undefined;
     let again: ReturnType<typeof setTimeout> | undefined;
     const go = () => {
-      stop = ws.subscribe<T>(
-        { query, variables: variables() },
-        {
-          next: (r) => r.data && next(r.data),
-          // GraphQL errors (an array) are the answer; a closed socket is retried, as the events stream is.
-          error: (err) => (Array.isArray(err) ? fail(String((err[0] as { message?: string }).message)) : !done && !stopped && (again = setTimeout(go, 1000))),
-          complete: () => undefined,
-        },
-      );
+      stop = ws.subscribe<T>(payload(doc, variables()), {
+        next: (r) => r.data && next(r.data),
+        // GraphQL errors (an array) are the answer; a closed socket is retried, as the events stream is.
+        error: (err) => (Array.isArray(err) ? fail(String((err[0] as { message?: string }).message)) : !done && !stopped && (again = setTimeout(go, 1000))),
+        complete: () => undefined,
+      });
     };
     go();
     return () => {

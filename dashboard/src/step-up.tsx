@@ -1,13 +1,13 @@
 /**
- * A live approval needs an authentication code from the last 5 minutes: in live mode the
- * Approve button asks for one (confirmSecondFactor) before it approves. In test mode it
- * approves at once.
+ * A live approval (and a live approval-policy change) needs an authentication code from the
+ * last 5 minutes: in live mode the button asks for one (confirmSecondFactor) before it acts.
+ * In test mode it acts at once. `confirm` names the form's submit button.
  */
 import { useState } from 'preact/hooks';
 import { useAction, useApp } from './ui';
 import { ConfirmSecondFactorDocument } from './operations/me';
 
-export function useStepUp(approve: () => Promise<void>) {
+export function useStepUp(approve: () => Promise<void>, confirm = 'Confirm and approve') {
   const { api, me } = useApp();
   const [asking, setAsking] = useState(false);
   const [code, setCode] = useState('');
@@ -37,7 +37,7 @@ export function useStepUp(approve: () => Promise<void>) {
       )}
       <div class="actions">
         <button type="submit" class="primary" disabled={action.busy}>
-          Confirm and approve
+          {confirm}
         </button>
         <button type="button" onClick={() => setAsking(false)} disabled={action.busy}>
           Back

@@ -4,7 +4,7 @@
  * confirmTotp with a current code turns it on and answers ten recovery codes, shown here
  * once. Used by the setup page and the account page.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { ConfirmTotpDocument, EnrolTotpDocument } from './operations/me';
 
@@ -83,6 +83,7 @@ export function TotpSetup({ api, onDone, doneLabel }: { api: Api; onDone: () => 
               </li>
             ))}
           </ul>
+          <RecoveryCodeActions codes={step.codes} />
           <button type="button" class="primary" onClick={onDone} data-testid="totp-done">
             I have saved them: {doneLabel.toLowerCase()}
           </button>
@@ -94,5 +95,35 @@ export function TotpSetup({ api, onDone, doneLabel }: { api: Api; onDone: () => 
         </p>
       )}
     </section>
+  );
+}
+
+/** Copy the recovery codes, or download them as a text file (made in the page: nothing leaves the browser). */
+export function RecoveryCodeActions({ codes }: { codes: string[] }) {
+  const [said, setSaid] = useState('');
+  const text = `${codes.join('\n')}\n`;
+  const href = useMemo(() => URL.createObjectURL(new Blob([text], { type: 'text/plain' })), [text]);
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  return (
+    <div class="actions">
+      <button
+        type="button"
+        data-testid="copy-recovery-codes"
+        onClick={() =>
+          void navigator.clipboard.writeText(text).then(
+            () => setSaid('Copied.'),
+            () => setSaid('Could not copy: select the codes and copy them yourself.'),
+          )
+        }
+      >
+        Copy codes
+      </button>
+      <a href={href} download="recovery-codes.txt" class="button" data-testid="download-recovery-codes">
+        Download codes
+      </a>
+      <span class="muted" role="status" aria-live="polite">
+        {said}
+      </span>
+    </div>
   );
 }

@@ -168,8 +168,9 @@ export function Table({
   head: (string | [string, string])[];
   children: ComponentChildren;
 }) {
+  // A frame that scrolls on narrow screens is a focusable, named region: keyboard users scroll it too.
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
       <table data-testid={testId}>
         {caption && <caption class="sr">{caption}</caption>}
         <thead>
@@ -234,12 +235,14 @@ export function Panel({ title, back, children }: { title: string; back: string; 
 }
 
 /** Runs an action, with a busy flag and its error. */
-export function useAction(): { busy: boolean; error: string | null; run: (fn: () => Promise<void>) => Promise<void> } {
+export function useAction(): { busy: boolean; error: string | null; run: (fn: () => Promise<void>) => Promise<void>; clear: () => void } {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return {
     busy,
     error,
+    /** Forgets the last error: a later step (a new file chosen) made it stale. */
+    clear: () => setError(null),
     async run(fn) {
       setBusy(true);
       setError(null);

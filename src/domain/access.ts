@@ -75,7 +75,7 @@ export function principalLogFields(p: Principal): Record<string, string | boolea
 
 export function permissionDenied(needed: Requirement): ApiError {
   const what = isPermission(needed) ? `the permission ${needed}` : `the team capability ${needed}`;
-  return new ApiError('permission_denied', `This call needs ${what}, which the caller does not have (${needed}).`);
+  return new ApiError('permission_denied', `This call needs ${what}, which the caller does not have.`);
 }
 
 /** Throws 403 permission_denied, naming `needed`, unless `principal` meets it; logs and counts the refusal. */
@@ -86,10 +86,11 @@ export function authorize(principal: Principal, needed: Requirement, log?: Acces
   throw permissionDenied(needed);
 }
 
-/** The resource whose records an event type (`payout_intent.processing`) carries. */
+/** The resource whose records an event type (`payout_intent.processing`, `payout_batch.created`) carries. */
 export function resourceOfEventType(type: string): Resource | undefined {
-  const name = `${type.slice(0, type.indexOf('.'))}s`;
-  return (RESOURCES as readonly string[]).includes(name) ? (name as Resource) : undefined;
+  const singular = type.slice(0, type.indexOf('.'));
+  // English plurals as the resource names spell them: payout_intents, payout_batches.
+  return RESOURCES.find((r) => r === `${singular}s` || r === `${singular}es`);
 }
 
 /** Whether `principal` may read the record an event of `type` carries (events of no listed resource: events:read suffices). */

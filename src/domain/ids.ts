@@ -102,6 +102,7 @@ export const ID_PREFIX = {
   reportChunk: 'frc',
   feeSchedule: 'fee',
   feeRate: 'fer',
+  providerAccount: 'pa',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

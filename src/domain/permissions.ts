@@ -70,7 +70,14 @@ export function covers(granted: Access, needed: 'read' | 'write'): boolean {
 
 /** Who is calling: an API key (full or restricted) or a signed-in member of the merchant's team. */
 export type Principal =
-  | { type: 'api_key'; id: string; restricted: boolean; grants: Readonly<Record<Resource, Access>> }
+  | {
+      type: 'api_key';
+      id: string;
+      restricted: boolean;
+      grants: Readonly<Record<Resource, Access>>;
+      /** The person the key counts as (`personOf`); absent: the key itself (the operator made it). */
+      person?: string;
+    }
   | {
       type: 'member';
       id: string;
@@ -93,4 +100,13 @@ export type WireActor = { type: 'api_key'; id: string; restricted: boolean } | {
 
 export function wireActor(p: Principal): WireActor {
   return p.type === 'api_key' ? { type: 'api_key', id: p.id, restricted: p.restricted } : { type: 'member', id: p.id, email: p.email };
+}
+
+/**
+ * The person behind a principal, where rules count people (approvals): a member is themself;
+ * a key is the member who made it, or the person of the key that made it, or, for a key the
+ * operator made with the CLI, the key itself (docs/decisions/0155-approvals-count-people.md).
+ */
+export function personOf(p: Principal): string {
+  return p.type === 'member' ? p.id : (p.person ?? p.id);
 }

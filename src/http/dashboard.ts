@@ -37,20 +37,24 @@ export function dashboardCsp(publicBase: string): string {
   ].join('; ');
 }
 
-/** The built files, read once: name -> body. Empty when the dashboard was not built. */
-function loadFiles(): Map<string, Buffer> {
+/**
+ * The built files, read once: name -> body. Empty when the dashboard was not built. In
+ * production the source maps stay on disk (`withMaps` false): they would publish the sources.
+ */
+export function loadFiles(dir: string, withMaps: boolean): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  if (!fs.existsSync(DIR)) return files;
-  for (const name of fs.readdirSync(DIR)) {
-    if (TYPES[path.extname(name)]) files.set(name, fs.readFileSync(path.join(DIR, name)));
+  if (!fs.existsSync(dir)) return files;
+  for (const name of fs.readdirSync(dir)) {
+    const ext = path.extname(name);
+    if (Object.hasOwn(TYPES, ext) && (withMaps || ext !== '.map')) files.set(name, fs.readFileSync(path.join(dir, name)));
   }
   return files;
 }
 
-export function registerDashboardRoutes(fastify: FastifyInstance, publicUrl: PublicBaseUrl): void {
+export function registerDashboardRoutes(fastify: FastifyInstance, publicUrl: PublicBaseUrl, production = false): void {
   let files: Map<string, Buffer> | null = null;
   const send = (_request: FastifyRequest, reply: FastifyReply, name: string) => {
-    files ??= loadFiles();
+    files ??= loadFiles(DIR, !production);
     const body = files.get(name);
     reply
       .header('Content-Security-Policy', dashboardCsp(publicUrl.get()))
@@ -59,9 +63,12 @@ export function registerDashboardRoutes(fastify: FastifyInstance, publicUrl: Pub
       .header('Referrer-Policy', 'no-referrer')
       .header('Cache-Control', name === 'index.html' ? 'no-store' : 'no-cache');
     // Answered in the contract's error shape, like every other error of the service.
-    if (!body && files.size === 0) throw new ApiError('service_unavailable', 'The dashboard is not built: run `npm run build`.');
+    if (!body && files.size === 0) throw new ApiError('service_unavailable', 'The dashboard is not available on this server.');
     if (!body) throw new ApiError('not_found', 'No such dashboard file.');
-    return reply.code(200).header('Content-Type', TYPES[path.extname(name)]).send(body);
+    return reply
+      .code(200)
+      .header('Content-Type', TYPES[path.extname(name)] ?? 'application/octet-stream')
+      .send(body);
   };
   fastify.get('/dashboard', (request, reply) => send(request, reply, 'index.html'));
   fastify.get('/dashboard/', (request, reply) => send(request, reply, 'index.html'));

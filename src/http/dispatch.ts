@@ -11,7 +11,7 @@ import type { RequestContext } from '../domain/scope';
 import { Answer, OUTCOME_STATUS, type OperationPipeline } from '../ops/pipeline';
 import { ctxOf, idempotencyKeyOf, sendJson } from './request';
 import { routeNotFound } from './route-table';
-import { forbidden, type RouteDoc } from './route-docs';
+import { commonFailures, forbidden, invalidWhen, type RouteDoc } from './route-docs';
 import { listQuerySchema, type ListSpec, type Page } from '../domain/listing';
 import { pageEnvelope } from './envelope';
 
@@ -110,7 +110,7 @@ export function operationRoute<A>(
   fastify.route({
     method: method.toUpperCase(),
     url: path,
-    schema: routeSchema(doc, path, { body: op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
+    schema: routeSchema(doc, path, { body: doc.body ?? op.body, idempotencyKey: op.idempotencyKey ?? 'optional' }),
     preHandler: op.testOnly ? testHelperGuard : undefined,
     config: { testOnly: op.testOnly === true, multipart: upload !== undefined, permission: doc.permission },
     ...(upload ? { bodyLimit: upload.bodyLimit } : {}),
@@ -123,6 +123,8 @@ export function operationRoute<A>(
 }
 
 type Params = Record<string, string>;
+
+const CURSOR_RULE = "not a next_cursor this list issued for the API key's merchant and environment";
 
 /**
  * Registers a read (GET): its query string is checked against `doc.query` (the same
@@ -152,7 +154,12 @@ export function listRoute(
   spec: ListSpec,
   list: (ctx: RequestContext, query: Record<string, unknown>, params: Params) => Promise<Page<unknown>>,
 ): void {
-  fastify.get(path, { schema: routeSchema({ ...doc, query: listQuerySchema(spec) }, path), config: { permission: doc.permission } }, async (req, reply) =>
-    sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params))),
-  );
+  const query = listQuerySchema(spec);
+  // A cursor the pattern accepts but the service did not issue is refused: the 400 answer lists that rule.
+  const responses = doc.responses[400] === commonFailures[400] ? { ...doc.responses, 400: invalidWhen({ cursor: CURSOR_RULE }) } : doc.responses;
+  fastify.get(path, { schema: routeSchema({ ...doc, query, responses }, path), config: { permission: doc.permission } }, async (req, reply) => {
+    // A bad query is 400 before anything is looked up (a parent that does not exist is 404 only for a good query).
+    check(query, req.query, 'query');
+    return sendJson(reply, 200, pageEnvelope(await list(ctxOf(req), req.query as Record<string, unknown>, req.params as Params)));
+  });
 }

@@ -18,7 +18,7 @@ import { BODY_LIMIT, JSON_ANSWER_HEADERS, sendError, toApiError, writeRawError }
 import { checkContentType, checkHeaders } from './header-guards';
 import { parseJsonBody } from './json-body';
 import type { RateLimiter } from './rate-limit';
-import { isApiPath, isGraphqlPath, pathOf, PUBLIC_PATHS } from './request';
+import { isApiPath, isGraphqlPath, pathOf, isPublicPath } from './request';
 import { routeError, RouteTable, withHeaders } from './route-table';
 
 declare module 'fastify' {
@@ -74,7 +74,7 @@ export function registerPlumbing(
     const permission = route.config?.permission;
     if (permission) for (const method of [route.method].flat()) declared.push({ method, url: route.url, permission });
     // One rule set: an authenticated /v1 route that does not say what it needs is a startup error, not an open door.
-    if (isApiPath(route.url) && !PUBLIC_PATHS.has(route.url) && !isRequirement(permission)) {
+    if (isApiPath(route.url) && !isPublicPath(route.url) && !isRequirement(permission)) {
       throw new Error(`${String(route.method)} ${route.url} declares no permission (config.permission; see src/domain/access.ts)`);
     }
     routes.add(route.method, route.url, route.config?.testOnly === true);
@@ -111,7 +111,7 @@ export function registerPlumbing(
     }
     checkHeaders(request);
     const url = request.url;
-    const api = isApiPath(url) && !PUBLIC_PATHS.has(pathOf(url));
+    const api = isApiPath(url) && !isPublicPath(pathOf(url));
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
       // A dashboard session's cookie, when no Authorization header is sent; an API key otherwise.
       const member = request.headers.authorization === undefined ? await sessions.authenticateCookie(request.headers, request.method, publicUrl.get()) : null;
@@ -132,6 +132,10 @@ export function registerPlumbing(
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/.test(type)) reply.headers(JSON_ANSWER_HEADERS);
+    // Every other answer too (CSV reports, QR images, pages): never sniffed, and not stored
+    // unless its route chose a cache rule (the dashboard's public assets).
+    if (!reply.hasHeader('x-content-type-options')) reply.header('X-Content-Type-Options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
     done(null, payload);
   });
 

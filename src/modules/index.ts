@@ -18,6 +18,8 @@ import { methodsModule } from './methods/method.module';
 import { peopleModule } from './people/people.module';
 import { paymentsModule } from './payments/payment.module';
 import { payoutsModule } from './payouts/payout.module';
+import { providersModule } from './providers/provider.module';
+import { providerWebhooksModule } from './provider-webhooks/provider-webhook.module';
 import { refundsModule } from './refunds/refund.module';
 import { topupsModule } from './topups/topup.module';
 import { webhooksModule } from './webhooks/webhook.module';
@@ -39,8 +41,10 @@ export const MODULES: readonly AnyModule[] = [
   payoutsModule,
   batchesModule,
   topupsModule,
+  providersModule,
   methodsModule,
   paymentsModule,
+  providerWebhooksModule,
   refundsModule,
   linksModule,
   graphModule,

@@ -4,6 +4,7 @@
  */
 import type { Tx } from '../db/tx';
 import { ApiError } from '../domain/errors';
+import type { Scope } from '../domain/scope';
 import { defineOperation as define, external as step, type External, type Operation, type Step } from '../domain/operation';
 
 export { withBody, type Done } from '../domain/operation';
@@ -20,25 +21,28 @@ export function defineOperation<A, I, T>(op: TxOperation<A, I, T>): TxOperation<
  * live mode): otherwise a live call is refused with no_provider_available before it changes
  * anything. Every provider here is simulated, so live mode needs SIMULATED_PROVIDERS_IN_LIVE.
  */
-export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean): TxOperation<A, I, T> {
-  if (live) return op;
+export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean | LiveCheck): TxOperation<A, I, T> {
+  if (live === true) return op;
+  const refuse = () =>
+    new ApiError(
+      'no_provider_available',
+      'No provider serves live mode for this request: no provider account is connected for live mode, and the simulated providers serve test mode only.',
+    );
   return {
     ...op,
-    execute: (tx, ctx, input, args) => {
-      if (ctx.environment === 'live') {
-        throw new ApiError(
-          'no_provider_available',
-          'No provider serves live mode for this request: the simulated providers serve test mode only (SIMULATED_PROVIDERS_IN_LIVE turns them on for live demos).',
-        );
-      }
+    execute: async (tx, ctx, input, args) => {
+      if (ctx.environment === 'live' && (live === false || !(await live(ctx, tx)))) throw refuse();
       return op.execute(tx, ctx, input, args);
     },
   };
 }
 
+/** Whether a live-mode request of `scope` has a provider (a connected provider account). */
+export type LiveCheck = (scope: Scope, tx: Tx) => Promise<boolean>;
+
 /** The module's operations, each `create` gated by `providedIn` (the ones that reach a provider). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any operation's create
-export function liveGated<O extends { create: TxOperation<any, any, any> }>(ops: O, live: boolean): O {
+export function liveGated<O extends { create: TxOperation<any, any, any> }>(ops: O, live: boolean | LiveCheck): O {
   return { ...ops, create: providedIn(ops.create, live) };
 }
 

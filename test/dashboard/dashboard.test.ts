@@ -153,6 +153,10 @@ describeBrowser('merchant dashboard in a browser', () => {
   });
 
   test('a payout created through REST appears live; approve one, cancel another with a reason', async () => {
+    // Sign-in lands on the overview; the payouts are one click away.
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Payouts', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
     await page.evaluate('window.marker = 42');
     ids.approve = await createPayout('125050');
     ids.cancel = await createPayout('9900');
@@ -271,6 +275,11 @@ describeBrowser('merchant dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Balances' }).click();
     await page.getByTestId('balances').waitFor();
     expect(await page.getByTestId('balances').textContent()).toContain('THB');
+    // Movements are the ledger's signed rows: the topup in, the refund out (negative).
+    const movements = page.getByTestId('movements');
+    await eventually(async () => ((await movements.textContent()) ?? '').includes(topup.body.id));
+    expect(await movements.locator('tr', { hasText: topup.body.id }).textContent()).toContain('25,000.00 THB');
+    expect(await movements.locator('tr', { hasText: refund.id }).first().textContent()).toContain('-100.00 THB');
   });
 
   test('screenshots at 1280 and 390 px, and axe-core finds no serious or critical violation', async () => {

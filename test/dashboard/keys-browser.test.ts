@@ -19,6 +19,10 @@ import { collectErrors, scan } from '../helpers/browser';
 const describeBrowser = describeIf(haveChromium(), NEEDS_CHROMIUM);
 const DEVELOPER = 'dev@keys.example';
 const VIEWER = 'vee@keys.example';
+// Sessions are listed by browser and OS, read from these User-Agent strings.
+const UA_A = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const UA_B = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:128.0) Gecko/20100101 Firefox/128.0';
+const UA_V = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describeBrowser('API keys and sessions in the dashboard', () => {
   let srv: TestServer;
@@ -68,7 +72,7 @@ describeBrowser('API keys and sessions in the dashboard', () => {
     await addMember(srv, merchant.merchantId, DEVELOPER, 'developer');
     await addMember(srv, merchant.merchantId, VIEWER, 'viewer');
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    dev = await signedIn(DEVELOPER, 'Keys test browser A');
+    dev = await signedIn(DEVELOPER, UA_A);
   });
 
   afterAll(async () => {
@@ -89,13 +93,21 @@ describeBrowser('API keys and sessions in the dashboard', () => {
     expect(await dev.getByTestId('grant-payment_intents').locator('option').allTextContents()).toEqual(['none', 'read']);
     await dev.getByTestId('grant-payment_intents').selectOption('read');
     await dev.getByTestId('grant-webhook_endpoints').selectOption('write');
+    await dev.getByLabel('Name', { exact: true }).fill('Webhook relay');
     await dev.getByTestId('create-key-submit').click();
+    expect(await dev.getByTestId('new-secret').textContent()).toContain('New key Webhook relay');
     const [pk, sk] = await shownSecret(dev);
     created = pk;
     expect(sk).toMatch(/^rk_test_/);
     const row = dev.getByTestId(`key-${pk}`);
     expect(await row.textContent()).toContain('restricted: payment_intents:read, webhook_endpoints:write');
+    expect(await row.getByTestId('key-name').textContent()).toBe('Webhook relay');
     expect(await row.getByTestId('last-used').textContent()).toBe('never');
+    // The merchant's full-access key is beyond a developer's role: no Roll or Revoke is offered on it.
+    const fullKey = dev.getByTestId(`key-${merchant.auth!.split(':')[0]}`);
+    expect(await fullKey.textContent()).toContain('full access');
+    expect(await fullKey.getByRole('button').count()).toBe(0);
+    expect(await row.getByRole('button', { name: /^Roll/ }).count()).toBe(1);
 
     const key = srv.client(`${pk}:${sk}`);
     expect((await key.get('/v1/payment_intents')).status).toBe(200);
@@ -121,6 +133,7 @@ describeBrowser('API keys and sessions in the dashboard', () => {
     await eventually(async () => (await dev.getByTestId(`key-${oldPk}`).getAttribute('data-status')) === 'EXPIRING');
     expect(await dev.getByTestId(`key-${oldPk}`).textContent()).toMatch(/expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(await dev.getByTestId(`key-${pk}`).textContent()).toContain('restricted: payment_intents:read, webhook_endpoints:write');
+    expect(await dev.getByTestId(`key-${pk}`).getByTestId('key-name').textContent()).toBe('Webhook relay');
 
     const key = srv.client(`${pk}:${sk}`);
     expect((await key.get('/v1/payment_intents')).status).toBe(200);
@@ -135,7 +148,7 @@ describeBrowser('API keys and sessions in the dashboard', () => {
   });
 
   test('a viewer has no API keys page', async () => {
-    const viewer = await signedIn(VIEWER, 'Keys test browser V');
+    const viewer = await signedIn(VIEWER, UA_V);
     expect(await viewer.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     await viewer.goto(`${srv.url}/dashboard/#/keys`);
     await viewer.getByRole('link', { name: 'Payouts', exact: true }).waitFor();
@@ -146,13 +159,13 @@ describeBrowser('API keys and sessions in the dashboard', () => {
   test('ending a session from another browser signs it out; ending this one signs out here', async () => {
     await dev.goto(`${srv.url}/dashboard/#/payouts`);
     await dev.getByText('Updates: connected', { exact: true }).waitFor();
-    const other = await signedIn(DEVELOPER, 'Keys test browser B');
+    const other = await signedIn(DEVELOPER, UA_B);
     await other.getByTestId('member').click();
     await other.getByTestId('sessions').waitFor();
-    expect(await other.getByTestId('session-current').textContent()).toContain('Keys test browser B (this session)');
+    expect(await other.getByTestId('session-current').textContent()).toContain('Firefox 128 on macOS (this session)');
     problems.push(...(await scan(other, 'sessions')));
-    await other.getByTestId('sessions').locator('tr', { hasText: 'Keys test browser A' }).getByRole('button', { name: /^End/ }).click();
-    await other.getByTestId('sessions').locator('tr', { hasText: 'Keys test browser A' }).waitFor({ state: 'detached' });
+    await other.getByTestId('sessions').locator('tr', { hasText: 'Chrome 131 on Windows' }).getByRole('button', { name: /^End/ }).click();
+    await other.getByTestId('sessions').locator('tr', { hasText: 'Chrome 131 on Windows' }).waitFor({ state: 'detached' });
     await expect(dev.getByTestId('signed-out-reason').textContent()).resolves.toContain('signed out elsewhere');
     expect(await dev.getByLabel('Email', { exact: true }).isVisible()).toBe(true);
 

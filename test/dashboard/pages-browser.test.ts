@@ -212,6 +212,11 @@ describeBrowser('merchant pages in the dashboard', () => {
     await page.getByTestId('csv-errors').waitFor();
     expect(await page.getByTestId('csv-errors').textContent()).toContain('Row 3, amount');
     expect(await page.getByTestId('csv-rows').locator('tbody tr').count()).toBe(3);
+    // Amounts in major units, the bad row marked, and the rows that pass totalled per currency.
+    expect(await page.getByTestId('csv-rows').locator('tbody tr').first().textContent()).toContain('1,500.00 THB');
+    expect(await page.getByTestId('bad-row').count()).toBe(1);
+    expect(await page.getByTestId('bad-row').textContent()).toMatch(/^3Error/);
+    expect(await page.getByTestId('batch-totals').textContent()).toBe('THB: 2 payouts, total 1,700.00 THB');
     expect(await page.getByTestId('create-batch').isDisabled()).toBe(true);
     problems.push(...(await scan(page, 'batch-errors')));
     expect((await merchant.get('/v1/payout_batches')).body.data).toHaveLength(0);

@@ -119,6 +119,10 @@ describeBrowser('team members in the dashboard', () => {
     await owner.getByTestId('recovery-codes').waitFor();
     recoveryCodes = await owner.getByTestId('recovery-codes').locator('code').allTextContents();
     expect(recoveryCodes).toHaveLength(10);
+    // The codes download as a text file, one a line.
+    const [download] = await Promise.all([owner.waitForEvent('download'), owner.getByTestId('download-recovery-codes').click()]);
+    expect(download.suggestedFilename()).toBe('recovery-codes.txt');
+    expect(fs.readFileSync(await download.path(), 'utf8')).toBe(`${recoveryCodes.join('\n')}\n`);
     problems.push(...(await scan(owner, 'recovery-codes')));
     await owner.getByTestId('totp-done').click();
     await expect(owner.getByTestId('member').textContent()).resolves.toBe(OWNER);
@@ -155,10 +159,24 @@ describeBrowser('team members in the dashboard', () => {
     await owner.getByTestId('invite-email').fill(VIEWER);
     await owner.getByTestId('invite-role').selectOption('VIEWER');
     await owner.getByRole('button', { name: 'Invite' }).click();
-    const setupUrl = await owner.getByTestId('setup-url').inputValue();
-    expect(setupUrl.startsWith(`${srv.url}/dashboard/#setup=`)).toBe(true);
+    const firstUrl = await owner.getByTestId('setup-url').inputValue();
+    expect(firstUrl.startsWith(`${srv.url}/dashboard/#setup=`)).toBe(true);
     await owner.getByTestId(`member-${VIEWER}`).waitFor();
     problems.push(...(await scan(owner, 'team-invited')));
+    // The link was lost: a new one replaces it (the first stops working).
+    await owner.getByRole('button', { name: 'Done' }).click();
+    await owner.getByTestId(`member-${VIEWER}`).getByTestId('new-setup-link').click();
+    await eventually(
+      async () =>
+        (await owner
+          .getByTestId('setup-url')
+          .inputValue()
+          .catch(() => firstUrl)) !== firstUrl || undefined,
+    );
+    const setupUrl = await owner.getByTestId('setup-url').inputValue();
+    expect(setupUrl.startsWith(`${srv.url}/dashboard/#setup=`)).toBe(true);
+    const stale = await srv.client().post('/dashboard/setup', { token: firstUrl.split('#setup=')[1], password: PASSWORD }, { headers: { origin: srv.url } });
+    expect(stale.status).toBe(404);
 
     viewer = await newPage();
     await choosePassword(viewer, setupUrl);
@@ -243,5 +261,19 @@ describeBrowser('team members in the dashboard', () => {
     await eventually(async () => (await liveKey.get(`/v1/payout_intents/${created.body.id}`)).body.status !== 'requires_approval');
     await eventually(async () => ((await owner.getByTestId('approvals').textContent()) ?? '').includes(`Approved by ${OWNER}`));
     expect(await owner.getByTestId('member').textContent()).toBe(OWNER);
+  });
+
+  test('the owner makes new recovery codes on the account page with a current code; the old ones stop working', async () => {
+    await owner.goto(`${srv.url}/dashboard#/account`);
+    await owner.locator('#recovery-code').fill(recoveryCodes[2]);
+    await owner.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await owner.getByTestId('new-recovery-codes').locator('code').first().waitFor();
+    const fresh = await owner.getByTestId('new-recovery-codes').locator('code').allTextContents();
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((c) => recoveryCodes.includes(c))).toBe(false);
+    expect(await owner.getByTestId('download-recovery-codes').isVisible()).toBe(true);
+    problems.push(...(await scan(owner, 'new-recovery-codes')));
+    const old = await srv.client().post('/dashboard/sign-in', { email: OWNER, password: PASSWORD, code: recoveryCodes[3] }, { headers: { origin: srv.url } });
+    expect(old.status).toBe(401);
   });
 });

@@ -8,12 +8,32 @@ export const PASSWORD = 'a long enough passphrase';
 
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The dashboard's registered documents (the build's dist/persisted-documents.json), by id. */
+export const REGISTERED = JSON.parse(fs.readFileSync(require.resolve('../../persisted-documents.json'), 'utf8')) as Record<string, string>;
+
+/** The document a dashboard request ran: the registered text of its documentId (the dashboard never sends text). */
+export function documentOf(postData: string | null): string {
+  if (!postData) return '';
+  const { documentId } = JSON.parse(postData) as { documentId?: string };
+  return (documentId && REGISTERED[documentId]) ?? '';
+}
+
+type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
+
+/** axe-core's violations on the page as it stands. */
+async function violations(page: Page): Promise<Violation[]> {
+  const result = await page.evaluate<{ violations: Violation[] }>(`${AXE}; axe.run(document, { resultTypes: ['violations'] })`);
+  return result.violations;
+}
+
+/** Every axe-core violation, whatever its impact. */
+export async function axe(page: Page, name: string): Promise<string[]> {
+  return (await violations(page)).map((v) => `${name}: ${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 /** Serious and critical axe-core violations, and a horizontal overflow at 390 px (the page is back at 1280 px after). */
 export async function scan(page: Page, name: string): Promise<string[]> {
-  const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
-    `${AXE}; axe.run(document, { resultTypes: ['violations'] })`,
-  );
-  const found = result.violations
+  const found = (await violations(page))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   await page.setViewportSize({ width: 390, height: 844 });

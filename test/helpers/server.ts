@@ -268,7 +268,7 @@ export function runCli(database: TestDatabase, args: string[], env: Record<strin
     ...env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: fullEnv, timeout: 30000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: fullEnv, timeout: 90_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

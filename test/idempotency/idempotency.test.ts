@@ -116,7 +116,7 @@ describe('replay', () => {
 });
 
 describe('in flight and failures', () => {
-  test('a repeat while the original is still in flight is 409 idempotency_conflict', async () => {
+  test('a repeat while the original is still in flight is 409 idempotency_conflict with Retry-After', async () => {
     const c = await srv.merchant();
     const key = newKey();
     const body = payoutBody();
@@ -137,6 +137,7 @@ describe('in flight and failures', () => {
       const repeat = await c.post('/v1/payout_intents', body, { idempotencyKey: key });
       expectError(repeat, 409, 'idempotency_conflict');
       expect(repeat.body.error.message).toMatch(/in progress/i);
+      expect(repeat.headers.get('retry-after')).toBe('1');
       const changed = await c.post('/v1/payout_intents', { ...body, amount: '7' }, { idempotencyKey: key });
       expectError(changed, 409, 'idempotency_conflict');
     } finally {
@@ -361,7 +362,9 @@ describe('concurrency', () => {
         expect(r.body.id).toBe(id);
         if (r.headers.get('idempotent-replayed') !== 'true') created++;
       } else {
+        // In flight (sent again after Retry-After, it replays the payout).
         expectError(r, 409, 'idempotency_conflict');
+        expect(r.headers.get('retry-after')).toBe('1');
       }
     }
     expect(created).toBe(1);
@@ -507,7 +510,7 @@ describe('GraphQL shares the store', () => {
     // The same data; the replay also says so in the answer (docs/graphql.md, deduplicated creates).
     expect(second.body.data).toEqual(first.body.data);
     expect(first.body.extensions?.deduplicated).toBeUndefined();
-    expect(second.body.extensions).toEqual({ deduplicated: true, deduplicatedFields: ['createPayoutIntent'] });
+    expect(second.body.extensions).toEqual({ deduplicated: true, deduplicatedFields: ['createPayoutIntent'], cost: expect.any(Object) });
     expect(await listPayouts(c)).toHaveLength(1);
   });
 

@@ -6,6 +6,11 @@ export const AuditDocument = graphql(`
     auditLog(first: 15, after: $after, filter: $filter) {
       nodes {
         id
+        actor {
+          type
+          id
+          email
+        }
         operation
         resourceType
         resourceId
@@ -18,6 +23,20 @@ export const AuditDocument = graphql(`
         hasNextPage
         endCursor
       }
+    }
+  }
+`);
+
+export const AuditActorsDocument = graphql(`
+  query AuditActors($withKeys: Boolean!) {
+    teamMembers {
+      id
+      email
+    }
+    apiKeys @include(if: $withKeys) {
+      id
+      name
+      publicKey
     }
   }
 `);

@@ -102,3 +102,15 @@ export const CancelPayoutBatchDocument = graphql(`
     }
   }
 `);
+
+export const CurrencyExponentsDocument = graphql(`
+  query CurrencyExponents {
+    balances {
+      currency
+      availableMoney {
+        currency
+        exponent
+      }
+    }
+  }
+`);

@@ -4,6 +4,7 @@ import { graphql } from '../gql';
 export const ApiKeyFieldsFragment = graphql(`
   fragment ApiKeyFields on ApiKey {
     id
+    name
     publicKey
     restricted
     permissions

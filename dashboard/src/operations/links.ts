@@ -38,13 +38,15 @@ export const LinkFieldsFragment = graphql(`
       decimal
       currency
     }
-    customerChoosesMinimumMoney {
-      decimal
-      currency
-    }
-    customerChoosesMaximumMoney {
-      decimal
-      currency
+    customerChooses {
+      minimumMoney {
+        decimal
+        currency
+      }
+      maximumMoney {
+        decimal
+        currency
+      }
     }
   }
 `);
@@ -74,8 +76,8 @@ export const PaymentLinkDocument = graphql(`
 `);
 
 export const LinkMethodsDocument = graphql(`
-  query LinkMethods($currency: String!, $country: String!, $amount: String) {
-    paymentMethodOptions(currency: $currency, country: $country, amount: $amount, checkoutMode: HOSTED) {
+  query LinkMethods($currency: String, $country: String!, $amountMoney: MoneyInput) {
+    paymentMethodOptions(currency: $currency, country: $country, amountMoney: $amountMoney, checkoutMode: HOSTED) {
       nodes {
         id
         paymentMethod

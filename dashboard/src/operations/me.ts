@@ -63,3 +63,17 @@ export const ConfirmSecondFactorDocument = graphql(`
     confirmSecondFactor(code: $code)
   }
 `);
+
+export const ChangePasswordDocument = graphql(`
+  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
+    changePassword(currentPassword: $currentPassword, newPassword: $newPassword)
+  }
+`);
+
+export const RegenerateRecoveryCodesDocument = graphql(`
+  mutation RegenerateRecoveryCodes($code: String!) {
+    regenerateRecoveryCodes(code: $code) {
+      recoveryCodes
+    }
+  }
+`);

@@ -7,13 +7,12 @@ export const PaymentsDocument = graphql(`
       nodes {
         id
         status
-        amount
         amountMoney {
           decimal
           currency
         }
-        amountRefunded
         amountRefundedMoney {
+          minorUnits
           decimal
           currency
         }
@@ -36,19 +35,22 @@ export const PaymentDocument = graphql(`
     paymentIntent(id: $id) {
       id
       status
-      amount
       amountMoney {
         decimal
         currency
       }
-      amountRefunded
       amountRefundedMoney {
+        minorUnits
         decimal
         currency
       }
       currency
       country
       merchantReference
+      paymentLink {
+        id
+        description
+      }
       paymentMethod
       checkoutMode
       processingReason
@@ -83,7 +85,6 @@ export const PaymentDocument = graphql(`
         nodes {
           id
           status
-          amount
           amountMoney {
             decimal
             currency

@@ -7,7 +7,6 @@ export const PayoutsDocument = graphql(`
       nodes {
         id
         status
-        amount
         amountMoney {
           decimal
           currency
@@ -31,7 +30,6 @@ export const PayoutDocument = graphql(`
     payoutIntent(id: $id) {
       id
       status
-      amount
       amountMoney {
         decimal
         currency

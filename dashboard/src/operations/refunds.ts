@@ -7,7 +7,6 @@ export const RefundsDocument = graphql(`
       nodes {
         id
         status
-        amount
         amountMoney {
           decimal
           currency
@@ -31,7 +30,6 @@ export const RefundDocument = graphql(`
     refund(id: $id) {
       id
       status
-      amount
       amountMoney {
         decimal
         currency

@@ -38,3 +38,21 @@ export const RemoveMemberDocument = graphql(`
     removeMember(userId: $userId)
   }
 `);
+
+export const IssueSetupLinkDocument = graphql(`
+  mutation IssueSetupLink($userId: ID!) {
+    issueSetupLink(userId: $userId) {
+      userId
+      setupUrl
+    }
+  }
+`);
+
+export const IssuePasswordResetLinkDocument = graphql(`
+  mutation IssuePasswordResetLink($userId: ID!) {
+    issuePasswordResetLink(userId: $userId) {
+      userId
+      setupUrl
+    }
+  }
+`);

@@ -7,7 +7,6 @@ export const TopupsDocument = graphql(`
       nodes {
         id
         status
-        amount
         amountMoney {
           decimal
           currency
@@ -30,7 +29,6 @@ export const TopupDocument = graphql(`
     topupIntent(id: $id) {
       id
       status
-      amount
       amountMoney {
         decimal
         currency
@@ -51,8 +49,10 @@ export const TopupDocument = graphql(`
             accountName
             accountNumber
             reference
-            amount
-            currency
+            amountMoney {
+              decimal
+              currency
+            }
           }
         }
       }

@@ -2,7 +2,8 @@
  * API keys (owners, admins, developers): the keys of this merchant and environment with their
  * access, last use and state; create a full or restricted key, roll one with a chosen overlap,
  * revoke one. A new secret is shown once, here, until "Done". The server decides what a member
- * may grant (no more than their role); the form offers only that, and shows any refusal.
+ * may grant (no more than their role); the form offers only that, and Roll and Revoke only on
+ * keys within the member's role. A key is named when it is created and shown by its name.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiKeyFieldsFragment } from '../gql/graphql';
@@ -13,6 +14,9 @@ import { CopyField, Status, Table, useAction, useApp, useRecord } from '../ui';
 type Key = ApiKeyFieldsFragment;
 type Access = 'none' | 'read' | 'write';
 const DAYS = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/** How a key is named to people: its name, or its public key when it has none. */
+export const keyLabel = (k: Pick<Key, 'name' | 'publicKey'>): string => k.name ?? k.publicKey;
 
 function state(k: Key): string {
   if (k.status === 'EXPIRING') return `expires ${when(k.expiresAt)}`;
@@ -25,7 +29,8 @@ export function ApiKeys() {
   const { api, me, can } = useApp();
   const record = useRecord(() => api.query(ApiKeysDocument, {}), 'api-keys');
   const action = useAction();
-  const [secret, setSecret] = useState<{ replaces: string | null; publicKey: string; secretKey: string } | null>(null);
+  const [secret, setSecret] = useState<{ replaces: string | null; name: string | null; publicKey: string; secretKey: string } | null>(null);
+  const [name, setName] = useState('');
   const [rolling, setRolling] = useState<Key | null>(null);
   const [days, setDays] = useState(1);
   const overlap = useRef<HTMLSelectElement>(null);
@@ -38,9 +43,11 @@ export function ApiKeys() {
   const mayFull = resources.every((r) => can(`${r}:write`));
   const [full, setFull] = useState(mayFull);
   const [grants, setGrants] = useState<Record<string, Access>>({});
+  // Roll and Revoke only on keys the member could have made: a full key needs every write, a restricted one its grants.
+  const mayManage = (k: Key): boolean => (k.restricted ? (k.permissions ?? []).every((p) => can(p)) : mayFull);
 
   const shown = (replaces: string | null, k: (Key & { secretKey?: string | null }) | null | undefined) => {
-    if (k?.secretKey) setSecret({ replaces, publicKey: k.publicKey, secretKey: k.secretKey });
+    if (k?.secretKey) setSecret({ replaces, name: k.name ?? null, publicKey: k.publicKey, secretKey: k.secretKey });
     record.reload();
   };
   const create = (e: Event) => {
@@ -49,8 +56,9 @@ export function ApiKeys() {
       .filter(([, a]) => a !== 'none')
       .map(([r, a]) => `${r}:${a}`);
     void action.run(async () => {
-      const r = await api.mutate(CreateApiKeyDocument, { input: full ? null : { permissions } });
+      const r = await api.mutate(CreateApiKeyDocument, { input: { name: name.trim(), ...(full ? {} : { permissions }) } });
       setGrants({});
+      setName('');
       shown(null, r.createApiKey);
     });
   };
@@ -60,11 +68,11 @@ export function ApiKeys() {
     void action.run(async () => {
       const r = await api.mutate(RollApiKeyDocument, { id: rolling.id, overlapHours: days * 24 });
       setRolling(null);
-      shown(rolling.publicKey, r.rollApiKey);
+      shown(keyLabel(rolling), r.rollApiKey);
     });
   };
   const revoke = (k: Key) => {
-    if (!confirm(`Revoke ${k.publicKey}? Requests with it are refused from now on.`)) return;
+    if (!confirm(`Revoke ${keyLabel(k)}? Requests with it are refused from now on.`)) return;
     void action.run(async () => {
       await api.mutate(RevokeApiKeyDocument, { id: k.id });
       record.reload();
@@ -88,7 +96,7 @@ export function ApiKeys() {
                   Replacement for <code>{secret.replaces}</code>
                 </>
               ) : (
-                'New key'
+                <>New key {secret.name}</>
               )}
             </strong>
             : copy the secret now. It is shown only this once; the server keeps only a digest.
@@ -110,7 +118,12 @@ export function ApiKeys() {
           {record.data.apiKeys.map((k) => (
             <tr key={k.id} data-testid={`key-${k.publicKey}`} data-status={k.status}>
               <td>
-                <code>{k.publicKey}</code>
+                {k.name && (
+                  <div class="key-name" data-testid="key-name">
+                    {k.name}
+                  </div>
+                )}
+                <code class="id">{k.publicKey}</code>
                 <div class="muted">{k.restricted ? `restricted: ${k.permissions?.join(', ') || 'nothing'}` : 'full access'}</div>
               </td>
               <td class="wide">{when(k.createdAt)}</td>
@@ -118,14 +131,14 @@ export function ApiKeys() {
               <td>
                 <Status value={k.status} /> {state(k)}
                 <div class="actions">
-                  {k.status === 'ACTIVE' && (
+                  {k.status === 'ACTIVE' && mayManage(k) && (
                     <button type="button" disabled={action.busy} onClick={() => setRolling(k)}>
-                      Roll<span class="sr"> {k.publicKey}</span>
+                      Roll<span class="sr"> {keyLabel(k)}</span>
                     </button>
                   )}
-                  {(k.status === 'ACTIVE' || k.status === 'EXPIRING') && (
+                  {(k.status === 'ACTIVE' || k.status === 'EXPIRING') && mayManage(k) && (
                     <button type="button" class="danger" disabled={action.busy} onClick={() => revoke(k)}>
-                      Revoke<span class="sr"> {k.publicKey}</span>
+                      Revoke<span class="sr"> {keyLabel(k)}</span>
                     </button>
                   )}
                 </div>
@@ -141,9 +154,7 @@ export function ApiKeys() {
       )}
       {rolling && (
         <form class="stack" onSubmit={roll} data-testid="roll" aria-labelledby="roll-title">
-          <h2 id="roll-title">
-            Roll <code>{rolling.publicKey}</code>
-          </h2>
+          <h2 id="roll-title">Roll {rolling.name ?? <code>{rolling.publicKey}</code>}</h2>
           <p>A new key pair with the same access works at once; the old one keeps working for the overlap, then is refused.</p>
           <label>
             Overlap
@@ -167,6 +178,17 @@ export function ApiKeys() {
       )}
       <form class="stack" onSubmit={create} data-testid="create-key" aria-labelledby="create-key-title">
         <h2 id="create-key-title">New key ({me.environment.toLowerCase()} mode)</h2>
+        <label>
+          Name
+          <input
+            value={name}
+            maxLength={100}
+            required
+            placeholder="Checkout server"
+            onInput={(e) => setName(e.currentTarget.value)}
+            data-testid="key-name-input"
+          />
+        </label>
         <fieldset>
           <legend>Access</legend>
           {mayFull && (

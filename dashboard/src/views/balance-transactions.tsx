@@ -7,7 +7,7 @@ import { ListState, Pager, Status, Table, useApp, useLive, usePaged } from '../u
 import { ExportCsv, intervalFilter, IntervalFields } from './export-csv';
 import { thisMonth } from './report-export';
 
-type Row = BalanceTransactionsQuery['balanceTransactions']['nodes'][number];
+type Row = NonNullable<BalanceTransactionsQuery['balanceTransactions']>['nodes'][number];
 const TYPES: BalanceTransactionType[] = ['PAYMENT', 'PAYMENT_FEE', 'REFUND', 'TOPUP', 'PAYOUT', 'PAYOUT_FEE', 'PAYOUT_REVERSAL', 'ADJUSTMENT'];
 
 export function BalanceTransactions() {

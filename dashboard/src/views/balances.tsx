@@ -1,8 +1,8 @@
-/** Balances per currency, the recent events that moved money (both follow the live stream), and the fee schedule. */
+/** Balances per currency, the ledger's recent signed movements (both follow the live stream), and the fee schedule. */
 import type { FeeScheduleQuery } from '../gql/graphql';
-import { fromMinor, money, objectIdOf, when } from '../format';
+import { fromMinor, label, money, when } from '../format';
 import { BalancesDocument } from '../operations/balances';
-import { FeeScheduleDocument } from '../operations/finance';
+import { BalanceTransactionsDocument, FeeScheduleDocument } from '../operations/finance';
 import { Fields, Table, useApp, useLive, useRecord } from '../ui';
 
 const MOVEMENT_TYPES = ['topup_intent.succeeded', 'payment_intent.succeeded', 'payout_intent.*', 'refund.*'];
@@ -10,12 +10,15 @@ const MOVEMENT_TYPES = ['topup_intent.succeeded', 'payment_intent.succeeded', 'p
 export function Balances() {
   const { api } = useApp();
   const record = useRecord(() => api.query(BalancesDocument, { types: MOVEMENT_TYPES }), 'balances');
+  // The ledger's movements: one signed row per money move (a payout's reserve and its release are two), not one per event.
+  const moves = useRecord(() => api.query(BalanceTransactionsDocument, { after: null, filter: {} }), 'moves');
   useLive((e) => {
-    if (/^(topup_intent|payment_intent|payout_intent|refund)\./.test(e.type)) record.reload();
+    if (/^(topup_intent|payment_intent|payout_intent|refund)\./.test(e.type)) {
+      record.reload();
+      moves.reload();
+    }
   });
   const d = record.data;
-  // The exponent of each currency, from the balances' Money fields: events carry raw minor units.
-  const exponents = new Map((d?.balances ?? []).map((b) => [b.currency, b.availableMoney.exponent]));
   return (
     <section aria-labelledby="balances-title">
       <h1 id="balances-title">Balances</h1>
@@ -51,21 +54,25 @@ export function Balances() {
           ))}
         </div>
       )}
-      {d && (
+      {moves.data && (
         <>
           <h2>Recent movements</h2>
-          {d.events.nodes.length === 0 ? (
+          {moves.data.balanceTransactions.nodes.length === 0 ? (
             <p class="muted">No movements yet.</p>
           ) : (
-            <Table caption="Recent events that move money" head={['When', 'What', 'Record', ['Amount', 'num']]}>
-              {d.events.nodes.map((e) => (
-                <tr key={e.id}>
-                  <td>{when(e.createdAt)}</td>
-                  <td>{e.type}</td>
+            <Table
+              testId="movements"
+              caption="The ledger's recent movements, newest first; money out is negative"
+              head={['When', 'What', 'Record', ['Amount', 'num']]}
+            >
+              {moves.data.balanceTransactions.nodes.map((t) => (
+                <tr key={t.id}>
+                  <td>{when(t.createdAt)}</td>
+                  <td>{label(t.type)}</td>
                   <td>
-                    <code>{objectIdOf(e)}</code>
+                    <code class="id">{t.source.id}</code>
                   </td>
-                  <td class="num">{moneyOf(e.data.object, exponents)}</td>
+                  <td class="num">{money(t.netMoney)}</td>
                 </tr>
               ))}
             </Table>
@@ -127,10 +134,4 @@ function FeeTable({ schedule: f, fixed }: { schedule: NonNullable<FeeScheduleQue
       )}
     </>
   );
-}
-
-function moneyOf(o: Record<string, unknown>, exponents: Map<string, number>): string {
-  if (typeof o.amount !== 'string' || typeof o.currency !== 'string') return '';
-  const exponent = exponents.get(o.currency);
-  return exponent === undefined ? `${o.amount} ${o.currency} (minor units)` : money(fromMinor(o.amount, o.currency, exponent));
 }

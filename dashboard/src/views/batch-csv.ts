@@ -61,8 +61,7 @@ export async function readCsv(text: string): Promise<ParsedCsv> {
     if (first !== undefined && v('merchant_reference')) errors.push({ row, column: 'merchant_reference', message: `repeats row ${first}` });
     else seen.set(v('merchant_reference'), row);
     return {
-      amount: v('amount'),
-      currency: v('currency'),
+      amountMoney: { minorUnits: v('amount'), currency: v('currency') },
       country: v('country'),
       merchantReference: v('merchant_reference'),
       recipient: { type: 'BANK_ACCOUNT', bankCode: v('bank_code'), accountNumber: v('account_number'), holderName: v('holder_name') },

@@ -10,7 +10,7 @@ import { columnOf } from './batch-csv';
 import { RowErrors } from './batch-errors';
 import { BatchUpload } from './batch-upload';
 
-type Row = PayoutBatchesQuery['payoutBatches']['nodes'][number];
+type Row = NonNullable<PayoutBatchesQuery['payoutBatches']>['nodes'][number];
 const totals = (t: Row['totals']) => t.map((x) => money(x.amountMoney)).join(', ');
 
 export function PayoutBatches({ id }: { id?: string }) {

@@ -5,7 +5,7 @@ import { objectIdOf, when } from '../format';
 import { EventsDocument } from '../operations/events';
 import { ListState, Pager, useApp, useLive, usePaged } from '../ui';
 
-type EventRow = EventsQuery['events']['nodes'][number];
+type EventRow = NonNullable<EventsQuery['events']>['nodes'][number];
 export function Events() {
   const { api } = useApp();
   const [types, setTypes] = useState('');

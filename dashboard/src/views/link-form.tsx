@@ -37,24 +37,27 @@ export function LinkForm({ exponents, onDone }: { exponents: Map<string, number>
   // The payer's page offers the methods eligible for the fixed amount, or for any amount when the payer chooses it.
   const amount = f.mode === 'fixed' ? minor(f.amount) : null;
   const known = /^[A-Z]{3}$/.test(currency) && /^[A-Z]{2}$/.test(country);
-  const methods = useRecord(async () => (known ? api.query(LinkMethodsDocument, { currency, country, amount }) : null), `${currency}|${country}|${amount}`);
+  const methods = useRecord(
+    async () => (known ? api.query(LinkMethodsDocument, amount ? { country, amountMoney: { minorUnits: amount, currency } } : { currency, country }) : null),
+    `${currency}|${country}|${amount}`,
+  );
   const eligible = methods.data?.paymentMethodOptions.nodes ?? [];
   const offered = eligible.filter((o) => !off.includes(o.paymentMethod));
   const choices = (methods.data?.paymentMethodSettings ?? []).filter((s) => eligible.some((o) => o.paymentMethod === s.paymentMethod));
   const toggle = (method: string) => setOff(off.includes(method) ? off.filter((m) => m !== method) : [...off, method]);
 
   function build(): CreatePaymentLinkInput | string {
-    const input: CreatePaymentLinkInput = { currency, country };
+    const input: CreatePaymentLinkInput = { country };
     if (f.mode === 'fixed') {
       const amount = minor(f.amount);
       if (!amount) return `Enter the amount in ${unit}.`;
-      input.amount = amount;
+      input.amountMoney = { minorUnits: amount, currency };
     } else {
       const minimum = minor(f.min);
       const maximum = minor(f.max);
       if (!minimum || !maximum) return `Enter the minimum and the maximum in ${unit}.`;
       if (BigInt(minimum) > BigInt(maximum)) return 'The minimum is above the maximum.';
-      input.customerChooses = { minimum, maximum };
+      input.customerChoosesMoney = { minimum: { minorUnits: minimum, currency }, maximum: { minorUnits: maximum, currency } };
     }
     if (f.description.trim()) input.description = f.description.trim();
     if (off.length) {

@@ -5,7 +5,7 @@
  */
 import type { LinkMethodsQuery } from '../gql/graphql';
 
-export type Option = LinkMethodsQuery['paymentMethodOptions']['nodes'][number];
+export type Option = NonNullable<LinkMethodsQuery['paymentMethodOptions']>['nodes'][number];
 
 export interface PreviewProps {
   merchant: string;

@@ -20,8 +20,7 @@ export function linkStatus(l: Link, now = Date.now()): string {
 
 export function linkAmount(l: Link): string {
   if (l.amountMoney) return money(l.amountMoney);
-  if (l.customerChoosesMinimumMoney && l.customerChoosesMaximumMoney)
-    return `${money(l.customerChoosesMinimumMoney)} – ${money(l.customerChoosesMaximumMoney)}`;
+  if (l.customerChooses) return `${money(l.customerChooses.minimumMoney)} – ${money(l.customerChooses.maximumMoney)}`;
   return '';
 }
 

@@ -13,7 +13,7 @@ const NEXT_STEP: Record<string, string> = {
   DisplayBankTransferInstructionsAction: 'display bank transfer instructions',
 };
 
-type PaymentRow = PaymentsQuery['paymentIntents']['nodes'][number];
+type PaymentRow = NonNullable<PaymentsQuery['paymentIntents']>['nodes'][number];
 export function Payments({ id }: { id?: string }) {
   const { api } = useApp();
   return (
@@ -42,7 +42,7 @@ function PaymentDetail({ id }: { id: string }) {
   });
   const p = record.data?.paymentIntent;
   return (
-    <Panel title={p ? `Payment ${p.merchantReference}` : 'Payment'} back="#/payments">
+    <Panel title={p ? `Payment ${p.paymentLink?.description ?? p.merchantReference}` : 'Payment'} back="#/payments">
       {record.error && (
         <p class="error" role="alert">
           {record.error}
@@ -53,9 +53,11 @@ function PaymentDetail({ id }: { id: string }) {
           <Fields
             rows={[
               ['ID', <code>{p.id}</code>],
+              ['Payment link', p.paymentLink ? (p.paymentLink.description ?? p.paymentLink.id) : null],
+              ['Reference', p.paymentLink ? null : p.merchantReference],
               ['Status', <Status value={p.status} />],
               ['Amount', money(p.amountMoney)],
-              ['Refunded', p.amountRefunded !== '0' ? money(p.amountRefundedMoney) : null],
+              ['Refunded', p.amountRefundedMoney.minorUnits !== '0' ? money(p.amountRefundedMoney) : null],
               ['Method', p.paymentMethod],
               ['Checkout', label(p.checkoutMode)],
               ['Processing because', p.processingReason],
@@ -72,8 +74,17 @@ function PaymentDetail({ id }: { id: string }) {
               <ul data-testid="payment-txns">
                 {p.balanceTransactions.map((t) => (
                   <li key={t.id}>
-                    {label(t.type)}: amount <span class="num">{money(t.amountMoney)}</span>, fee <span class="num">{money(t.feeMoney)}</span>, net{' '}
-                    <span class="num">{money(t.netMoney)}</span>
+                    {/* A fee row's amount is the fee itself (its own fee is nil): it reads as what was charged. */}
+                    {t.type.toLowerCase().includes('fee') ? (
+                      <>
+                        {label(t.type)}: <span class="num">{money(t.netMoney)}</span>
+                      </>
+                    ) : (
+                      <>
+                        {label(t.type)}: amount <span class="num">{money(t.amountMoney)}</span>, fee <span class="num">{money(t.feeMoney)}</span>, net{' '}
+                        <span class="num">{money(t.netMoney)}</span>
+                      </>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -9,7 +9,7 @@ import { Fields, ListState, Pager, Panel, Status, Table, useAction, useApp, useL
 import { ApprovalState } from './approvals';
 import { ExportCsv, intervalFilter, IntervalFields, NO_INTERVAL, type Interval } from './export-csv';
 
-type Row = PayoutsQuery['payoutIntents']['nodes'][number];
+type Row = NonNullable<PayoutsQuery['payoutIntents']>['nodes'][number];
 const STATUSES: PayoutIntentStatus[] = ['REQUIRES_APPROVAL', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
 
 export function Payouts({ id }: { id?: string }) {

@@ -6,7 +6,7 @@ import { Fields, Panel, Status, useApp, useLive, useRecord } from '../ui';
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';
 
-type RefundRow = RefundsQuery['refunds']['nodes'][number];
+type RefundRow = NonNullable<RefundsQuery['refunds']>['nodes'][number];
 export function Refunds({ id }: { id?: string }) {
   const { api } = useApp();
   return (

@@ -13,7 +13,7 @@ type Run = ReportRunFieldsFragment;
 /** Calls `onUpdate` with the run at each of its events until it is no longer pending; returns the stop. */
 export function watchRun(live: Ctx['live'], id: string, after: string | null, onUpdate: (run: Run) => void, onError: (message: string) => void): () => void {
   const stop = live.watch<ReportRunWatchSubscription>(
-    ReportRunWatchDocument.toString(),
+    ReportRunWatchDocument,
     () => ({ id, after }),
     (data) => {
       after = data.reportRun.event.id;

@@ -1,14 +1,23 @@
 /**
  * The merchant's team (owners and admins): members and their roles, invite (the one-time
  * setup link is shown here once, to the inviter, who passes it on), change a role, remove.
+ * A member who has not used their link yet can be given a new one (the old one stops working);
+ * an owner gives a member who forgot their password a reset link.
  * Only an owner is offered owner actions; the server enforces every rule (an admin touching
  * an owner, the last owner) and its refusals are shown as they come.
  */
 import { useState } from 'preact/hooks';
 import type { Role } from '../gql/graphql';
 import { when } from '../format';
-import { ChangeMemberRoleDocument, InviteMemberDocument, RemoveMemberDocument, TeamDocument } from '../operations/team';
-import { Table, useAction, useApp, useRecord } from '../ui';
+import {
+  ChangeMemberRoleDocument,
+  InviteMemberDocument,
+  IssuePasswordResetLinkDocument,
+  IssueSetupLinkDocument,
+  RemoveMemberDocument,
+  TeamDocument,
+} from '../operations/team';
+import { CopyField, Table, useAction, useApp, useRecord } from '../ui';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'DEVELOPER', 'FINANCE', 'VIEWER'];
 
@@ -18,7 +27,7 @@ export function Team() {
   const action = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
-  const [invited, setInvited] = useState<{ email: string; setupUrl: string | null } | null>(null);
+  const [invited, setInvited] = useState<{ email: string; setupUrl: string | null; reset?: boolean } | null>(null);
   const owners = can('owners');
   const offered = ROLES.filter((r) => owners || r !== 'OWNER');
 
@@ -35,6 +44,16 @@ export function Team() {
     action.run(async () => {
       await api.mutate(ChangeMemberRoleDocument, { userId, role: next });
       record.reload();
+    });
+  const newLink = (userId: string, who: string) =>
+    action.run(async () => {
+      const r = await api.mutate(IssueSetupLinkDocument, { userId });
+      setInvited({ email: who, setupUrl: r.issueSetupLink?.setupUrl ?? null });
+    });
+  const resetLink = (userId: string, who: string) =>
+    action.run(async () => {
+      const r = await api.mutate(IssuePasswordResetLinkDocument, { userId });
+      setInvited({ email: who, setupUrl: r.issuePasswordResetLink?.setupUrl ?? null, reset: true });
     });
   const remove = (userId: string, who: string) => {
     if (!confirm(`Remove ${who} from the team? Their sessions on this merchant end at once.`)) return;
@@ -82,7 +101,17 @@ export function Team() {
                 </td>
                 <td>{m.active ? (m.totpEnabled ? 'active, authenticator on' : 'active') : 'invited (link not used yet)'}</td>
                 <td class="wide">{when(m.joinedAt)}</td>
-                <td>
+                <td class="row-actions">
+                  {mayTouch && !m.active && (
+                    <button type="button" disabled={action.busy} onClick={() => void newLink(m.id, m.email)} data-testid="new-setup-link">
+                      New setup link<span class="sr"> for {m.email}</span>
+                    </button>
+                  )}
+                  {mayTouch && owners && m.active && (
+                    <button type="button" disabled={action.busy} onClick={() => void resetLink(m.id, m.email)} data-testid="reset-link">
+                      Password reset link<span class="sr"> for {m.email}</span>
+                    </button>
+                  )}
                   {mayTouch && (
                     <button type="button" class="danger" disabled={action.busy} onClick={() => remove(m.id, m.email)}>
                       Remove<span class="sr"> {m.email}</span>
@@ -124,9 +153,11 @@ export function Team() {
           {invited.setupUrl ? (
             <>
               <p>
-                Send this link to <strong>{invited.email}</strong> yourself: it is shown only now, works once, and expires in 72 hours.
+                {invited.reset ? 'A password reset link: it sets a new password and ends their sessions. ' : ''}
+                Send this link to <strong>{invited.email}</strong> yourself: it is shown only now, works once, and expires in 72 hours. Lost it? &ldquo;New
+                setup link&rdquo; on their row makes another (this one then stops working).
               </p>
-              <input readOnly value={invited.setupUrl} aria-label="Setup link" data-testid="setup-url" onFocus={(e) => e.currentTarget.select()} />
+              <CopyField label="Setup link" value={invited.setupUrl} testId="setup-url" />
             </>
           ) : (
             <p>

@@ -6,7 +6,7 @@ import { Fields, Panel, Status, useApp, useLive, useRecord } from '../ui';
 import { ResourceList } from './resource-list';
 import { TestActions } from './test-actions';
 
-type TopupRow = TopupsQuery['topupIntents']['nodes'][number];
+type TopupRow = NonNullable<TopupsQuery['topupIntents']>['nodes'][number];
 export function Topups({ id }: { id?: string }) {
   const { api } = useApp();
   return (

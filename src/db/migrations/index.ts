@@ -22,8 +22,13 @@ import { Finance1737000000000 } from './1737000000000-Finance';
 import { PayoutBatches1739100000000 } from './1739100000000-PayoutBatches';
 import { BatchApprovals1740300000000 } from './1740300000000-BatchApprovals';
 import { SessionSecondFactorAt1740300000100 } from './1740300000100-SessionSecondFactorAt';
+import { ApiKeyCreator1740400000000 } from './1740400000000-ApiKeyCreator';
 import { ReportRuns1737000001000 } from './1737000001000-ReportRuns';
 import { Actors1740100000000 } from './1740100000000-Actors';
+import { TeamAuditAndKeyNames1740400000001 } from './1740400000001-TeamAuditAndKeyNames';
+import { ProviderAccounts1741400000000 } from './1741400000000-ProviderAccounts';
+import { ProviderReferences1741500000000 } from './1741500000000-ProviderReferences';
+import { SortIndexes1741617900000 } from './1741617900000-SortIndexes';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -53,4 +58,9 @@ export const MIGRATIONS = [
   Actors1740100000000,
   BatchApprovals1740300000000,
   SessionSecondFactorAt1740300000100,
+  ApiKeyCreator1740400000000,
+  TeamAuditAndKeyNames1740400000001,
+  ProviderAccounts1741400000000,
+  ProviderReferences1741500000000,
+  SortIndexes1741617900000,
 ];

@@ -12,6 +12,8 @@ export class AuditEntry {
   @Column({ name: 'api_key_id', type: 'varchar', length: 40 }) apiKeyId: string;
   /** The key or member that made the call (the wire's `actor`); null only on rows older than the column. */
   @Column({ type: 'varchar', length: 512, nullable: true, transformer: jsonTransformer }) actor: WireActor | null;
+  /** The id in `actor` (key_... or usr_...), for the listing's actor filter; null as `actor` is. */
+  @Column({ name: 'actor_id', type: 'varchar', length: 40, nullable: true }) actorId: string | null;
   /** The operation, named as its REST route (`POST /v1/payout_intents/:id/cancel`); GraphQL mutations share the names. */
   @Column({ name: 'action', type: 'varchar', length: 128 }) operation: string;
   @Column({ name: 'resource_type', type: 'varchar', length: 64, nullable: true }) resourceType: string | null;

@@ -68,6 +68,7 @@ export class AuditService {
       environment: ctx.environment,
       apiKeyId: ctx.apiKeyId,
       actor: wireActor(ctx.principal),
+      actorId: ctx.principal.id.slice(0, 40),
       operation: facts.operation.slice(0, 128),
       resourceType: resourceType?.slice(0, 64) ?? null,
       resourceId: resourceId?.slice(0, 40) ?? null,
@@ -89,20 +90,26 @@ export class AuditService {
     return parseListQuery(query, AUDIT_LIST, scope);
   }
 
-  /** The scope's entries, newest first, optionally for one record and/or one operation. */
+  /** The scope's entries, newest first, optionally for one record, one actor and/or one operation. */
   async list(scope: Scope, params: ListParams): Promise<Page<AuditEntryWire>> {
     const rows = await this.db.read((em) => {
       const qb = applyList(em.createQueryBuilder(AuditEntry, 'a'), 'a', scope, params);
       if (params.extra.resource_id) qb.andWhere('a.resource_id = :rid', { rid: params.extra.resource_id });
       if (params.extra.operation) qb.andWhere('a.action = :op', { op: params.extra.operation });
+      if (params.extra.actor) qb.andWhere('a.actor_id = :aid', { aid: params.extra.actor });
       // One record's entries: a range of ix_audit_log_resource_list (merchant_id, environment,
-      // resource_id, created_at, id) from the cursor down; otherwise the list index.
+      // resource_id, created_at, id) from the cursor down; one actor's, of ix_audit_log_actor_list
+      // (the same with actor_id); otherwise the list index.
       return listRows(
         em,
         qb,
         'a',
         params,
-        params.extra.resource_id ? { list: 'ix_audit_log_resource_list', sqliteToo: true } : listIndexesOf('audit_log', false),
+        params.extra.resource_id
+          ? { list: 'ix_audit_log_resource_list', sqliteToo: true }
+          : params.extra.actor
+            ? { list: 'ix_audit_log_actor_list', sqliteToo: true }
+            : listIndexesOf('audit_log', false),
       );
     });
     return toPage(rows, params, AUDIT_LIST.resource, scope, auditToWire);

@@ -36,9 +36,20 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 1024, nullable: true })
   permissions: string | null;
 
+  /** A name people know the key by, given when it was created (a roll's new key keeps it); null for keys made without one. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  name: string | null;
+
   /** A rolled key's end: it authenticates until then (the overlap), never after. */
   @Column({ name: 'expires_at', type: 'bigint', nullable: true, transformer: timeTransformer })
   expiresAt: Date | null;
+
+  /**
+   * The person the key counts as where approvals count people: the member who made it, or the
+   * person of the key that made or rolled it. Null: made by the operator (CLI); it counts as itself.
+   */
+  @Column({ name: 'created_by', type: 'varchar', length: 40, nullable: true })
+  createdBy: string | null;
 
   /** When the key last authenticated a request, to the minute (written at most once a minute per key and process). */
   @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: timeTransformer })

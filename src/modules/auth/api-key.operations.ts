@@ -10,7 +10,10 @@ export function apiKeyOperations(keys: ApiKeyService) {
     create: defineOperation({
       name: 'api_key.create',
       label: 'POST /v1/api_keys',
-      ...withBody(CreateApiKeyBody, (body) => ({ permissions: body.permissions ? body.permissions.map((p) => p.trim()) : null })),
+      ...withBody(CreateApiKeyBody, (body) => ({
+        permissions: body.permissions ? body.permissions.map((p) => p.trim()) : null,
+        name: body.name?.trim() || null,
+      })),
       execute: (tx, ctx, input) => keys.create(tx, ctx, input),
     }),
     roll: defineOperation({

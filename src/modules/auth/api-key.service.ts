@@ -9,11 +9,16 @@
  * (`expires_at`, at most 7 days on): authentication and the revocation watcher refuse it from
  * then on, so its open sockets close as a revoked key's do. A revocation closes them at once
  * (`AuthService.afterRevoke`, after the commit).
+ *
+ * Authentication keeps keys in memory for a moment (key-cache.ts): after the commit of a roll
+ * or a revocation this process forgets the key before answering, so its next request reads
+ * the new row. Other processes hear of a revocation through Redis; a roll's new `expires_at`
+ * (at least an hour on, or now when it is a revocation) reaches them when their copy lapses.
  */
 import { ApiError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { isoInstant } from '../../domain/instant';
-import { covers, FULL_ACCESS, grantsOf, RESOURCES, type Access, type Principal, type Resource } from '../../domain/permissions';
+import { covers, FULL_ACCESS, grantsOf, personOf, RESOURCES, type Access, type Principal, type Resource } from '../../domain/permissions';
 import { grantList, parseGrants, permissionDenied } from '../../domain/access';
 import type { Done } from '../../domain/operation';
 import type { RequestContext, Scope } from '../../domain/scope';
@@ -39,6 +44,7 @@ export function apiKeyToWire(key: ApiKey, now = Date.now()): ApiKeyWire {
     object: 'api_key',
     id: key.id,
     environment: key.environment,
+    name: key.name ?? null,
     public_key: key.publicKey,
     restricted: key.permissions !== null,
     permissions: key.permissions === null ? null : key.permissions ? key.permissions.split(',') : [],
@@ -62,6 +68,8 @@ function mayGrant(principal: Principal, grants: Readonly<Record<Resource, Access
 export interface CreateKeyInput {
   /** Null: a full key. */
   permissions: string[] | null;
+  /** Null: no name. */
+  name: string | null;
 }
 
 export interface RollKeyInput {
@@ -72,7 +80,7 @@ export interface RollKeyInput {
 export class ApiKeyService {
   constructor(
     private readonly db: Db,
-    private readonly auth: Pick<AuthService, 'afterRevoke'>,
+    private readonly auth: Pick<AuthService, 'afterRevoke' | 'forget'>,
     private readonly lastUse?: Pick<LastUse, 'flush'>,
   ) {}
 
@@ -104,7 +112,9 @@ export class ApiKeyService {
     const parsed = input.permissions === null ? null : parseGrants(input.permissions);
     mayGrant(ctx.principal, parsed ?? FULL_ACCESS);
     const grants = parsed ? grantList(parsed) : null;
-    const { row, secretKey } = newKeyRow(ctx.merchantId, ctx.environment, grants);
+    // The new key counts as the person who made it (approvals count people, not keys).
+    const { row, secretKey } = newKeyRow(ctx.merchantId, ctx.environment, grants, new Date(), personOf(ctx.principal));
+    row.name = input.name;
     await tx.insert(ApiKey, row);
     return { outcome: 'created', value: { ...apiKeyToWire(row), secret_key: secretKey } };
   }
@@ -119,20 +129,34 @@ export class ApiKeyService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + overlapHours * HOUR_MS);
     await tx.update(ApiKey, { id: old.id }, { expiresAt });
-    const { row, secretKey } = newKeyRow(ctx.merchantId, ctx.environment, old.permissions === null ? null : old.permissions.split(',').filter(Boolean), now);
+    // The replacement is the same key's successor: it counts as the person the old key counted as.
+    const permissions = old.permissions === null ? null : old.permissions.split(',').filter(Boolean);
+    const { row, secretKey } = newKeyRow(ctx.merchantId, ctx.environment, permissions, now, old.createdBy ?? old.id);
+    row.name = old.name;
     await tx.insert(ApiKey, row);
-    // No overlap: the old key's sockets close now, not at the watcher's next poll.
-    if (overlapHours === 0) tx.afterCommit(() => void this.revoked(old.id));
+    tx.afterCommit(() => {
+      this.auth.forget(old.id);
+      // No overlap: the old key's sockets close now, not at the watcher's next poll.
+      if (overlapHours === 0) void this.revoked(old.id);
+    });
     return { outcome: 'created', value: { ...apiKeyToWire(row), secret_key: secretKey } };
   }
 
-  /** Revoked from the commit on; its sockets close once it committed. A revoked key is answered as it is. */
+  /**
+   * Revoked from the commit on; its sockets close once it committed. A revoked key is answered
+   * as it is. As with a roll, a caller may revoke only a key within their own grants: a
+   * developer may not take away the merchant's full-access key.
+   */
   async revoke(tx: Tx, ctx: RequestContext, id: string): Promise<Done<ApiKeyWire>> {
     const key = await this.lock(tx, ctx, id);
+    mayGrant(ctx.principal, grantsOf(keyPrincipal(key)));
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await tx.update(ApiKey, { id: key.id }, { revokedAt: key.revokedAt });
-      tx.afterCommit(() => void this.revoked(key.id));
+      tx.afterCommit(() => {
+        this.auth.forget(key.id);
+        void this.revoked(key.id);
+      });
     }
     return { outcome: 'done', value: apiKeyToWire(key) };
   }

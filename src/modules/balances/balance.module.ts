@@ -19,7 +19,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('bal', BalanceType, (loaders, id) => loaders.balance.load(id));
+registerNode('bal', BalanceType, (loaders, id) => loaders.balance.load(id), 'balances:read');
 
 export const balancesModule = defineModule({
   name: 'balances',

@@ -21,7 +21,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('pob', PayoutBatchType, (loaders, id) => loaders.payoutBatch.load(id));
+registerNode('pob', PayoutBatchType, (loaders, id) => loaders.payoutBatch.load(id), 'payout_batches:read');
 
 export const batchesModule = defineModule({
   name: 'batches',

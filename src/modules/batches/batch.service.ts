@@ -27,7 +27,8 @@ import { batchStates } from './batch.states';
 import { approveItems } from './batch.approve';
 import type { CreatePayoutInput } from '../payouts/payout.service';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
-import { vote } from '../approvals/approval-rules';
+import { approvalToWire, vote } from '../approvals/approval-rules';
+import { personOf } from '../../domain/permissions';
 
 /** A create, parsed: the rows' payouts (when every row passed) and every row's error. */
 export interface BatchInput {
@@ -61,7 +62,7 @@ export function batchToWire(b: PayoutBatch): PayoutBatchWire {
     totals: b.totals,
     errors: b.errors,
     approvals_required: b.approvalsRequired,
-    approvals: b.approvals ?? [],
+    approvals: (b.approvals ?? []).map(approvalToWire),
     created_at: isoInstant(b.createdAt),
     updated_at: isoInstant(b.updatedAt),
   };
@@ -119,7 +120,8 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
       cancelReason: null,
       approvalsRequired: gate.approvalsRequired,
       approvalRule: gate.approvalRule,
-      createdBy: ctx.principal?.id ?? null,
+      // The person: a key made by a member is that member (the creator rule covers their keys).
+      createdBy: ctx.principal ? personOf(ctx.principal) : null,
       approvals: null,
       createdAt: now,
       updatedAt: now,
@@ -175,8 +177,9 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
 
   /** The batch's payout intents (listing rules); 404 when the batch is not the caller's. */
   async items(scope: Scope, id: string, query: Record<string, unknown>): Promise<Page<PayoutIntentWire>> {
-    await this.get(scope, id);
+    // The query is checked first: a bad query is 400 whether or not the batch exists.
     const params = parseListQuery(query, BATCH_ITEMS_LIST, scope);
+    await this.get(scope, id);
     return this.deps.payouts.list(scope, { ...params, extra: { payout_batch: id } });
   }
 

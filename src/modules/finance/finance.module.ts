@@ -21,6 +21,8 @@ import { registerNode } from '../../graphql/node';
 import { BalanceTransactionObject } from './balance-transaction.types';
 import { ReportRunType } from './report.types';
 import { ReportService } from './report.service';
+import { OverviewResolver } from './overview.resolver';
+import { OverviewService } from './overview.service';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -29,8 +31,8 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('txn', BalanceTransactionObject, (loaders, id) => loaders.balanceTransaction.load(id));
-registerNode('frr', ReportRunType, (loaders, id) => loaders.reportRun.load(id));
+registerNode('txn', BalanceTransactionObject, (loaders, id) => loaders.balanceTransaction.load(id), 'balance_transactions:read');
+registerNode('frr', ReportRunType, (loaders, id) => loaders.reportRun.load(id), 'report_runs:read');
 
 export const financeModule = defineModule({
   name: 'finance',
@@ -43,7 +45,7 @@ export const financeModule = defineModule({
       fileUrl: (id) => `${publicUrl.get()}/v1/report_runs/${id}/file`,
       leaseMs: config.reportLeaseMs,
     });
-    return { balanceTransactions: new BalanceTransactionService(db), reports, reportOps: reportOperations(reports) };
+    return { balanceTransactions: new BalanceTransactionService(db), overview: new OverviewService(db), reports, reportOps: reportOperations(reports) };
   },
   entities: [ReportRun, ReportChunk],
   jobs: ({ reports }) => [
@@ -54,6 +56,7 @@ export const financeModule = defineModule({
   resolvers: [
     ReportRunResolver,
     BalanceTransactionResolver,
+    OverviewResolver,
     PaymentIntentBalanceTransactionsResolver,
     PayoutIntentBalanceTransactionsResolver,
     RefundBalanceTransactionsResolver,

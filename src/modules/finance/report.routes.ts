@@ -26,7 +26,6 @@ export function registerReportRoutes(
       schema: {
         operationId: doc.file.operationId,
         summary: doc.file.summary,
-        produces: ['text/csv'],
         params: { type: 'object', properties: { id: { type: 'string', minLength: 1 } } },
         response: doc.file.responses,
       },

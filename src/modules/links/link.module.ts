@@ -2,7 +2,7 @@
 import DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
 import { registerNode } from '../../graphql/node';
-import { liveGated } from '../../ops/operation';
+import { liveGated, type LiveCheck } from '../../ops/operation';
 import { eventsModule } from '../events/event.module';
 import { methodsModule } from '../methods/method.module';
 import { byKey, defineModule, type RouteKit } from '../module';
@@ -24,7 +24,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('plink', PaymentLinkType, (loaders, id) => loaders.paymentLink.load(id));
+registerNode('plink', PaymentLinkType, (loaders, id) => loaders.paymentLink.load(id), 'payment_links:read');
 
 export const linksModule = defineModule({
   name: 'links',
@@ -35,7 +35,9 @@ export const linksModule = defineModule({
     extensions.succeeded.push((tx, actor, p, now) => links.countCompletion(tx, actor, p, now));
     extensions.allowedMethods = async (em, p) => (p.paymentLinkId === null ? null : ((await links.find(em, p, p.paymentLinkId))?.allowedMethods ?? null));
     const pay = new PayService({ db, links, payments: payments.payments, lifecycle: payments.paymentLifecycle, baseUrl: () => publicUrl.get() });
-    return { links, pay, linkOps: liveGated(linkOperations(links), config.simulatedProvidersInLive) };
+    // A link's payments are payment intents: live mode takes them where live payments are taken.
+    const liveLinks: boolean | LiveCheck = config.simulatedProvidersInLive || ((scope, tx) => methods.methodRouting.hasAccounts(scope, tx));
+    return { links, pay, linkOps: liveGated(linkOperations(links), liveLinks) };
   },
   entities: [PaymentLink],
   resolvers: [LinkResolver, PaymentIntentLinkResolver],

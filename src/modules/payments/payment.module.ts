@@ -26,12 +26,12 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('pi', PaymentIntentType, (loaders, id) => loaders.paymentIntent.load(id));
+registerNode('pi', PaymentIntentType, (loaders, id) => loaders.paymentIntent.load(id), 'payment_intents:read');
 
 export const paymentsModule = defineModule({
   name: 'payments',
   uses: { balances: balancesModule, events: eventsModule, methods: methodsModule },
-  provide({ db, cipher, config, publicUrl }, { balances, events, methods }) {
+  provide({ db, cipher, config, publicUrl, log }, { balances, events, methods }) {
     const paymentLifecycle = new PaymentLifecycle({
       db,
       lifecycle: { ledger: balances.ledger, events: events.events },
@@ -39,6 +39,7 @@ export const paymentsModule = defineModule({
       cipher,
       settleMs: config.simulatedSettleMs,
       baseUrl: () => publicUrl.get(),
+      log: log.child({ component: 'providers' }),
     });
     const payments = new PaymentService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
@@ -48,7 +49,7 @@ export const paymentsModule = defineModule({
       checkout,
       ops: liveGated(
         paymentOperations(payments, () => publicUrl.get()),
-        config.simulatedProvidersInLive,
+        config.simulatedProvidersInLive || ((scope, tx) => methods.methodRouting.hasAccounts(scope, tx)),
       ),
     };
   },

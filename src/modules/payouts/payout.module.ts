@@ -8,12 +8,13 @@ import { registerNode } from '../../graphql/node';
 import { PayoutIntentType } from './payout.types';
 import { PayoutIntent } from './payout.entity';
 import { payoutOperations } from './payout.operations';
-import { PayoutIntentSchema } from './payout.schemas';
+import { CreatePayoutIntentModel, PayoutIntentSchema } from './payout.schemas';
 import { PayoutResolver } from './payout.resolver';
 import { registerPayoutRoutes } from './payout.routes';
 import { PayoutService, type PayoutIntentWire } from './payout.service';
 import { simulatedPayoutConnector } from './simulated-payout.provider';
-import { liveGated } from '../../ops/operation';
+import { liveGated, type LiveCheck } from '../../ops/operation';
+import { providersModule } from '../providers/provider.module';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -21,12 +22,18 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(id));
+registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(id), 'payout_intents:read');
 
 export const payoutsModule = defineModule({
   name: 'payouts',
-  uses: { balances: balancesModule, events: eventsModule, approvals: approvalsModule },
-  provide({ db, cipher, config }, { balances, events, approvals }) {
+  uses: { balances: balancesModule, events: eventsModule, approvals: approvalsModule, providers: providersModule },
+  provide({ db, cipher, config, log }, { balances, events, approvals, providers }) {
+    const accounts = {
+      active: (environment: 'test' | 'live', merchantId: string, em?: Parameters<typeof providers.liveConnectors.active>[2]) =>
+        providers.liveConnectors.active(environment, merchantId, em),
+      byId: (id: string) => providers.liveConnectors.byId(id),
+      recipients: (id: string) => providers.providerAccounts.recipients(id),
+    };
     const payouts = new PayoutService({
       db,
       cipher,
@@ -34,8 +41,13 @@ export const payoutsModule = defineModule({
       connector: simulatedPayoutConnector(),
       settleMs: config.simulatedSettleMs,
       policies: approvals.approvalPolicies,
+      accounts,
+      recheckMs: config.providerReconcileAfterMs,
+      log: log.child({ component: 'providers' }),
     });
-    return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive) };
+    // Live mode pays out through a provider account that makes payouts (Opn's transfers).
+    const paysOut: LiveCheck = async (scope, tx) => (await accounts.active(scope.environment, scope.merchantId, tx)).some((c) => c.payout !== undefined);
+    return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive || paysOut) };
   },
   jobs: ({ payouts }) => [{ name: 'payouts.settle', run: () => payouts.settleDue() }],
   entities: [PayoutIntent],
@@ -44,6 +56,6 @@ export const payoutsModule = defineModule({
   loaders: ({ payouts }, ctx) => ({
     payoutIntent: new DataLoader<string, PayoutIntentWire | null>(async (ids) => byKey(ids, await payouts.getMany(ctx, ids))),
   }),
-  models: [PayoutIntentSchema],
+  models: [PayoutIntentSchema, CreatePayoutIntentModel],
   sealed: [{ entity: PayoutIntent, property: 'recipientAccountEncrypted' }],
 });

@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import { registerNode } from '../../graphql/node';
 import { FailureLimiter } from '../../http/rate-limit';
 import { authModule } from '../auth/auth.module';
+import { auditModule } from '../audit/audit.module';
 import { RevocationWatcher } from '../auth/revocation-watcher';
 import { defineModule } from '../module';
 import { Membership, RecoveryCode, SetupLink, User } from './people.entity';
@@ -28,13 +29,13 @@ declare module '../../graphql/context' {
 
 // People are for signed-in members, as their queries are (the loaders refuse an API key): a member
 // of this merchant, or one of the caller's own sessions.
-registerNode('usr', TeamMemberType, (loaders, id) => loaders.teamMember.load(id));
-registerNode('ses', SessionType, (loaders, id) => loaders.signInSession.load(id));
+registerNode('usr', TeamMemberType, (loaders, id) => loaders.teamMember.load(id), 'authenticated');
+registerNode('ses', SessionType, (loaders, id) => loaders.signInSession.load(id), 'authenticated');
 
 export const peopleModule = defineModule({
   name: 'people',
-  uses: { auth: authModule },
-  provide({ db, config, log, redis, cipher, publicUrl }, { auth }) {
+  uses: { auth: authModule, audit: auditModule },
+  provide({ db, config, log, redis, cipher, publicUrl }, { auth, audit }) {
     const { perAccount, perAddress, windowS, lockS } = config.signIn;
     const limits = {
       account: new FailureLimiter('sign-in-account', perAccount, windowS, lockS, redis),
@@ -42,8 +43,9 @@ export const peopleModule = defineModule({
     };
     const secondFactor = new SecondFactor(db, cipher);
     const passwords = new Passwords(config.passwordHashing);
-    const sessions = new SessionService(db, config.sessions, limits, secondFactor, passwords);
-    const team = new TeamService(db, publicUrl, passwords);
+    const sessions = new SessionService(db, config.sessions, limits, secondFactor, passwords, log.child({ component: 'sign-in' }));
+    // Team changes (invite, new setup link, role change, removal) are audited with their actor.
+    const team = new TeamService(db, publicUrl, passwords, (tx, ctx, facts) => audit.audit.record(tx, ctx, facts));
     // Closes the graphql-ws sockets of ended sessions, on every process (as revoked keys').
     const sessionWatch = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'sessions' }), redis, SESSION_ENDINGS);
     sessions.afterEnd.push(async (ids) => {

@@ -15,6 +15,10 @@ import type { Tx } from '../../db/tx';
 import { lockedCount } from '../../db/locking-read';
 import { checkPassword, newToken, tokenHash, type Passwords } from './credentials';
 import { Membership, SetupLink, User } from './people.entity';
+import type { RequestContext } from '../../domain/scope';
+
+/** Records a team change in the audit log inside its transaction (the audit module's `record`). */
+export type TeamAudit = (tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }) => void;
 
 /** How long a setup link is valid. */
 export const SETUP_LINK_TTL_MS = 72 * 3600_000;
@@ -45,7 +49,7 @@ export function checkRole(role: unknown): Role {
 
 function need(actor: MemberPrincipal, capability: TeamCapability): void {
   if (!ROLE_GRANTS[actor.role].team.includes(capability)) {
-    throw new ApiError('permission_denied', `This call needs the team capability ${capability}, which the caller does not have (${capability}).`);
+    throw new ApiError('permission_denied', `This call needs the team capability ${capability}, which the caller does not have.`);
   }
 }
 
@@ -57,7 +61,13 @@ export class TeamService {
     private readonly db: Db,
     private readonly publicUrl: PublicBaseUrl,
     private readonly passwords: Passwords,
+    private readonly audit: TeamAudit = () => undefined,
   ) {}
+
+  /** A team change as an audit entry: the member it is about is the record; `by` (the request) names the actor. */
+  private audited(tx: Tx, by: RequestContext | undefined, operation: string, userId: string): void {
+    if (by) this.audit(tx, by, { operation, status: 200, body: { object: 'member', id: userId }, input: {} });
+  }
 
   /** The CLI's `users create`: adds a person (or an existing user) to a merchant with `role`, no actor checks. */
   async createUser(merchantId: string, email: unknown, role: unknown, displayName?: string): Promise<Invitation> {
@@ -65,14 +75,65 @@ export class TeamService {
   }
 
   /** An owner or admin invites someone; only an owner may invite an owner. */
-  async invite(actor: MemberPrincipal, merchantId: string, email: unknown, role: unknown): Promise<Invitation> {
+  async invite(actor: MemberPrincipal, merchantId: string, email: unknown, role: unknown, by?: RequestContext): Promise<Invitation> {
     need(actor, 'members');
     const r = checkRole(role);
     if (r === 'owner') need(actor, 'owners');
-    return this.add(merchantId, normaliseEmail(email), String(email).trim(), r);
+    return this.add(merchantId, normaliseEmail(email), String(email).trim(), r, undefined, by);
   }
 
-  private async add(merchantId: string, normalized: string, email: string, role: Role, displayName?: string): Promise<Invitation> {
+  /**
+   * A new setup link for a member who has not chosen a password yet (owners and admins; only an
+   * owner for an owner): the person's earlier links stop working at once.
+   */
+  issueSetupLink(actor: MemberPrincipal, merchantId: string, userId: string, by?: RequestContext): Promise<Invitation> {
+    return this.issueLink(actor, merchantId, userId, 'setup', by);
+  }
+
+  /**
+   * A password reset link for a member who forgot their password (owners only): the same
+   * one-time page sets a new password, which ends every session of the person; earlier links
+   * stop working.
+   */
+  issuePasswordResetLink(actor: MemberPrincipal, merchantId: string, userId: string, by?: RequestContext): Promise<Invitation> {
+    need(actor, 'owners');
+    return this.issueLink(actor, merchantId, userId, 'reset', by);
+  }
+
+  private async issueLink(actor: MemberPrincipal, merchantId: string, userId: string, kind: 'setup' | 'reset', by?: RequestContext): Promise<Invitation> {
+    need(actor, 'members');
+    const link = newToken();
+    await this.db.tx(async (tx) => {
+      await this.target(tx, actor, merchantId, userId);
+      const user = await tx.findOneByOrFail(User, { id: userId });
+      if (kind === 'setup' && user.passwordHash) {
+        throw new ApiError('invalid_state', 'This member has already set a password: they sign in with it, or an owner issues them a password reset link.');
+      }
+      if (kind === 'reset' && !user.passwordHash) {
+        throw new ApiError('invalid_state', 'This member has not set a password yet: issue them a new setup link instead.');
+      }
+      const now = new Date();
+      await this.retireLinks(tx, userId, now);
+      await tx.insert(SetupLink, {
+        id: newId('setupLink'),
+        tokenHash: link.hash,
+        userId,
+        merchantId,
+        expiresAt: new Date(now.getTime() + SETUP_LINK_TTL_MS),
+        usedAt: null,
+        createdAt: now,
+      });
+      this.audited(tx, by, kind === 'setup' ? 'issueSetupLink' : 'issuePasswordResetLink', userId);
+    });
+    return { user_id: userId, setup_url: `${this.publicUrl.get()}/dashboard/#setup=${link.token}` };
+  }
+
+  /** Marks every unused setup link of the person used: none of them works any more. */
+  private async retireLinks(tx: Tx, userId: string, now: Date): Promise<void> {
+    await tx.createQueryBuilder().update(SetupLink).set({ usedAt: now }).where('user_id = :userId AND used_at IS NULL', { userId }).execute();
+  }
+
+  private async add(merchantId: string, normalized: string, email: string, role: Role, displayName?: string, by?: RequestContext): Promise<Invitation> {
     const link = newToken();
     const result = await this.db.tx(async (tx) => {
       const now = new Date();
@@ -97,6 +158,7 @@ export class TeamService {
         throw ApiError.validation('email', 'This person is already a member of the merchant.');
       }
       await tx.insert(Membership, { id: newId('membership'), userId: user.id, merchantId, role, createdAt: now });
+      this.audited(tx, by, 'inviteMember', user.id);
       if (user.passwordHash) return { userId: user.id, withLink: false };
       await tx.insert(SetupLink, {
         id: newId('setupLink'),
@@ -161,7 +223,7 @@ export class TeamService {
     return this.db.read((em) => em.find(Membership, { where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } }));
   }
 
-  async changeRole(actor: MemberPrincipal, merchantId: string, userId: string, role: unknown): Promise<Member> {
+  async changeRole(actor: MemberPrincipal, merchantId: string, userId: string, role: unknown, by?: RequestContext): Promise<Member> {
     need(actor, 'members');
     const r = checkRole(role);
     if (r === 'owner') need(actor, 'owners');
@@ -169,18 +231,20 @@ export class TeamService {
       const target = await this.target(tx, actor, merchantId, userId);
       if (target.role === 'owner' && r !== 'owner') await this.keepAnOwner(tx, merchantId);
       await tx.update(Membership, { id: target.id }, { role: r });
+      this.audited(tx, by, 'changeMemberRole', userId);
       return { membership: { ...target, role: r }, user: await tx.findOneByOrFail(User, { id: userId }) };
     });
     for (const hook of this.afterAccessChange) await hook(userId, merchantId);
     return member;
   }
 
-  async remove(actor: MemberPrincipal, merchantId: string, userId: string): Promise<void> {
+  async remove(actor: MemberPrincipal, merchantId: string, userId: string, by?: RequestContext): Promise<void> {
     need(actor, 'members');
     await this.db.tx(async (tx) => {
       const target = await this.target(tx, actor, merchantId, userId);
       if (target.role === 'owner') await this.keepAnOwner(tx, merchantId);
       await tx.delete(Membership, { id: target.id });
+      this.audited(tx, by, 'removeMember', userId);
     });
     for (const hook of this.afterAccessChange) await hook(userId, merchantId);
   }

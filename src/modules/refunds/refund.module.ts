@@ -13,7 +13,8 @@ import { registerRefundRoutes } from './refund.routes';
 import { RefundSchema } from './refund.schemas';
 import { RefundService, type RefundWire } from './refund.service';
 import { simulatedRefundConnector } from './simulated-refund.provider';
-import { liveGated } from '../../ops/operation';
+import { liveGated, type LiveCheck } from '../../ops/operation';
+import { providersModule } from '../providers/provider.module';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -21,20 +22,25 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('re', RefundType, (loaders, id) => loaders.refund.load(id));
+registerNode('re', RefundType, (loaders, id) => loaders.refund.load(id), 'refunds:read');
 
 export const refundsModule = defineModule({
   name: 'refunds',
-  uses: { balances: balancesModule, events: eventsModule, payments: paymentsModule },
-  provide({ db, config }, { balances, events, payments }) {
+  uses: { balances: balancesModule, events: eventsModule, payments: paymentsModule, providers: providersModule },
+  provide({ db, config, log }, { balances, events, payments, providers }) {
     const refunds = new RefundService({
       db,
       lifecycle: { ledger: balances.ledger, events: events.events },
       payments: payments.paymentLifecycle,
       connector: simulatedRefundConnector(),
+      accounts: providers.liveConnectors,
+      log: log.child({ component: 'providers' }),
       settleMs: config.simulatedSettleMs,
     });
-    return { refunds, ops: liveGated(refundOperations(refunds), config.simulatedProvidersInLive) };
+    // Live mode: a refund goes back through the provider account that took the payment.
+    const hasAccounts: LiveCheck = async (scope, tx) => (await providers.providerAccounts.active(scope.environment, scope.merchantId, tx)).length > 0;
+    const live = config.simulatedProvidersInLive || hasAccounts;
+    return { refunds, ops: liveGated(refundOperations(refunds), live) };
   },
   jobs: ({ refunds }) => [{ name: 'refunds.settle', run: () => refunds.settleDue() }],
   entities: [Refund],

@@ -19,7 +19,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('tu', TopupIntentType, (loaders, id) => loaders.topupIntent.load(id));
+registerNode('tu', TopupIntentType, (loaders, id) => loaders.topupIntent.load(id), 'topup_intents:read');
 
 export const topupsModule = defineModule({
   name: 'topups',

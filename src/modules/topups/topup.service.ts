@@ -11,7 +11,7 @@ import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
 import type { Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
-import type { ListSpec } from '../../domain/listing';
+import { AMOUNT_AND_STATUS_SORTS, type ListSpec } from '../../domain/listing';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { Lifecycle, LifecycleDeps } from '../shared/lifecycle';
@@ -41,7 +41,7 @@ const COLLECTION_ACCOUNT = {
   account_name: 'Payments Gateway Client Funds',
 };
 
-export const TOPUP_LIST: ListSpec = { resource: 'topup_intent', statuses: TOPUP_STATUSES };
+export const TOPUP_LIST: ListSpec = { resource: 'topup_intent', statuses: TOPUP_STATUSES, sorts: AMOUNT_AND_STATUS_SORTS };
 
 export function topupToWire(t: TopupIntent): TopupIntentWire {
   return {

@@ -11,9 +11,8 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import { isId, newId } from '../../domain/ids';
-import { decodeCursor, ListParams, listQuerySchema, Page, parseListQuery, toPage } from '../../domain/listing';
+import { ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
-import { check } from '../../domain/schema';
 import type { Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { findManyInScope } from '../../db/scoped-reads';
@@ -247,10 +246,7 @@ export class WebhookEndpointService {
    * is a 400). One spec and schema for every endpoint: only the cursor is decoded per endpoint.
    */
   parseAttemptList(scope: Scope, endpointId: string, query: Record<string, unknown>): ListParams {
-    const { cursor, ...rest } = check(listQuerySchema(ATTEMPT_LIST), query, 'query') as { cursor?: string } & Record<string, unknown>;
-    const params = parseListQuery(rest, ATTEMPT_LIST, scope);
-    if (cursor !== undefined) params.after = decodeCursor(attemptCursorResource(endpointId), scope, String(cursor));
-    return params;
+    return parseListQuery(query, ATTEMPT_LIST, scope, attemptCursorResource(endpointId));
   }
 
   /** Attempts to one endpoint of this scope, newest first. */

@@ -28,7 +28,7 @@ declare module '../../graphql/context' {
   }
 }
 
-registerNode('we', WebhookEndpointType, (loaders, id) => loaders.webhookEndpoint.load(id));
+registerNode('we', WebhookEndpointType, (loaders, id) => loaders.webhookEndpoint.load(id), 'webhook_endpoints:read');
 // Deliveries and attempts are read with their endpoint's permission.
 registerNode('whd', WebhookDeliveryType, (loaders, id) => loaders.webhookDelivery.load(id), 'webhook_endpoints:read');
 registerNode('wha', WebhookAttemptType, (loaders, id) => loaders.webhookAttempt.load(id), 'webhook_endpoints:read');

@@ -13,14 +13,13 @@
  * stored as a `done` row in a short transaction. A key that already has a committed row is
  * taken the separate way (replay, 409, or takeover of an expired key).
  */
-import { ApiError } from '../../domain/errors';
 import type { Done } from '../../domain/operation';
 import type { Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import type { IdempotencyKey } from '../../modules/idempotency/idempotency-key.entity';
 import { isRefusal, type Claimed, type KeyClaim, type KeyedRequest, type KeyInPhases } from './claim';
 import type { SeparateClaim } from './claim-separate';
-import type { IdempotencyService } from './idempotency.service';
+import { KeyInFlight, type IdempotencyService } from './idempotency.service';
 
 const ER_LOCK_WAIT_TIMEOUT = 1205;
 /**
@@ -38,11 +37,7 @@ class KeyAlreadyStored extends Error {
 }
 
 /** Another request holds the key uncommitted: never stored as this key's answer. */
-class ClaimConflict extends ApiError {
-  constructor() {
-    super('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
-  }
-}
+class ClaimConflict extends KeyInFlight {}
 
 /** The key's INSERT (`in_flight`) waiting at most `waitSeconds` for a lock. */
 function claimStatement(row: IdempotencyKey, waitSeconds: number): Statement {

@@ -60,6 +60,22 @@ export interface IdempotencyHooks {
   beforeCommit?: (operation: string) => Promise<void>;
 }
 
+/** Seconds a client is asked to wait before sending a request again whose key is still in flight. */
+const IN_FLIGHT_RETRY_AFTER_S = 1;
+
+/**
+ * 409 idempotency_conflict while the first request with the key is still running, with
+ * Retry-After: the same request sent again later replays that request's answer.
+ */
+export class KeyInFlight extends ApiError {
+  /** Sent with the answer (src/http/error-replies.ts `headersOf`). */
+  readonly headers = { 'Retry-After': String(IN_FLIGHT_RETRY_AFTER_S) };
+
+  constructor() {
+    super('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+  }
+}
+
 export class IdempotencyService {
   readonly hooks: IdempotencyHooks = {};
   /** Releases of keys after a failure, kept for later while the database is out. */
@@ -205,7 +221,7 @@ export class IdempotencyService {
         return { replay: { status: existing.responseStatus ?? 200, body: this.open(existing.responseBody) } };
       }
       if (now.getTime() - existing.lockedAt.getTime() < this.lockTimeoutMs) {
-        throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+        throw new KeyInFlight();
       }
       // The holder's lease ran out (it crashed): take the key over. Its change never committed,
       // because a committed change marks the row done in the same transaction.
@@ -228,7 +244,7 @@ export class IdempotencyService {
         });
       if (takenOver.affected === 1) return { row: Object.assign(existing, { lockedAt: now, requestId: ctx.requestId }) };
     }
-    throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
+    throw new KeyInFlight();
   }
 
   /**
