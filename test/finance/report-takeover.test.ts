@@ -42,7 +42,7 @@ beforeAll(async () => {
       `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS}) INSERT INTO balance_transactions (${cols}) SELECT ${values('n', "'txn_seed' || printf('%022d', n)")} FROM s`,
     );
   }
-}, 120_000);
+}, 180_000);
 afterAll(() => srv?.close());
 
 test('killed mid-run in one process, the run finishes in another, every row once', async () => {
@@ -56,7 +56,7 @@ test('killed mid-run in one process, the run finishes in another, every row once
   const chunks = async () => Number((await srv.app.db.ds.query('SELECT COUNT(*) AS n FROM report_chunks WHERE report_run_id = ?', [id]))[0].n);
 
   const other = await startProcess(srv.database, { REPORT_LEASE_MS: LEASE_MS, SCHEDULER_INTERVAL_MS: '20' });
-  await eventually(async () => (await chunks()) > 0, 30_000, 5);
+  await eventually(async () => (await chunks()) > 0, 60_000, 5);
   await other.stop('SIGKILL');
   // Killed mid-run: still pending, part of its file written.
   expect((await c.get(`/v1/report_runs/${id}`)).body.status).toBe('pending');
@@ -71,4 +71,4 @@ test('killed mid-run in one process, the run finishes in another, every row once
   expect(new Set(rows.slice(1).map((r) => r[0])).size).toBe(ROWS);
   const events = (await c.get('/v1/events?type=report_run.succeeded')).body.data;
   expect(events.filter((e: any) => e.data.object.id === id)).toHaveLength(1);
-}, 120_000);
+}, 180_000);
