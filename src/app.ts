@@ -15,9 +15,11 @@ import { provideMigrationCipher } from './db/migrations/cipher';
 import { RedisBus } from './db/redis';
 import { FieldCipher } from './domain/crypto';
 import { PublicBaseUrl } from './domain/public-url';
+import type { Credentials } from './domain/scope';
 import { useCursorKeys } from './domain/list-cursor';
 import { Scheduler } from './jobs/scheduler';
-import { IdempotencyService } from './ops/idempotency/idempotency.service';
+import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { keyClaimOf } from './modules/idempotency/key-claims';
 import { OperationPipeline } from './ops/pipeline';
 import { composeModules, Composition, ENTITIES } from './modules';
 import type { ServicesOf } from './modules/module';
@@ -74,6 +76,8 @@ export interface App {
   sessions: SessionService;
   /** Closes open graphql-ws sockets of ended sessions, on every process. */
   sessionWatch: RevocationWatcher;
+  /** Who is calling, for every surface: API keys (`auth`) and session cookies (`sessions`). */
+  credentials: Credentials;
   /** Merchants' people and roles. */
   team: TeamService;
   /** The shared Redis connections when REDIS_URL is set. */
@@ -206,7 +210,7 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
   };
   // Idempotency keys are claimed inline on MariaDB only (SET STATEMENT).
   const idempotency = new IdempotencyService(db, config.idempotencyLockTimeoutMs, cipher, mariaDb);
-  const pipeline = new OperationPipeline(db, idempotency, audit);
+  const pipeline = new OperationPipeline(db, { claim: keyClaimOf(idempotency), hooks: idempotency.hooks }, audit);
   const jobs = [
     ...modules.jobs(config),
     { name: 'idempotency.purge', run: () => idempotency.purgeExpired(), everyMs: 60_000 },
@@ -228,6 +232,10 @@ export async function createApp(config: Config, log = createLogger(config)): Pro
     revocations,
     sessions,
     sessionWatch,
+    credentials: {
+      authenticate: (header) => auth.authenticate(header),
+      authenticateCookie: (headers, method, publicBase) => sessions.authenticateCookie(headers, method, publicBase),
+    },
     team,
     redis,
     idempotency,

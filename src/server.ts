@@ -35,7 +35,7 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
     genReqId: newRequestId,
     requestIdHeader: false,
     return503OnClosing: false, // plumbing answers 503 service_unavailable itself (contract body, Request-Id)
-    frameworkErrors: frameworkErrorHandler(app.auth),
+    frameworkErrors: frameworkErrorHandler(app.credentials),
     clientErrorHandler,
     // X-Forwarded-* are believed only from the proxies TRUST_PROXY names (links never come from them).
     trustProxy: app.config.trustProxy.length > 0 ? app.config.trustProxy : false,

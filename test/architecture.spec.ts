@@ -84,6 +84,23 @@ describe('layering', () => {
     expect(offending).toEqual([]);
   });
 
+  test.each(['ops', 'http', 'graphql'])('src/%s (a surface) reaches no module folder and not the app: the registry and narrow interfaces only', (surface) => {
+    const registry = ['index.ts', 'module.ts', 'compose.ts'].map((f) => path.join(SRC, 'modules', f));
+    const offending = tsFiles(path.join(SRC, surface)).flatMap((file) =>
+      ts
+        .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((spec) => spec.startsWith('.'))
+        .filter((spec) => {
+          const target = path.resolve(path.dirname(file), spec);
+          const inModules = target.startsWith(path.join(SRC, 'modules') + path.sep) && !registry.includes(`${target}.ts`);
+          return inModules || target === path.join(SRC, 'app');
+        })
+        .map((spec) => `${path.relative(SRC, file).split(path.sep).join('/')} -> ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   test('the assemblers name no module: they iterate the registry', () => {
     const assemblers = ['server.ts', 'graphql/schema.ts', 'graphql/loaders.ts', 'http/openapi.ts'];
     const offending = assemblers.flatMap((file) =>

@@ -17,11 +17,10 @@ import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
-import type { App } from '../app';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../db/db';
 import { ctxOf, idempotencyKeyOf } from '../http/request';
 import { createContext, GqlContext } from './context';
-import { graphServices } from './services';
+import { graphServices, type GraphQLHost } from './services';
 import { formatError } from './errors';
 import { ApiError } from '../domain/errors';
 import { jitGateway } from './executor';
@@ -118,7 +117,11 @@ const DEFAULT_PLUGINS_OFF = [
  * compiled by graphql-jit, mutations on graphql-js, executor.ts) or `graphql-js` (Apollo's
  * own execution, the reference test/graphql/jit-executor.test.ts compares against).
  */
-export function apolloOptions(app: App, executor: 'jit' | 'graphql-js', plugins: ApolloServerPlugin<GqlContext>[] = []): ApolloServerOptions<GqlContext> {
+export function apolloOptions(
+  app: Pick<GraphQLHost, 'config' | 'log'>,
+  executor: 'jit' | 'graphql-js',
+  plugins: ApolloServerPlugin<GqlContext>[] = [],
+): ApolloServerOptions<GqlContext> {
   const armor = createArmor();
   const schema = buildGraphQLSchema();
   return {
@@ -184,7 +187,7 @@ function useTrustedDocument(trusted: TrustedDocuments, request: FastifyRequest):
   delete carrier.documentId;
 }
 
-export async function registerGraphQL(fastify: FastifyInstance, app: App, trusted: TrustedDocuments): Promise<ApolloServer<GqlContext>> {
+export async function registerGraphQL(fastify: FastifyInstance, app: GraphQLHost, trusted: TrustedDocuments): Promise<ApolloServer<GqlContext>> {
   const apollo = new ApolloServer<GqlContext>(apolloOptions(app, 'jit', [fastifyApolloDrainPlugin(fastify)]));
   await apollo.start();
   fastify.addHook('preHandler', (request, _reply, done) => {

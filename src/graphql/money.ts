@@ -12,7 +12,7 @@
  */
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { exponentOf, toMajorString } from '../modules/methods/currency';
+import { exponentOf, toMajorString } from '../domain/currency';
 
 const CURRENCY_SHAPE = /^[A-Z][A-Z0-9]{2,5}$/;
 

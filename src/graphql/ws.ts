@@ -30,17 +30,16 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { App } from '../app';
 import type { TrustedDocuments } from './trusted-documents';
 import { ApiError, ERROR_CODES } from '../domain/errors';
 import { toGraphQLError } from './errors';
 import { grantsOf } from '../domain/permissions';
 import { newRequestId } from '../domain/ids';
-import type { AuthenticatedKey } from '../modules/auth/auth.service';
+import type { AuthenticatedKey } from '../domain/scope';
 import type { RateLimiter } from '../http/rate-limit';
 import { ARMOR_LIMITS, createArmor } from './apollo';
 import { createContext } from './context';
-import { graphServices } from './services';
+import { graphServices, type GraphQLHost } from './services';
 import { buildGraphQLSchema } from './schema';
 import { QUERY_COST, requestedCost } from './cost';
 import { writeSocketError } from '../http/error-replies';
@@ -169,7 +168,7 @@ async function subscribeShared(args: ExecutionArgs): Promise<AsyncGenerator<Exec
   return mapped;
 }
 
-export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: RateLimiter, trusted: TrustedDocuments): void {
+export function registerGraphQLWs(fastify: FastifyInstance, app: GraphQLHost, limiter: RateLimiter, trusted: TrustedDocuments): void {
   const schema = buildGraphQLSchema();
   const armor = createArmor();
   const rules = [...specifiedRules, ...armor.validationRules];
@@ -201,10 +200,10 @@ export function registerGraphQLWs(fastify: FastifyInstance, app: App, limiter: R
   // A dashboard socket carries the session cookie (and its Origin) on the upgrade and sends no authorization.
   const authenticate = async (extra: Extra & { request: IncomingMessage }): Promise<AuthenticatedKey> => {
     if (extra.authorization === undefined) {
-      const member = await app.sessions.authenticateCookie(extra.request.headers, 'GET', app.publicUrl.get());
+      const member = await app.credentials.authenticateCookie(extra.request.headers, 'GET', app.publicUrl.get());
       if (member) return member;
     }
-    return app.auth.authenticate(extra.authorization);
+    return app.credentials.authenticate(extra.authorization);
   };
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(

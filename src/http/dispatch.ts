@@ -38,7 +38,7 @@ function pathParams(path: string): TSchema | undefined {
 }
 
 const IDEMPOTENCY_KEY = 'Up to 255 printable ASCII characters; a UUID v4 is suggested. Held for 24 hours per API key.';
-/** What the idempotency service accepts (src/ops/idempotency/idempotency.service.ts). */
+/** What the idempotency service accepts (src/ops/key-claim.ts `validateIdempotencyKey`). */
 const idempotencyKey = () =>
   Type.String({
     minLength: 1,

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from '../domain/errors';
 import { newRequestId } from '../domain/ids';
-import type { AuthService } from '../modules/auth/auth.service';
+import type { Credentials } from '../domain/scope';
 import { isApiPath, isGraphqlPath, pathOf, isPublicPath, sendJson } from './request';
 import { routeNotFound, type WithHeaders } from './route-table';
 
@@ -23,7 +23,7 @@ export const BODY_LIMIT = 64 * 1024;
  * fastify's own body and no Request-Id; with it they get the same treatment as an
  * unknown route: authentication first on /v1 and /graphql, then 404 not_found.
  */
-export function frameworkErrorHandler(auth: Pick<AuthService, 'authenticate'>) {
+export function frameworkErrorHandler(auth: Pick<Credentials, 'authenticate'>) {
   return (_err: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('Request-Id', request.id);
     const answer = async () => {

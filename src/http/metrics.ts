@@ -16,9 +16,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../db/db';
 import { permissionRefusals } from '../domain/access';
 import type { RateLimiter } from './rate-limit';
-import type { AuthService } from '../modules/auth/auth.service';
 
-export function registerMetrics(fastify: FastifyInstance, limiter?: RateLimiter, db?: Db, auth?: Pick<AuthService, 'refused'>): Registry {
+export function registerMetrics(
+  fastify: FastifyInstance,
+  limiter?: RateLimiter,
+  db?: Db,
+  auth?: { readonly refused: Readonly<Record<string, number>> },
+): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;

@@ -11,8 +11,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors';
 import { authorize, isRequirement, type Requirement } from '../domain/access';
 import type { RequestContext } from '../domain/scope';
-import type { AuthService } from '../modules/auth/auth.service';
-import type { SessionService } from '../modules/people/session.service';
+import type { Credentials } from '../domain/scope';
 import type { PublicBaseUrl } from '../domain/public-url';
 import { BODY_LIMIT, JSON_ANSWER_HEADERS, sendError, toApiError, writeRawError } from './error-replies';
 import { checkContentType, checkHeaders } from './header-guards';
@@ -57,12 +56,7 @@ class HttpRequestContext implements RequestContext {
 
 export function registerPlumbing(
   fastify: FastifyInstance,
-  {
-    auth,
-    log,
-    sessions,
-    publicUrl,
-  }: { auth: Pick<AuthService, 'authenticate'>; log: Logger; sessions: Pick<SessionService, 'authenticateCookie'>; publicUrl: PublicBaseUrl },
+  { credentials, log, publicUrl }: { credentials: Credentials; log: Logger; publicUrl: PublicBaseUrl },
   limiter: RateLimiter,
 ): void {
   const routes = new RouteTable();
@@ -114,8 +108,9 @@ export function registerPlumbing(
     const api = isApiPath(url) && !isPublicPath(pathOf(url));
     if (api || (isGraphqlPath(url) && request.method !== 'OPTIONS')) {
       // A dashboard session's cookie, when no Authorization header is sent; an API key otherwise.
-      const member = request.headers.authorization === undefined ? await sessions.authenticateCookie(request.headers, request.method, publicUrl.get()) : null;
-      const key = member ?? (await auth.authenticate(request.headers.authorization));
+      const member =
+        request.headers.authorization === undefined ? await credentials.authenticateCookie(request.headers, request.method, publicUrl.get()) : null;
+      const key = member ?? (await credentials.authenticate(request.headers.authorization));
       await limiter.take(key.apiKeyId);
       request.ctx = new HttpRequestContext(key, request.id, log);
     }

@@ -6,8 +6,8 @@
  *   phases: unit of work { execute, audit entry, key's answer } -> [provider call -> phase ...]
  *   -> the answer
  *
- * How the key is claimed depends on the database (src/ops/idempotency/claim.ts): one
- * `KeyClaim`, picked once. A refusal (4xx) is stored as the key's answer; any other failure
+ * How the key is claimed depends on the database (./key-claim.ts): one `KeyClaim`, picked
+ * once by the idempotency module and handed in. A refusal (4xx) is stored as the key's answer; any other failure
  * (503 when the database is out included) releases the key so a retry reaches a fresh
  * handler. The typed value goes back to the surface that called; the stored bytes are used
  * only to replay.
@@ -18,11 +18,8 @@ import { check } from '../domain/schema';
 import { Operation, Outcome, testModeAllows, type Done } from '../domain/operation';
 import type { RequestContext } from '../domain/scope';
 import type { Db } from '../db/db';
-import type { AuditService } from '../modules/audit/audit.service';
-import { NO_KEY, type KeyClaim, type KeyInPhases } from './idempotency/claim';
-import { InlineClaim } from './idempotency/claim-inline';
-import { SeparateClaim } from './idempotency/claim-separate';
-import { validateIdempotencyKey, type IdempotencyService } from './idempotency/idempotency.service';
+import type { Tx } from '../db/tx';
+import { NO_KEY, validateIdempotencyKey, type IdempotencyHooks, type KeyClaim, type KeyInPhases } from './key-claim';
 import { runPhases } from './phases';
 
 /** The wire status of each outcome: what REST answers, and what a replay answers again. */
@@ -33,18 +30,21 @@ export type Answer<T> = { replayed: false; outcome: Outcome; value: T } | { repl
 /** What `parse` gave: the input, or the refusal of the body. */
 type Parsed<I> = { input: I; error?: undefined } | { input?: undefined; error: ApiError };
 
-export class OperationPipeline {
-  /** How keys are claimed here: in the first phase's transaction on MariaDB, in one of their own elsewhere. */
-  private readonly claim: KeyClaim;
+/** What the audit trail records of each operation, in the operation's last transaction (the audit module's service). */
+export interface AuditTrail {
+  record(tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }): void;
+}
 
+export class OperationPipeline {
+  /**
+   * `claim`: how keys are claimed here (in the first phase's transaction on MariaDB, in one of
+   * their own elsewhere); `hooks`: the idempotency service's fault injection, for tests.
+   */
   constructor(
     private readonly db: Db,
-    private readonly idempotency: IdempotencyService,
-    private readonly audit: AuditService,
-  ) {
-    const separate = new SeparateClaim(idempotency);
-    this.claim = idempotency.claimsInline ? new InlineClaim(idempotency, separate) : separate;
-  }
+    private readonly keys: { claim: KeyClaim; hooks: IdempotencyHooks },
+    private readonly audit: AuditTrail,
+  ) {}
 
   async run<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, raw: unknown, args: A, idempotencyKey: string | undefined): Promise<Answer<T>> {
     this.guard(op, ctx, idempotencyKey);
@@ -54,7 +54,7 @@ export class OperationPipeline {
       if (parsed.error) throw parsed.error;
       return this.answer(await this.phases(op, ctx, parsed.input, args, NO_KEY));
     }
-    const claimed = await this.claim.run(
+    const claimed = await this.keys.claim.run(
       {
         ctx,
         key,
@@ -88,7 +88,7 @@ export class OperationPipeline {
 
   /** The operation's phases under `key`; the last one also writes the audit entry and the key's answer. */
   private phases<A, I, T>(op: Operation<A, I, T>, ctx: RequestContext, input: I, args: A, key: KeyInPhases): Promise<Done<T>> {
-    const { hooks } = this.idempotency;
+    const { hooks } = this.keys;
     return runPhases(
       this.db,
       async (tx) => {

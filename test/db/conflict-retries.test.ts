@@ -12,7 +12,8 @@ import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { ConflictRetriesExhausted } from '../../src/db/errors';
 import type { RequestContext } from '../../src/domain/scope';
-import { IdempotencyService } from '../../src/ops/idempotency/idempotency.service';
+import { IdempotencyService } from '../../src/modules/idempotency/idempotency.service';
+import { keyClaimOf } from '../../src/modules/idempotency/key-claims';
 import { OperationPipeline } from '../../src/ops/pipeline';
 import { startServer, TestServer } from '../helpers/server';
 import { NEEDS_MYSQL, testIf, usingMysql } from '../helpers/skip';
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 testIf(usingMysql(), NEEDS_MYSQL)('a conflict that outlasts the retries: 503 with Retry-After, nothing written, the key retried to one payout', async () => {
   const keys = new IdempotencyService(srv.app.db, 60_000, srv.app.cipher, srv.app.idempotency.claimsInline);
-  const pipeline = new OperationPipeline(srv.app.db, keys, srv.app.audit);
+  const pipeline = new OperationPipeline(srv.app.db, { claim: keyClaimOf(keys), hooks: keys.hooks }, srv.app.audit);
   const client = await srv.merchant();
   const ctx: RequestContext = { ...client.key!, requestId: `req_${randomUUID()}`, log: pino({ level: 'silent' }) };
   const before = (await client.get('/v1/balances')).body;

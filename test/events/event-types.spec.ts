@@ -1,8 +1,9 @@
 /**
- * The lists behind the GraphQL enums EventType and FailureCode (src/modules/events/event-types.ts)
+ * The lists behind the GraphQL enums EventType and FailureCode (src/modules/events/event-types.ts, src/domain/failure-codes.ts)
  * cover what the state tables record and the codes the simulated providers and test helpers set.
  */
-import { EVENT_TYPES, FAILURE_CODES } from '../../src/modules/events/event-types';
+import { EVENT_TYPES } from '../../src/modules/events/event-types';
+import { FAILURE_CODES } from '../../src/domain/failure-codes';
 import { paymentStates } from '../../src/modules/payments/payment.states';
 import { payoutStates } from '../../src/modules/payouts/payout.states';
 import { topupStates } from '../../src/modules/topups/topup.states';

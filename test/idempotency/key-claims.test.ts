@@ -1,5 +1,5 @@
 /**
- * Each way of claiming an Idempotency-Key (src/ops/idempotency/claim.ts) behind the same
+ * Each way of claiming an Idempotency-Key (src/ops/key-claim.ts) behind the same
  * pipeline: the separate claim (its own transaction; SQLite and MySQL 8 use it) on every
  * engine, and the inline claim (in the first phase's transaction; MariaDB's) where the server
  * has SET STATEMENT. Each must answer alike: the first call runs, a repeat replays the same
@@ -10,7 +10,8 @@ import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../src/domain/errors';
 import type { RequestContext } from '../../src/domain/scope';
-import { IdempotencyService } from '../../src/ops/idempotency/idempotency.service';
+import { IdempotencyService } from '../../src/modules/idempotency/idempotency.service';
+import { keyClaimOf } from '../../src/modules/idempotency/key-claims';
 import { OperationPipeline } from '../../src/ops/pipeline';
 import { startServer, TestServer } from '../helpers/server';
 import { mysqlServer } from '../helpers/skip';
@@ -40,7 +41,7 @@ describe.each(claims)('%s', (_name, inline) => {
 
   beforeAll(async () => {
     const keys = new IdempotencyService(srv.app.db, 60_000, srv.app.cipher, inline);
-    pipeline = new OperationPipeline(srv.app.db, keys, srv.app.audit);
+    pipeline = new OperationPipeline(srv.app.db, { claim: keyClaimOf(keys), hooks: keys.hooks }, srv.app.audit);
     const client = await srv.merchant();
     ctx = { ...client.key!, requestId: `req_${randomUUID()}`, log: pino({ level: 'silent' }) };
   });

@@ -2,7 +2,7 @@
  * API key management: list, create, roll and revoke the keys of the caller's merchant and
  * environment. A key's secret is in the create and roll answers only; the row holds its
  * SHA-256 digest, nothing in a log names it, and the pipeline seals the stored answer that
- * an Idempotency-Key replays (src/ops/idempotency/idempotency.service.ts), as it does a
+ * an Idempotency-Key replays (src/modules/idempotency/idempotency.service.ts), as it does a
  * webhook endpoint's new secret.
  *
  * A roll makes a new key pair with the same permissions and gives the old key an end

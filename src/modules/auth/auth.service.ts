@@ -13,17 +13,12 @@ import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
 import { ApiKey, Environment } from './api-key.entity';
 import { Merchant } from './merchant.entity';
-import type { Scope } from '../../domain/scope';
+import type { AuthenticatedKey } from '../../domain/scope';
 import { FULL_ACCESS, type Access, type Principal, type Resource } from '../../domain/permissions';
 import { grantList, parseGrants } from '../../domain/access';
 import { BoundedMemo } from '../../domain/bounded-memo';
 import type { LastUse } from './last-use';
 import { KeyCache, type KnownKey } from './key-cache';
-
-export interface AuthenticatedKey extends Scope {
-  apiKeyId: string;
-  principal: Principal;
-}
 
 export interface IssuedKey {
   merchant_id: string;

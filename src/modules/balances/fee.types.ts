@@ -1,7 +1,8 @@
 /** The GraphQL view of the merchant's own fee schedule (docs/finance.md, "Fees"): what `cli fees show` prints. */
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
-import { EnvironmentEnum, PaymentMethodEnum } from '../../graphql/enums';
+import { EnvironmentEnum } from '../../graphql/enums';
+import { PaymentMethodEnum } from '../methods/method.enums';
 
 @ObjectType('FeeRate', { description: "One payment method's fee: a percentage of the payment plus a fixed amount, before tax." })
 export class FeeRateType {

@@ -6,9 +6,23 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum, EventTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { ActorType } from '../../graphql/actor.types';
+import { EnvironmentEnum, wireEnum } from '../../graphql/enums';
+import { EVENT_TYPES, type EventTypeName } from './event-types';
+
+export const EventTypeEnum = wireEnum(
+  EVENT_TYPES,
+  'EventType',
+  'The type of an event (the String `Event.type` upper-cased with `.` as `_`): PAYOUT_INTENT_CANCELLED is payout_intent.cancelled.',
+  (wire) => {
+    const [resource, what] = wire.split('.');
+    return what === 'created'
+      ? `A ${resource.replace(/_/g, ' ')} was created.`
+      : `\`${wire}\`: a ${resource.replace(/_/g, ' ')} became or was ${what.replace(/_/g, ' ')}.`;
+  },
+);
+export type EventTypeEnum = EventTypeName;
 
 @ObjectType('EventData', { description: 'What the event carries.' })
 export class EventDataType {

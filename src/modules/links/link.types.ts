@@ -6,7 +6,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum, PaymentMethodEnum } from '../../graphql/enums';
+import { EnvironmentEnum } from '../../graphql/enums';
+import { PaymentMethodEnum } from '../methods/method.enums';
 import { money, MoneyInput, moneyOrNull, MoneyType, type Money } from '../../graphql/money';
 import { NodeInterface } from '../../graphql/node';
 import { DateTimeScalar } from '../../graphql/scalars';

@@ -5,7 +5,7 @@
  * HTML-escaped. Works without JavaScript, at 320 px, and with a keyboard only.
  */
 import { METHODS } from '../methods/catalogue';
-import { formatForDisplay } from '../methods/currency';
+import { formatForDisplay } from '../../domain/currency';
 import { esc, renderPage } from '../payments/checkout.layout';
 import type { PayView } from './pay.service';
 

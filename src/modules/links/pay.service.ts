@@ -12,7 +12,7 @@ import { lockedCount } from '../../db/locking-read';
 import { ApiError } from '../../domain/errors';
 import { randomToken } from '../../domain/ids';
 import { runPhases } from '../../ops/phases';
-import { exponentOf, formatForDisplay } from '../methods/currency';
+import { exponentOf, formatForDisplay } from '../../domain/currency';
 import { choiceToWire, type PaymentMethodOptionWire } from '../methods/method.wire';
 import { PaymentIntent } from '../payments/payment.entity';
 import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';

@@ -7,7 +7,7 @@ import type { MethodSettings } from './method-settings.service';
 import type { methodOperations } from './method.operations';
 import { toConnection } from '../../graphql/connection';
 import { mutate, withArgs } from '../../graphql/errors';
-import { CheckoutModeEnum } from '../../graphql/enums';
+import { CheckoutModeEnum } from './method.enums';
 import { MoneyInput } from '../../graphql/money';
 import { oneAmountForm } from '../../graphql/intent.types';
 import type { PaymentMethodSettingWire } from './method.wire';

@@ -7,7 +7,7 @@ import { Connection } from '../../graphql/connection';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { METHODS, type PaymentMethodName } from './catalogue';
 import { NextActionTypeEnum } from './next-action.types';
-import { PaymentMethodEnum } from '../../graphql/enums';
+import { PaymentMethodEnum } from './method.enums';
 import { moneyOrNull, MoneyType, type Money } from '../../graphql/money';
 
 @ObjectType('PayerRequirement', { description: 'Whether the method needs one payer input.' })

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { BANKS, BankRoute, METHODS, Offer, ProviderDefinition } from './catalogue';
 import { PROVIDERS } from './providers';
 import type { PaymentAttempt, PaymentConnector, StartResult } from './connector';
-import { toMajorString } from './currency';
+import { toMajorString } from '../../domain/currency';
 import { promptPayPayload } from './emvco';
 import type { NextAction, NextActionType } from './next-action';
 import { qrSvgDataUrl } from './qr';

@@ -8,7 +8,7 @@
  */
 import { BANKS, METHODS, PayerField } from '../methods/catalogue';
 import type { PayerData } from '../methods/connector';
-import { formatForDisplay } from '../methods/currency';
+import { formatForDisplay } from '../../domain/currency';
 import type { PaymentMethodOptionWire } from '../methods/method.wire';
 import { clientRule, FORM_FIELDS } from './checkout.fields';
 import { esc, renderPage } from './checkout.layout';

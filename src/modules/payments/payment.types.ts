@@ -8,13 +8,25 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Connection } from '../../graphql/connection';
-import { CheckoutModeEnum, PaymentIntentStatusEnum, paymentMethodEnum, PaymentMethodEnum } from '../../graphql/enums';
+import { CheckoutModeEnum, paymentMethodEnum, PaymentMethodEnum } from '../methods/method.enums';
 import { NodeInterface } from '../../graphql/node';
 import { money, MoneyType, type Money } from '../../graphql/money';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 import { NextActionType } from '../methods/next-action.types';
 import { NextStepUnion } from '../methods/next-step.types';
 import type { NextAction } from '../methods/next-action';
+import { stateEnum } from '../../graphql/enums';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment.states';
+
+export const PaymentIntentStatusEnum = stateEnum(PAYMENT_STATUSES, 'PaymentIntentStatus', 'payment intent', {
+  requires_action: 'Waiting for the payer (nextStep says what to do).',
+  processing: 'The payer acted; the provider is confirming (processingReason says why).',
+  succeeded: 'Paid: receipt is present.',
+  failed: 'Not paid: failureCode and failureMessage say why.',
+  cancelled: 'Cancelled by the merchant before the payer paid.',
+  expired: 'The payer did not pay in time.',
+});
+export type PaymentIntentStatusEnum = PaymentStatus;
 
 @ObjectType('PaymentReceipt', { description: 'Present once the payment succeeded.' })
 export class PaymentReceiptType {

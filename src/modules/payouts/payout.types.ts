@@ -4,12 +4,31 @@
  * same object (fresh, replayed, or from an event) serves both surfaces. Input types are
  * camelCase and reach the domain through `snakeKeys`, i.e. as the REST body.
  */
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ApprovalType } from '../../graphql/actor.types';
 import { Connection } from '../../graphql/connection';
-import { PayoutIntentStatusEnum, RecipientTypeEnum } from '../../graphql/enums';
 import { NodeInterface } from '../../graphql/node';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
+import { stateEnum } from '../../graphql/enums';
+import { PAYOUT_STATUSES, type PayoutStatus } from './payout.states';
+
+export const PayoutIntentStatusEnum = stateEnum(PAYOUT_STATUSES, 'PayoutIntentStatus', 'payout intent', {
+  requires_approval: 'Created, its amount reserved; waits for approval (or cancel).',
+  processing: 'Approved and sent to the provider.',
+  succeeded: 'The recipient was paid.',
+  failed: 'The provider refused it; the amount went back to the balance.',
+  cancelled: 'Cancelled before approval; the reservation was released.',
+});
+export type PayoutIntentStatusEnum = PayoutStatus;
+
+export enum RecipientTypeEnum {
+  BANK_ACCOUNT = 'bank_account',
+}
+registerEnumType(RecipientTypeEnum, {
+  name: 'RecipientType',
+  description: 'What a payout is sent to.',
+  valuesConfig: { BANK_ACCOUNT: { description: 'A bank account: bank code, account number and holder name.' } },
+});
 
 @ObjectType('PayoutRecipient', { description: 'Who a payout is sent to.' })
 export class PayoutRecipientType {

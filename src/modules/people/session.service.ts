@@ -25,7 +25,7 @@ import { Membership, User } from './people.entity';
 import { Session } from './session.entity';
 import { normaliseEmail, type MemberPrincipal } from './team.service';
 import type { SecondFactor } from './second-factor';
-import type { AuthenticatedKey } from '../auth/auth.service';
+import type { AuthenticatedKey } from '../../domain/scope';
 import { checkSameOrigin, sessionToken } from './session-cookie';
 
 /** Roles that need a second factor in live mode. */

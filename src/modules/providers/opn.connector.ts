@@ -10,7 +10,7 @@
 import { createHmac } from 'node:crypto';
 import { METHODS, type BankRoute, type Offer, type ProviderDefinition } from '../methods/catalogue';
 import type { PaymentAttempt, StartResult } from '../methods/connector';
-import { toMajorString } from '../methods/currency';
+import { toMajorString } from '../../domain/currency';
 import { promptPayPayload } from '../methods/emvco';
 import { qrSvgDataUrl } from '../methods/qr';
 import { qrMerchantName } from '../methods/simulated.connector';

@@ -6,11 +6,19 @@
  */
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { EnvironmentEnum, RefundStatusEnum, failureCodeEnum, FailureCodeEnum } from '../../graphql/enums';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { IntentFilterFields } from '../../graphql/intent.types';
 import { money, MoneyInput, MoneyType, type Money } from '../../graphql/money';
 import { NodeInterface } from '../../graphql/node';
+import { EnvironmentEnum, failureCodeEnum, FailureCodeEnum, stateEnum } from '../../graphql/enums';
+import { REFUND_STATUSES, type RefundStatus } from './refund.states';
+
+export const RefundStatusEnum = stateEnum(REFUND_STATUSES, 'RefundStatus', 'refund', {
+  pending: 'Sent to the provider; its amount already counts in amountRefunded.',
+  succeeded: 'The payer got the money back.',
+  failed: 'The provider refused it; its amount was given back.',
+});
+export type RefundStatusEnum = RefundStatus;
 
 @ObjectType('Refund', { implements: NodeInterface, description: 'Money returned to the payer of a succeeded payment intent, in full or in part.' })
 export class RefundType {

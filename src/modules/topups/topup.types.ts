@@ -1,11 +1,20 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/connection';
-import { TopupIntentStatusEnum } from '../../graphql/enums';
 import { CreateIntentFields, IntentFields, IntentFilterFields } from '../../graphql/intent.types';
 import { NodeInterface } from '../../graphql/node';
 import { NextActionType } from '../methods/next-action.types';
 import { NextStepUnion } from '../methods/next-step.types';
 import type { NextAction } from '../methods/next-action';
+import { stateEnum } from '../../graphql/enums';
+import { TOPUP_STATUSES, type TopupStatus } from './topup.states';
+
+export const TopupIntentStatusEnum = stateEnum(TOPUP_STATUSES, 'TopupIntentStatus', 'topup intent', {
+  requires_action: 'Waiting for the bank transfer of nextStep.',
+  succeeded: 'The transfer arrived; the balance grew.',
+  failed: 'The transfer failed.',
+  expired: 'No transfer arrived in time.',
+});
+export type TopupIntentStatusEnum = TopupStatus;
 
 @ObjectType('TopupIntent', { implements: NodeInterface, description: 'Money the merchant adds to its balance by bank transfer.' })
 export class TopupIntentType extends IntentFields {

@@ -16,8 +16,8 @@
 import type { Done } from '../../domain/operation';
 import type { Statement } from '../../db/batch';
 import type { Tx } from '../../db/tx';
-import type { IdempotencyKey } from '../../modules/idempotency/idempotency-key.entity';
-import { isRefusal, type Claimed, type KeyClaim, type KeyedRequest, type KeyInPhases } from './claim';
+import type { IdempotencyKey } from './idempotency-key.entity';
+import { isRefusal, type Claimed, type KeyClaim, type KeyedRequest, type KeyInPhases } from '../../ops/key-claim';
 import type { SeparateClaim } from './claim-separate';
 import { KeyInFlight, type IdempotencyService } from './idempotency.service';
 

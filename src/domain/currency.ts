@@ -2,7 +2,7 @@
  * Minor units -> a human amount, for QR payloads and the checkout page. String arithmetic
  * on the bigint's digits: an amount never passes through a JavaScript number.
  */
-import { CURRENCY_MINOR_UNITS } from '../../domain/iso-codes';
+import { CURRENCY_MINOR_UNITS } from './iso-codes';
 
 /** The currency's minor unit (ISO 4217; token symbols count hundredths): digits after the point. */
 export function exponentOf(currency: string): number {

@@ -11,7 +11,7 @@
  * key to the lease timeout.
  */
 import type { Db } from '../../db/db';
-import { IdempotencyKey } from '../../modules/idempotency/idempotency-key.entity';
+import { IdempotencyKey } from './idempotency-key.entity';
 
 /** Releases kept for later at most (a bound on memory in a very long outage; the lease timeout covers the rest). */
 const MAX_PENDING_RELEASES = 10_000;

@@ -2,8 +2,8 @@
 import type { ApiError } from '../../domain/errors';
 import type { Done } from '../../domain/operation';
 import { isDatabaseUnavailable } from '../../db/db';
-import type { IdempotencyKey } from '../../modules/idempotency/idempotency-key.entity';
-import { isRefusal, type Claimed, type KeyClaim, type KeyedRequest, type KeyInPhases } from './claim';
+import type { IdempotencyKey } from './idempotency-key.entity';
+import { isRefusal, type Claimed, type KeyClaim, type KeyedRequest, type KeyInPhases } from '../../ops/key-claim';
 import type { IdempotencyService } from './idempotency.service';
 
 /** The key is taken in a short transaction of its own, then the phases run under it. */

@@ -1,6 +1,6 @@
 /**
  * Idempotency keys, in the database so that every gateway process shares them. This service
- * owns the key rows; how a request takes its key is a `KeyClaim` (./claim.ts), one per way
+ * owns the key rows; how a request takes its key is a `KeyClaim` (src/ops/key-claim.ts), one per way
  * the database allows, and the operation pipeline (src/ops/pipeline.ts) runs every
  * state-changing call, REST or GraphQL, under one.
  *
@@ -29,36 +29,14 @@ import { newId } from '../../domain/ids';
 import { exactlyOneRow } from '../../db/batch';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
 import type { Tx } from '../../db/tx';
-import { IdempotencyKey } from '../../modules/idempotency/idempotency-key.entity';
-import type { RequestContext } from '../../modules/auth/request-context';
+import { IdempotencyKey } from './idempotency-key.entity';
+import type { RequestContext } from '../../domain/scope';
+import type { IdempotencyHooks, Replay } from '../../ops/key-claim';
 import { KeyReleases } from './releases';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 /** A sealed value (`FieldCipher.encrypt`: `v1.` or `v2.<key id>.`); a stored JSON answer never starts with a `v`. */
 const SEALED = /^v\d+\./;
-
-/** A stored answer, replayed byte for byte: the status and the exact bytes first sent. */
-export interface Replay {
-  status: number;
-  body: string;
-}
-
-export function validateIdempotencyKey(key: string | undefined): string | undefined {
-  if (key === undefined) return undefined;
-  if (!PRINTABLE_ASCII.test(key)) {
-    throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters (0x20-0x7E); a UUID v4 is suggested.');
-  }
-  return key;
-}
-
-/** Fault injection for tests. */
-export interface IdempotencyHooks {
-  /** Runs once the key is held: after `acquire` committed it, or in the first phase right after the inline claim (MariaDB). */
-  beforeExecute?: (operation: string) => Promise<void>;
-  /** Runs in the last phase's transaction, before the key's answer is written and the phase commits. */
-  beforeCommit?: (operation: string) => Promise<void>;
-}
 
 /** Seconds a client is asked to wait before sending a request again whose key is still in flight. */
 const IN_FLIGHT_RETRY_AFTER_S = 1;

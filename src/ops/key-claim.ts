@@ -1,20 +1,44 @@
 /**
  * How a request takes its Idempotency-Key: one interface, `KeyClaim`, and one implementation
- * per way the database allows (the pipeline picks it once, src/ops/pipeline.ts):
- *  - `SeparateClaim` (SQLite, MySQL 8; ./claim-separate.ts): the key's `in_flight` row is
+ * per way the database allows, in the idempotency module (picked once, `keyClaimOf` in
+ * src/modules/idempotency/key-claims.ts, and handed to the pipeline, ./pipeline.ts):
+ *  - `SeparateClaim` (SQLite, MySQL 8; claim-separate.ts): the key's `in_flight` row is
  *    INSERTed in a short transaction of its own before the phases run (`acquire`);
- *  - `InlineClaim` (MariaDB, ./claim-inline.ts): the INSERT opens the first phase's own
+ *  - `InlineClaim` (MariaDB, claim-inline.ts): the INSERT opens the first phase's own
  *    transaction, so a create without a provider call is one transaction.
  * Either way the key's answer commits with the last phase (`complete`), a refusal (4xx) is
  * stored as the key's answer, and any other failure (503 when the database is out included)
  * releases the key so a retry reaches a fresh handler.
  */
-import { ApiError } from '../../domain/errors';
-import type { Done } from '../../domain/operation';
-import type { Tx } from '../../db/tx';
-import type { RequestContext } from '../../modules/auth/request-context';
-import type { Replay } from './idempotency.service';
-import type { Statement } from '../../db/batch';
+import { ApiError } from '../domain/errors';
+import type { Done } from '../domain/operation';
+import type { RequestContext } from '../domain/scope';
+import type { Tx } from '../db/tx';
+import type { Statement } from '../db/batch';
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+/** A stored answer, replayed byte for byte: the status and the exact bytes first sent. */
+export interface Replay {
+  status: number;
+  body: string;
+}
+
+export function validateIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (!PRINTABLE_ASCII.test(key)) {
+    throw ApiError.validation('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters (0x20-0x7E); a UUID v4 is suggested.');
+  }
+  return key;
+}
+
+/** Fault injection for tests. */
+export interface IdempotencyHooks {
+  /** Runs once the key is held: after `acquire` committed it, or in the first phase right after the inline claim (MariaDB). */
+  beforeExecute?: (operation: string) => Promise<void>;
+  /** Runs in the last phase's transaction, before the key's answer is written and the phase commits. */
+  beforeCommit?: (operation: string) => Promise<void>;
+}
 
 /** A request with an Idempotency-Key. `refusal`: its body did not parse (stored as the key's answer). */
 export interface KeyedRequest {

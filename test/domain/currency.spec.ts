@@ -1,5 +1,5 @@
-/** Minor units -> human amounts (src/modules/methods/currency.ts), by string arithmetic. */
-import { exponentOf, formatForDisplay, toMajorString } from '../../src/modules/methods/currency';
+/** Minor units -> human amounts (src/domain/currency.ts), by string arithmetic. */
+import { exponentOf, formatForDisplay, toMajorString } from '../../src/domain/currency';
 
 test('exponents: 2 by default (also for token symbols), 0 and 3 where ISO 4217 says so', () => {
   expect(exponentOf('THB')).toBe(2);
