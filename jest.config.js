@@ -16,7 +16,6 @@ module.exports = {
   transform: {},
   testTimeout: 60000,
   maxWorkers: 2,
-  forceExit: true,
   globalSetup: '<rootDir>/dist/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/dist/test/helpers/global-teardown.js',
   reporters: ['<rootDir>/dist/test/helpers/skip-reporter.js', 'default'],
