@@ -19,7 +19,8 @@ export function defineOperation<A, I, T>(op: TxOperation<A, I, T>): TxOperation<
 /**
  * `op` for test-mode keys, and for live keys only where `live` (the providers behind it serve
  * live mode): otherwise a live call is refused with no_provider_available before it changes
- * anything. Every provider here is simulated, so live mode needs SIMULATED_PROVIDERS_IN_LIVE.
+ * anything. `live` is true where the simulated providers serve live mode
+ * (SIMULATED_PROVIDERS_IN_LIVE), else the module's check for a connected provider account.
  */
 export function providedIn<A, I, T>(op: TxOperation<A, I, T>, live: boolean | LiveCheck): TxOperation<A, I, T> {
   if (live === true) return op;

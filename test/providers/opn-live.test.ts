@@ -376,6 +376,44 @@ describe('live payouts as Opn transfers', () => {
     expectNoLeak(res.text);
     expect(await available()).toBe(before);
   });
+
+  test("a live batch: a bank no account pays to is that row's error; approved, each row is a transfer, and the batch completes", async () => {
+    const before = await available();
+    const row = (i: number, bank = 'KBANK') =>
+      payoutBody({
+        amount: String(1000 + i),
+        merchant_reference: `live-batch-${randomBytes(6).toString('hex')}`,
+        recipient: { type: 'bank_account', bank_code: bank, account_number: `55500000${i}1`, holder_name: `Row ${i}` },
+      });
+    const refused = await m.post('/v1/payout_batches', { items: [row(1), row(2, 'BCA')] });
+    expect(refused.status).toBe(201);
+    expect(refused.body.status).toBe('invalid');
+    expect(refused.body.errors).toEqual([{ row: 2, param: 'recipient.bank_code', message: expect.stringContaining('BCA') }]);
+    expectNoLeak(refused.text);
+    expect(await available()).toBe(before);
+
+    const created = await m.post('/v1/payout_batches', { items: [row(1), row(2, 'SCB'), row(3)] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'requires_approval', totals: [{ currency: 'THB', amount: '3006' }] });
+    const approved = await m.post(`/v1/payout_batches/${created.body.id}/approve`, {});
+    expect(approved.status).toBe(202);
+    const items = (await m.get(`/v1/payout_batches/${created.body.id}/items?limit=10`)).body.data as { id: string; amount: string }[];
+    expect(items).toHaveLength(3);
+    for (const item of items) {
+      const [transfer] = await transferOf(item.id);
+      expect(transfer.amount).toBe(Number(item.amount));
+      opn.payTransfer(transfer.id);
+    }
+    const done = await until(
+      () => m.get(`/v1/payout_batches/${created.body.id}`),
+      (r) => r.body.status === 'completed',
+      15_000,
+    );
+    expect(done.body.status).toBe('completed');
+    expectNoLeak(done.text);
+    expect(BigInt(await available())).toBe(BigInt(before) - 3006n);
+    await expectLedgerOk();
+  }, 40_000);
 });
 
 describe('failover across providers', () => {

@@ -14,7 +14,7 @@ import type { Actor } from '../../domain/scope';
 import { reassign, type Reassignment } from '../balances/ledger-reassign';
 import { recordMany, type NewEvent } from '../events/event-bulk';
 import { PayoutIntent } from '../payouts/payout.entity';
-import { payoutToWire } from '../payouts/payout.service';
+import { payoutToWire, unpayableBank, type PayoutService } from '../payouts/payout.service';
 import { PayoutBatch, PayoutBatchItem } from './batch.entity';
 import type { Db } from '../../db/db';
 import type { EventService } from '../events/event.service';
@@ -27,6 +27,7 @@ export interface ApproveDeps {
   events: EventService;
   /** Delay before the provider settles an approved payout on its own; 0 = never. */
   settleMs: number;
+  payouts: Pick<PayoutService, 'payoutAccounts'>;
 }
 
 export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wire: PayoutBatchWire, now: Date, deps: ApproveDeps): Promise<void> {
@@ -39,8 +40,25 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
     })
     .orderBy('i.row_number', 'ASC')
     .getMany();
-  const settleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
-  const payouts = items.map((item) => payoutOf(item, batch, settleAt, now));
+  // Each row goes through the provider account that pays to its bank now (null: the simulated
+  // bank); one that no account pays to any more (an account disabled since the batch was
+  // created) refuses the approval, and nothing changes.
+  const accounts = await deps.payouts.payoutAccounts(
+    tx,
+    actor,
+    items.map((item) => ({ recipient: { bank_code: item.bankCode }, currency: item.currency })),
+  );
+  const unpayable = items.findIndex((_, i) => accounts[i] === false);
+  if (unpayable >= 0) {
+    const item = items[unpayable];
+    throw new ApiError(
+      'no_provider_available',
+      `Row ${item.rowNumber}: ${unpayableBank(actor, { recipient: { bank_code: item.bankCode }, currency: item.currency })} Cancel the batch and create it again without that row.`,
+    );
+  }
+  // A provider account's payout is sent at once (the settle job sends it); the simulated bank waits SIMULATED_SETTLE_MS.
+  const simulatedSettleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
+  const payouts = items.map((item, i) => payoutOf(item, batch, (accounts[i] as string | null) ?? null, accounts[i] ? now : simulatedSettleAt, now));
   try {
     await insertAll(tx, PayoutIntent, payouts);
   } catch (err) {
@@ -74,7 +92,7 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
   tx.atEnd(await recordMany(deps.events, tx, actor, events, actor.requestId, now));
 }
 
-function payoutOf(item: PayoutBatchItem, batch: PayoutBatch, settleAt: Date | null, now: Date): PayoutIntent {
+function payoutOf(item: PayoutBatchItem, batch: PayoutBatch, provider: string | null, settleAt: Date | null, now: Date): PayoutIntent {
   return Object.assign(new PayoutIntent(), {
     id: newId('payoutIntent', now.getTime()),
     merchantId: item.merchantId,
@@ -92,6 +110,8 @@ function payoutOf(item: PayoutBatchItem, batch: PayoutBatch, settleAt: Date | nu
     failureCode: null,
     failureMessage: null,
     payoutBatch: item.batchId,
+    provider,
+    providerReference: null,
     settleAt,
     // Approved with its batch: the batch's gate counted the approvals, which each payout shows.
     approvalsRequired: batch.approvalsRequired,

@@ -11,7 +11,7 @@ import { PayoutBatchResolver } from './batch.resolver';
 import { registerBatchRoutes } from './batch.routes';
 import { PayoutBatchSchema, type PayoutBatchWire } from './batch.schemas';
 import { PayoutBatchService } from './batch.service';
-import { liveGated } from '../../ops/operation';
+import { liveGated, providedIn } from '../../ops/operation';
 import { registerNode } from '../../graphql/node';
 import { PayoutBatchType } from './batch.types';
 
@@ -36,7 +36,9 @@ export const batchesModule = defineModule({
       policies: approvals.approvalPolicies,
       settleMs: config.simulatedSettleMs,
     });
-    return { batches, ops: liveGated(batchOperations(batches), config.simulatedProvidersInLive) };
+    // Live batches pay out where live payouts do; approving one sends its rows, so it is gated as a create is.
+    const ops = liveGated(batchOperations(batches), payouts.live);
+    return { batches, ops: { ...ops, approve: providedIn(ops.approve, payouts.live) } };
   },
   entities: [PayoutBatch, PayoutBatchItem],
   resolvers: [PayoutBatchResolver],

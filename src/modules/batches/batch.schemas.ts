@@ -132,7 +132,9 @@ export const BATCH_ROUTES = {
       201: record(`Created: requires_approval when every row is valid. ${ROW_ERRORS}`),
       200: record('Every merchant_reference belongs to an earlier batch of the same rows: that batch.'),
       ...writeFailures,
-      422: failure('insufficient_balance: a total is above the available balance of its currency; nothing is created.'),
+      422: failure(
+        'insufficient_balance: a total is above the available balance of its currency; nothing is created. no_provider_available: live mode without a provider account that makes payouts.',
+      ),
     },
   },
   list: {
@@ -157,7 +159,13 @@ export const BATCH_ROUTES = {
     operationId: 'approvePayoutBatch',
     permission: 'payout_approvals:write',
     summary: 'Approve: every item becomes a payout intent in processing. The body may be absent.',
-    responses: { 202: record('Approved (processing).'), ...writeFailures, 422: failure('invalid_state: the batch is not in requires_approval.') },
+    responses: {
+      202: record('Approved (processing).'),
+      ...writeFailures,
+      422: failure(
+        'invalid_state: the batch is not in requires_approval. no_provider_available (live mode): a row goes to a bank no connected provider account pays out to any more; nothing changes.',
+      ),
+    },
   },
   cancel: {
     operationId: 'cancelPayoutBatch',

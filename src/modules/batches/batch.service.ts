@@ -18,7 +18,7 @@ import type { Done } from '../../ops/operation';
 import type { LedgerService } from '../balances/ledger.service';
 import type { EventService } from '../events/event.service';
 import { IntentReads, IntentStore } from '../shared/intent-store';
-import type { PayoutIntentWire, PayoutService } from '../payouts/payout.service';
+import { unpayableBank, type PayoutIntentWire, type PayoutService } from '../payouts/payout.service';
 import { PayoutIntent } from '../payouts/payout.entity';
 import { PayoutBatch, PayoutBatchItem, type RowError } from './batch.entity';
 import { chunks, totalsOf } from './batch.rows';
@@ -98,6 +98,11 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
         const owner = taken.get(r.merchant_reference);
         return owner ? [{ row: i + 1, param: 'merchant_reference', message: `merchant_reference is already used by ${owner}.` }] : [];
       });
+    }
+    if (errors.length === 0) {
+      // Live rows go through a provider account: a bank none of the scope's accounts pays to is the row's error, as it is a single payout's 400.
+      const accounts = await this.deps.payouts.payoutAccounts(tx, ctx, input.rows);
+      errors = input.rows.flatMap((r, i) => (accounts[i] === false ? [{ row: i + 1, param: 'recipient.bank_code', message: unpayableBank(ctx, r) }] : []));
     }
     const valid = errors.length === 0;
     const totals = valid ? totalsOf(input.rows) : [];

@@ -47,7 +47,8 @@ export const payoutsModule = defineModule({
     });
     // Live mode pays out through a provider account that makes payouts (Opn's transfers).
     const paysOut: LiveCheck = async (scope, tx) => (await accounts.active(scope.environment, scope.merchantId, tx)).some((c) => c.payout !== undefined);
-    return { payouts, ops: liveGated(payoutOperations(payouts), config.simulatedProvidersInLive || paysOut) };
+    const live = config.simulatedProvidersInLive || paysOut;
+    return { payouts, live, ops: liveGated(payoutOperations(payouts), live) };
   },
   jobs: ({ payouts }) => [{ name: 'payouts.settle', run: () => payouts.settleDue() }],
   entities: [PayoutIntent],

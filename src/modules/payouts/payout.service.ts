@@ -95,6 +95,17 @@ export function parseCreatePayout(body: CreatePayoutIntentBody): CreatePayoutInp
   };
 }
 
+/** What routes a payout to a provider account: its bank and currency. */
+export interface PayoutRoute {
+  recipient: { bank_code: string };
+  currency: string;
+}
+
+/** Why a payout to this bank is refused: no account of the scope that makes payouts pays to it. */
+export function unpayableBank(scope: Scope, p: PayoutRoute): string {
+  return `Payouts in ${scope.environment} mode cannot be sent to ${p.recipient.bank_code} in ${p.currency}; choose a bank the service pays out to.`;
+}
+
 /** The real provider accounts payouts may go through (src/modules/providers). */
 export interface PayoutAccounts {
   active(environment: Scope['environment'], merchantId: string, em?: EntityManager): Promise<LiveConnector[]>;
@@ -271,17 +282,24 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
    * (400 on recipient.bank_code), not failed later.
    */
   private async payoutAccount(em: Tx, ctx: Actor, input: CreatePayoutInput): Promise<string | null> {
-    if (!this.deps.accounts) return null;
-    const payers = (await this.deps.accounts.active(ctx.environment, ctx.merchantId, em)).filter((c) => c.payout !== undefined && c.paysOutTo !== undefined);
-    if (payers.length === 0) return null;
-    const payer = payers.find((c) => c.paysOutTo!(input.recipient.bank_code, input.currency));
-    if (!payer) {
-      throw ApiError.validation(
-        'recipient.bank_code',
-        `Payouts in ${ctx.environment} mode cannot be sent to ${input.recipient.bank_code} in ${input.currency}; choose a bank the service pays out to.`,
-      );
-    }
-    return payer.code;
+    const [account] = await this.payoutAccounts(em, ctx, [input]);
+    if (account === false) throw ApiError.validation('recipient.bank_code', unpayableBank(ctx, input));
+    return account;
+  }
+
+  /**
+   * The real provider account each payout of `scope` would go through (one read for all):
+   * null for every one when the scope has no account that makes payouts (the simulated bank
+   * serves them), false for a bank and currency none of its accounts pays to. A batch routes
+   * its rows with this at create and again at approval.
+   */
+  async payoutAccounts(em: EntityManager, scope: Scope, payouts: readonly PayoutRoute[]): Promise<(string | null | false)[]> {
+    if (!this.deps.accounts) return payouts.map(() => null);
+    const payers = (await this.deps.accounts.active(scope.environment, scope.merchantId, em)).filter(
+      (c) => c.payout !== undefined && c.paysOutTo !== undefined,
+    );
+    if (payers.length === 0) return payouts.map(() => null);
+    return payouts.map((p) => payers.find((c) => c.paysOutTo!(p.recipient.bank_code, p.currency))?.code ?? false);
   }
 
   /** A payout through a real provider account: sent once (idempotency key from the payout id), then read back until paid or failed. */
