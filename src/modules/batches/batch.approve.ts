@@ -43,22 +43,21 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
   // Each row goes through the provider account that pays to its bank now (null: the simulated
   // bank); one that no account pays to any more (an account disabled since the batch was
   // created) refuses the approval, and nothing changes.
-  const accounts = await deps.payouts.payoutAccounts(
-    tx,
-    actor,
-    items.map((item) => ({ recipient: { bank_code: item.bankCode }, currency: item.currency })),
-  );
-  const unpayable = items.findIndex((_, i) => accounts[i] === false);
+  const routes = items.map((item) => ({ recipient: { bank_code: item.bankCode }, currency: item.currency }));
+  const accounts = await deps.payouts.payoutAccounts(tx, actor, routes);
+  const unpayable = accounts.indexOf(false);
   if (unpayable >= 0) {
-    const item = items[unpayable];
     throw new ApiError(
       'no_provider_available',
-      `Row ${item.rowNumber}: ${unpayableBank(actor, { recipient: { bank_code: item.bankCode }, currency: item.currency })} Cancel the batch and create it again without that row.`,
+      `Row ${items[unpayable].rowNumber}: ${unpayableBank(actor, routes[unpayable])} Cancel the batch and create it again without that row.`,
     );
   }
   // A provider account's payout is sent at once (the settle job sends it); the simulated bank waits SIMULATED_SETTLE_MS.
   const simulatedSettleAt = deps.settleMs > 0 ? new Date(now.getTime() + deps.settleMs) : null;
-  const payouts = items.map((item, i) => payoutOf(item, batch, (accounts[i] as string | null) ?? null, accounts[i] ? now : simulatedSettleAt, now));
+  const payouts = items.map((item, i) => {
+    const account = accounts[i] as string | null;
+    return payoutOf(item, batch, account, account !== null ? now : simulatedSettleAt, now);
+  });
   try {
     await insertAll(tx, PayoutIntent, payouts);
   } catch (err) {
