@@ -105,8 +105,49 @@ export function withPageSizes(schema: GraphQLSchema, document: DocumentNode, var
   );
 }
 
+/**
+ * Costs already measured, per document: Apollo and the graphql-ws server hand every request with
+ * the same text the same parsed document, and a document's cost changes only with the operation
+ * chosen and the values of the variables its page sizes read. Measuring walks and validates the
+ * whole document (about a tenth of a 25-row GraphQL list's CPU), so each answer is kept.
+ */
+interface KnownCosts {
+  schema: GraphQLSchema;
+  /** The variables given as a `first`/`last` argument anywhere in the document. */
+  pageVariables: string[];
+  costs: Map<string, number>;
+}
+const knownCosts = new WeakMap<DocumentNode, KnownCosts>();
+/** Costs kept per document; a document used with more page-size combinations is measured each time. */
+const COSTS_PER_DOCUMENT = 64;
+
+function pageVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(node) {
+      if (PAGE_ARGS.includes(node.name.value) && node.value.kind === Kind.VARIABLE) names.add(node.value.name.value);
+    },
+  });
+  return [...names];
+}
+
 /** The cost of `operationName`'s operation (or the only one) in `document`, with these variables. */
 export function requestedCost(schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string | null): number {
+  let known = knownCosts.get(document);
+  if (known?.schema !== schema) {
+    known = { schema, pageVariables: pageVariablesOf(document), costs: new Map() };
+    knownCosts.set(document, known);
+  }
+  const key = JSON.stringify([operationName ?? null, ...known.pageVariables.map((name) => variables?.[name] ?? null)]);
+  let cost = known.costs.get(key);
+  if (cost === undefined) {
+    cost = measuredCost(schema, document, variables, operationName);
+    if (known.costs.size < COSTS_PER_DOCUMENT) known.costs.set(key, cost);
+  }
+  return cost;
+}
+
+function measuredCost(schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string | null): number {
   const explicit = withPageSizes(schema, document, variables);
   // Only the operation that runs is measured (armor's rule measures each operation it meets).
   const chosen = explicit.definitions.filter((d) => d.kind !== Kind.OPERATION_DEFINITION || !operationName || d.name?.value === operationName);

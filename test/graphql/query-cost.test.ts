@@ -97,6 +97,17 @@ test('a page size in a variable, or left to its default, costs what it asks for'
   expect(literal).toBe((1 + 1 + 1) * 100);
 });
 
+test('one parsed document is costed for the page sizes and the operation each request gives', () => {
+  const document = parse(`
+    query Rows($n: Int) { payoutIntents(first: $n) { nodes { id amountMoney { decimal } } } }
+    query One { payoutIntents(first: 1) { nodes { id } } }`);
+  expect(requestedCost(schema, document, { n: 100 }, 'Rows')).toBe(3 * 100);
+  expect(requestedCost(schema, document, { n: 2 }, 'Rows')).toBe(3 * 2);
+  expect(requestedCost(schema, document, { n: 100 }, 'Rows')).toBe(3 * 100);
+  expect(requestedCost(schema, document, { n: 100 }, 'One')).toBe(2);
+  expect(requestedCost(schema, document, { n: 100, other: 'ignored' }, 'Rows')).toBe(3 * 100);
+});
+
 test('an operation over the limit is refused before it runs: HTTP 400 query_too_complex with its cost', async () => {
   const nested = `query($n: Int) { payoutBatches(first: $n) { nodes { id items(first: 100) { nodes { id amountMoney { decimal } recipient { bankCode } } } } } }`;
   const res = await merchant.gql(nested, { n: 100 });
