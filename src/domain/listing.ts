@@ -75,7 +75,7 @@ export interface Page<T> {
   data: T[];
   /** More items follow in the direction the page was read (REST: a next page; GraphQL `last`: a previous one). */
   hasMore: boolean;
-  /** The last item's cursor when another page follows (a connection's `endCursor` reuses it), else null. */
+  /** The last item's cursor when another page follows (REST's `next_cursor`), else null. */
   nextCursor: string | null;
   /** GraphQL PageInfo; absent: forward only, `hasMore` says hasNextPage. */
   hasNextPage?: boolean;

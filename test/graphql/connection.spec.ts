@@ -9,18 +9,25 @@ function page(hasMore: boolean): { page: Page<string>; signed: number[] } {
     signed.push(i);
     return `cursor-${i}`;
   };
-  const data = ['a', 'b', 'c'];
-  return { page: { data, hasMore, nextCursor: hasMore ? cursorAt(data.length - 1) : null, cursorAt }, signed };
+  return { page: { data: ['a', 'b', 'c'], hasMore, nextCursor: hasMore ? 'cursor-2' : null, cursorAt }, signed };
 }
 
-test("a connection's endCursor is the page's nextCursor when another page follows: the cursor is signed once per page", () => {
+test("a connection's cursors are signed only when selected: nodes alone sign none", () => {
   const more = page(true);
   const connection = toConnection(more.page);
-  expect(connection.pageInfo.endCursor).toBe('cursor-2');
-  expect(more.signed).toEqual([2]);
+  expect(connection.nodes).toEqual(['a', 'b', 'c']);
+  expect(more.signed).toEqual([]);
+  expect(connection.edges.map((e) => e.node)).toEqual(['a', 'b', 'c']);
+  expect(more.signed).toEqual([]);
+  expect(connection.edges[1].cursor).toBe('cursor-1');
+  expect(more.signed).toEqual([1]);
+});
 
-  const last = page(false);
-  expect(toConnection(last.page).pageInfo.endCursor).toBe('cursor-2');
-  expect(last.signed).toEqual([2]);
+test("a connection's endCursor is its last item's cursor, whether or not another page follows", () => {
+  for (const hasMore of [true, false]) {
+    const p = page(hasMore);
+    expect(toConnection(p.page).pageInfo.endCursor).toBe('cursor-2');
+    expect(p.signed).toEqual([2]);
+  }
   expect(toConnection({ data: [], hasMore: false, nextCursor: null, cursorAt: (i) => `cursor-${i}` }).pageInfo.endCursor).toBeNull();
 });
