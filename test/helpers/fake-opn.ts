@@ -2,8 +2,9 @@
  * A small local stand-in for Opn Payments' API (https://docs.opn.ooo), in the shapes of its
  * documentation and of the `omise` package's own types: capability, sources, charges (PromptPay
  * with its QR bill-payment references; internet/mobile banking with an `authorize_uri`),
- * refunds and events, with Idempotency-Key replay and HTTP Basic keys. `pay`/`fail` settle a
- * charge as the payer's bank would and answer the event Opn would then announce; the bank page
+ * refunds, recipients, transfers and events, with Idempotency-Key replay and HTTP Basic keys.
+ * `pay`/`fail` settle a charge as the payer's bank would, `payTransfer`/`failTransfer` a
+ * transfer, and each answers the event Opn would then announce; the bank page
  * at `authorize_uri` pays the charge and sends the payer back to its `return_uri`. `mode`
  * makes creates answer 500 or never answer, for failover tests.
  */
@@ -67,20 +68,24 @@ export class FakeOpn {
     return this.settle(chargeId, 'failed', 'payment_rejected', 'The payment was rejected by the bank');
   }
 
-  /** The bank paid the transfer. */
-  payTransfer(transferId: string): void {
+  /** The bank paid the transfer: answers the `transfer.pay` event's id. */
+  payTransfer(transferId: string): string {
     const t = this.transfers.get(transferId);
     if (!t) throw new Error(`fake opn: no ${transferId}`);
     Object.assign(t, { sent: true, sent_at: new Date().toISOString(), paid: true, paid_at: new Date().toISOString() });
-    this.event('transfer.pay', t);
+    return this.event('transfer.pay', t);
   }
 
-  /** The bank refused the transfer (a closed account, say). */
-  failTransfer(transferId: string): void {
+  /**
+   * The transfer failed (the bank refused it, a closed account say): answers the
+   * `transfer.fail` event's id. Opn documents no failure after a transfer was paid; called on a
+   * paid transfer, this stands for one anyway (how the service copes with such news).
+   */
+  failTransfer(transferId: string): string {
     const t = this.transfers.get(transferId);
     if (!t) throw new Error(`fake opn: no ${transferId}`);
-    Object.assign(t, { sent: true, paid: false, failure_code: 'account_closed', failure_message: 'The bank account is closed' });
-    this.event('transfer.fail', t);
+    Object.assign(t, { sent: true, paid: false, paid_at: null, failure_code: 'transfer_failed', failure_message: 'The transfer failed at the bank' });
+    return this.event('transfer.fail', t);
   }
 
   /** What Opn POSTs to the webhook endpoint: the event, as JSON. */
@@ -236,6 +241,7 @@ export class FakeOpn {
         created_at: new Date().toISOString(),
       };
       this.transfers.set(trsf, record);
+      this.event('transfer.create', record);
     } else if (path === '/sources') {
       if (!Number.isInteger(body.amount) || body.amount < 2000)
         return this.send(res, 400, { object: 'error', code: 'invalid_amount', message: 'amount is invalid' });

@@ -29,6 +29,7 @@ import { TeamAuditAndKeyNames1740400000001 } from './1740400000001-TeamAuditAndK
 import { ProviderAccounts1741400000000 } from './1741400000000-ProviderAccounts';
 import { ProviderReferences1741500000000 } from './1741500000000-ProviderReferences';
 import { SortIndexes1741617900000 } from './1741617900000-SortIndexes';
+import { PayoutProviderReference1741700000000 } from './1741700000000-PayoutProviderReference';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ProviderAccounts1741400000000,
   ProviderReferences1741500000000,
   SortIndexes1741617900000,
+  PayoutProviderReference1741700000000,
 ];

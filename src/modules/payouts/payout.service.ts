@@ -333,6 +333,27 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     }
   }
 
+  /**
+   * A provider's news about the transfer `providerReference` at account `accountId` (a
+   * verified webhook): its payout, if still processing, is read back from the provider now,
+   * outside any transaction, and settled exactly as the settle job settles it (same call, same
+   * transitions under the row lock). A settled payout does not move: a duplicate, late or
+   * out-of-order event changes nothing. Null when the transfer is no payout of ours.
+   */
+  async settleFromProvider(accountId: string, providerReference: string): Promise<{ id: string; status: PayoutStatus; changed: boolean } | null> {
+    const p = await this.deps.db.read((em) => em.findOne(PayoutIntent, { where: { provider: accountId, providerReference } }));
+    if (!p) return null;
+    if (p.status !== 'processing') return { id: p.id, status: p.status, changed: false };
+    const answer = await this.deps.db.outside(() => this.callAccount(p));
+    const scope = { merchantId: p.merchantId, environment: p.environment };
+    return this.deps.db.tx(async (em) => {
+      const locked = await this.store.lock(em, scope, p.id);
+      if (locked.status !== 'processing' || answer.status === 'pending') return { id: p.id, status: locked.status, changed: false };
+      await this.applyOutcome(em, { ...scope, requestId: null }, locked, answer);
+      return { id: p.id, status: locked.status, changed: true };
+    });
+  }
+
   /** `listener` is told of every payout settled from now on (payout batches count their items). */
   onSettled(listener: SettledListener): void {
     this.settledListeners.push(listener);

@@ -3,13 +3,17 @@
  * reconciliation job's read-back moves a payment forward through the payment lifecycle,
  * under the payment's row lock. State only moves forward and each transition moves the ledger
  * once (PaymentLifecycle.applyProviderState), so duplicate, late and out-of-order news is harmless.
+ * A webhook about a payout's transfer has the payout read back and settled at once
+ * (PayoutService.settleFromProvider); the payouts.settle job reads transfers back without one.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
 import { ApiError } from '../../domain/errors';
 import { PaymentIntent } from '../payments/payment.entity';
+import { PayoutIntent } from '../payouts/payout.entity';
+import type { PayoutService } from '../payouts/payout.service';
 import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';
-import { InvalidSignatureError, isAccountCode, type ProviderPaymentState } from '../providers/live-connector';
+import { InvalidSignatureError, isAccountCode, type PayoutWebhookNews, type ProviderPaymentState, type ProviderRecordKind } from '../providers/live-connector';
 import type { LiveConnectors } from '../providers/live-connectors';
 
 /** How many pending payments one reconciliation pass reads back at most. */
@@ -18,6 +22,7 @@ const RECONCILE_BATCH = 50;
 export interface ProviderOutcomesDeps {
   db: Db;
   payments: PaymentLifecycle;
+  payouts: Pick<PayoutService, 'settleFromProvider'>;
   connectors: LiveConnectors;
   log: Logger;
   /** PROVIDER_RECONCILE_AFTER_MS. */
@@ -38,7 +43,7 @@ export class ProviderOutcomes {
     if (!connector) throw refuse('unknown provider account');
     let news;
     try {
-      news = await connector.receiveWebhook(raw, headers, (providerReference) => this.knows(accountId, providerReference));
+      news = await connector.receiveWebhook(raw, headers, (providerReference, kind) => this.knows(accountId, providerReference, kind));
     } catch (err) {
       if (err instanceof InvalidSignatureError) throw refuse(err.message);
       const reason = (err as { providerUnavailable?: string }).providerUnavailable;
@@ -50,6 +55,7 @@ export class ProviderOutcomes {
       });
     }
     if (!news) return { received: true };
+    if ('payout' in news) return this.receivePayout(accountId, news);
     const p = await this.deps.db.read((em) => em.findOne(PaymentIntent, { where: { provider: accountId, providerReference: news.providerReference } }));
     if (!p) {
       log.info({ providerAccount: accountId, event: news.eventId, type: news.eventType }, 'provider webhook for no payment of ours; ignored');
@@ -60,9 +66,35 @@ export class ProviderOutcomes {
     return { received: true };
   }
 
-  /** Whether `providerReference` is one of our payments at the account. */
-  private async knows(accountId: string, providerReference: string): Promise<boolean> {
-    return (await this.deps.db.read((em) => em.count(PaymentIntent, { where: { provider: accountId, providerReference } }))) > 0;
+  /**
+   * A transfer's news: its payout, still processing, is read back and settled now. A payout
+   * already settled does not move (the contract has no payout state after `succeeded`): a
+   * failure reported for a payout the provider had reported paid (a transfer reversed after it
+   * was paid) is logged for the operator, and changes nothing a merchant sees.
+   */
+  private async receivePayout(accountId: string, news: PayoutWebhookNews): Promise<{ received: true }> {
+    const { log } = this.deps;
+    const context = { providerAccount: accountId, event: news.eventId, type: news.eventType };
+    const settled = await this.deps.payouts.settleFromProvider(accountId, news.providerReference);
+    if (!settled) {
+      log.info(context, 'provider webhook for no payout of ours; ignored');
+      return { received: true };
+    }
+    if (!settled.changed && settled.status === 'succeeded' && news.payout.status === 'failed') {
+      log.warn(
+        { ...context, payoutIntent: settled.id, providerCode: news.payout.providerCode, providerMessage: news.payout.providerMessage },
+        'provider reports a failure of a payout it had reported paid; the payout stays succeeded, reconcile it with the provider by hand',
+      );
+      return { received: true };
+    }
+    log.info({ ...context, payoutIntent: settled.id, status: settled.status, changed: settled.changed }, 'provider webhook applied');
+    return { received: true };
+  }
+
+  /** Whether `providerReference` is one of our payments (or payouts) at the account. */
+  private async knows(accountId: string, providerReference: string, kind: ProviderRecordKind = 'payment'): Promise<boolean> {
+    const entity = kind === 'payout' ? PayoutIntent : PaymentIntent;
+    return (await this.deps.db.read((em) => em.count(entity, { where: { provider: accountId, providerReference } }))) > 0;
   }
 
   /**

@@ -69,6 +69,20 @@ export interface WebhookNews {
   state: ProviderPaymentState;
 }
 
+/**
+ * What a verified webhook says about one payout's transfer: the transfer as the event carried
+ * it. The payout is then read back from the provider before it moves (an event may be late).
+ */
+export interface PayoutWebhookNews {
+  eventId: string;
+  eventType: string;
+  providerReference: string;
+  payout: ProviderPayoutState;
+}
+
+/** What a record of ours at the provider is: a payment (charge) or a payout (transfer). */
+export type ProviderRecordKind = 'payment' | 'payout';
+
 /** The provider timed out, could not be reached or answered 5xx before accepting: the next eligible account may be tried. */
 export class ProviderUnavailableError extends Error {
   /** Why, for the operator's logs (no secret, no payer data); failover looks for this property. */
@@ -85,16 +99,17 @@ export interface LiveConnector extends PaymentConnector {
   /** The payment as the provider has it now. */
   fetchPayment(providerReference: string): Promise<ProviderPaymentState>;
   /**
-   * Verifies a webhook; answers the payment news it carries, or null for an event about
-   * something else. Throws InvalidSignatureError. `ours` says whether a provider reference is
-   * one of our payments at this account: a connector that must call the provider to believe an
-   * event (Opn's fetch-back) asks it first, so a posted event about nothing of ours costs no call.
+   * Verifies a webhook; answers the payment (or payout) news it carries, or null for an event
+   * about something else. Throws InvalidSignatureError. `ours` says whether a provider reference
+   * is one of our payments (or payouts) at this account: a connector that must call the provider
+   * to believe an event (Opn's fetch-back) asks it first, so a posted event about nothing of
+   * ours costs no call.
    */
   receiveWebhook(
     raw: Buffer,
     headers: Record<string, string | string[] | undefined>,
-    ours: (providerReference: string) => Promise<boolean>,
-  ): Promise<WebhookNews | null>;
+    ours: (providerReference: string, kind: ProviderRecordKind) => Promise<boolean>,
+  ): Promise<WebhookNews | PayoutWebhookNews | null>;
   /** Sends a refund of one of its payments (idempotency key derived from the refund id), or reads it back. */
   refund(request: RefundRequest): Promise<ProviderRefundState>;
   /** Whether the account pays out to bank accounts at `bankCode` in `currency` (absent: it makes no payouts). */

@@ -77,6 +77,12 @@ export interface OpnRecipient {
   active: boolean;
 }
 
+/**
+ * Opn's transfer (the fields read here). It has no status field and no reversal: `sent` once
+ * it left for the bank, `paid` once the bank paid it, and `failure_code` (Opn documents
+ * `insufficient_balance`, `invalid_recipient`, `transfers_suspended`, `transfer_deleted`,
+ * `transfer_sent`, `transfer_failed`) once it failed.
+ */
 export interface OpnTransfer {
   object: 'transfer';
   id: string;
@@ -84,7 +90,9 @@ export interface OpnTransfer {
   currency: string;
   recipient: string;
   sent: boolean;
+  sent_at?: string | null;
   paid: boolean;
+  paid_at?: string | null;
   failure_code: string | null;
   failure_message: string | null;
   metadata?: Record<string, unknown>;

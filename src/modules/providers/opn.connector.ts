@@ -18,6 +18,7 @@ import {
   InvalidSignatureError,
   type LiveConnector,
   type PayoutRequest,
+  type PayoutWebhookNews,
   type ProviderPaymentState,
   type ProviderPayoutState,
   type ProviderRefundState,
@@ -25,7 +26,7 @@ import {
   type RefundRequest,
   type WebhookNews,
 } from './live-connector';
-import { OpnClient, OpnError, type OpnCapability, type OpnCharge, type OpnRefund } from './opn.client';
+import { OpnClient, OpnError, type OpnCapability, type OpnCharge, type OpnRefund, type OpnTransfer } from './opn.client';
 import type { ProviderAccount, ProviderSecrets } from './provider-account.entity';
 
 /** Opn's own API, when the account names no --api-base. */
@@ -99,6 +100,19 @@ export function opnStateOf(charge: OpnCharge): ProviderPaymentState {
     default:
       return { status: 'pending' };
   }
+}
+
+/**
+ * A transfer's state in the gateway's words: a failure code means it failed (Opn's code and
+ * message for the logs only), `paid` that the bank paid it; anything else is still pending.
+ * Opn's transfer has no state after paid (no reversal field or status): a transfer Opn reports
+ * with a failure code after it was paid is `failed` here, and the payout service decides what
+ * that means for a payout it already saw paid.
+ */
+export function opnTransferStateOf(transfer: OpnTransfer): ProviderPayoutState {
+  if (transfer.failure_code)
+    return { status: 'failed', providerReference: transfer.id, providerCode: transfer.failure_code, providerMessage: transfer.failure_message ?? undefined };
+  return { status: transfer.paid ? 'succeeded' : 'pending', providerReference: transfer.id };
 }
 
 export class OpnConnector implements LiveConnector {
@@ -255,13 +269,15 @@ export class OpnConnector implements LiveConnector {
         return { status: 'failed', providerReference: request.providerReference, providerCode: err.code, providerMessage: err.message };
       throw err;
     }
-    if (transfer.failure_code)
-      return { status: 'failed', providerReference: transfer.id, providerCode: transfer.failure_code, providerMessage: transfer.failure_message ?? undefined };
-    return { status: transfer.paid ? 'succeeded' : 'pending', providerReference: transfer.id };
+    return opnTransferStateOf(transfer);
   }
 
   /** Opn signs nothing by default: only the event id in the body is read, and the event is fetched back from Opn with the account's key. */
-  async receiveWebhook(raw: Buffer, _headers: unknown, ours: (providerReference: string) => Promise<boolean>): Promise<WebhookNews | null> {
+  async receiveWebhook(
+    raw: Buffer,
+    _headers: unknown,
+    ours: (providerReference: string, kind: 'payment' | 'payout') => Promise<boolean>,
+  ): Promise<WebhookNews | PayoutWebhookNews | null> {
     let claimed: unknown;
     try {
       claimed = JSON.parse(raw.toString('utf8'));
@@ -270,10 +286,12 @@ export class OpnConnector implements LiveConnector {
     }
     const id = (claimed as { id?: unknown } | null)?.id;
     if (typeof id !== 'string' || !/^evnt_[A-Za-z0-9_]{1,64}$/.test(id)) throw new InvalidSignatureError('no Opn event id');
-    // Only charge events are acted on, and only about our charges: anything else is answered
-    // without a call to Opn (a flood of posted event ids cannot spend the account's API quota).
+    // Only charge and transfer events are acted on, and only about our charges and transfers:
+    // anything else is answered without a call to Opn (a flood of posted event ids cannot spend
+    // the account's API quota).
     const data = (claimed as { data?: { object?: unknown; id?: unknown } }).data;
-    if (data?.object !== 'charge' || typeof data.id !== 'string' || !(await ours(data.id))) return null;
+    const kind = data?.object === 'charge' ? 'payment' : data?.object === 'transfer' ? 'payout' : null;
+    if (kind === null || typeof data?.id !== 'string' || !(await ours(data.id, kind))) return null;
     let event;
     try {
       event = await this.client.retrieveEvent(id);
@@ -282,6 +300,11 @@ export class OpnConnector implements LiveConnector {
       throw err;
     }
     if (event.object !== 'event' || event.id !== id) throw new InvalidSignatureError('Opn answered another record');
+    // What Opn answered is believed, not what was posted (the claimed id only chose the lookup).
+    if (event.data?.object === 'transfer') {
+      const transfer = event.data as unknown as OpnTransfer;
+      return { eventId: event.id, eventType: event.key, providerReference: transfer.id, payout: opnTransferStateOf(transfer) };
+    }
     if (event.data?.object !== 'charge') return null;
     const charge = event.data as unknown as OpnCharge;
     return { eventId: event.id, eventType: event.key, providerReference: charge.id, state: opnStateOf(charge) };

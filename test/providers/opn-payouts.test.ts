@@ -1,0 +1,216 @@
+/**
+ * Live payouts at Opn, driven by Opn's transfer webhooks (each fetched back by id before it is
+ * believed): a paid or failed transfer settles its payout at once, through the same
+ * transitions and ledger entries as the simulated bank's; duplicate and older events change
+ * nothing; a failure reported after the transfer was paid leaves the payout succeeded (the
+ * contract has no payout state after it) and is logged for the operator. The reconciliation
+ * wait is long here, so only the webhook can have moved a payout. `ledger verify` passes after
+ * each.
+ */
+import { randomBytes } from 'node:crypto';
+import { FakeOpn } from '../helpers/fake-opn';
+import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
+import { payoutBody, type Client } from '../helpers/client';
+import { PayoutIntent } from '../../src/modules/payouts/payout.entity';
+
+const BASE = 'https://pay.example.test';
+
+async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A server in live mode with one Opn account at a fresh fake; transfers are read back only after 10 minutes. */
+async function liveServer(logs: string[]): Promise<{ srv: TestServer; opn: FakeOpn; account: string; m: Client; secretKey: string }> {
+  const opn = await FakeOpn.start();
+  const srv = await startServer({
+    env: { SIMULATED_PROVIDERS_IN_LIVE: '', PROVIDER_RECONCILE_AFTER_MS: '600000', PROVIDER_TIMEOUT_MS: '800', PUBLIC_BASE_URL: BASE, LOG_LEVEL: 'info' },
+    logDestination: { write: (line: string) => void logs.push(line) },
+  });
+  const m = await srv.merchant(undefined, 'live', { fund: false });
+  await srv.fund(m, 'THB', '100000');
+  const secretKey = `skey_test_${randomBytes(12).toString('hex')}`;
+  const run = await runCli(
+    srv.database,
+    [
+      'providers',
+      'connect',
+      '--env',
+      'live',
+      '--provider',
+      'opn',
+      '--public-key',
+      `pkey_test_${randomBytes(12).toString('hex')}`,
+      '--secret-key',
+      secretKey,
+      '--api-base',
+      opn.url,
+    ],
+    { PUBLIC_BASE_URL: BASE },
+  );
+  expect(run.code).toBe(0);
+  return { srv, opn, account: JSON.parse(run.stdout.trim()).id, m, secretKey };
+}
+
+/** Nothing of the provider in a merchant-facing text: its name, host, ids. */
+function expectNoLeak(raw: string, opn: FakeOpn): void {
+  expect(raw).not.toMatch(/opn|omise/i);
+  expect(raw).not.toMatch(/\b(trsf|recp|evnt)_test_/);
+  expect(raw).not.toMatch(/\bpa_[0-9a-z]{26}\b/);
+  expect(raw).not.toContain(new URL(opn.url).host);
+}
+
+async function expectLedgerOk(srv: TestServer): Promise<void> {
+  const { code, report } = await ledgerVerifyCli(srv.database);
+  expect(report?.ok).toBe(true);
+  expect(code).toBe(0);
+}
+
+describe('transfer webhooks settle live payouts', () => {
+  const logs: string[] = [];
+  let srv: TestServer;
+  let opn: FakeOpn;
+  let account: string;
+  let m: Client;
+  let secretKey: string;
+
+  beforeAll(async () => {
+    ({ srv, opn, account, m, secretKey } = await liveServer(logs));
+  }, 60_000);
+
+  afterAll(async () => {
+    await srv?.close();
+    await opn?.close();
+  });
+
+  const balance = async (): Promise<{ available: string; reserved: string; pending: string }> => {
+    const { available, reserved, pending } = (await m.get('/v1/balances')).body.data.find((b: { currency: string }) => b.currency === 'THB');
+    return { available, reserved, pending };
+  };
+
+  async function sendWebhook(body: string): Promise<number> {
+    const res = await fetch(`${srv.url}/v1/provider_webhooks/${account}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(await res.json()).toEqual({ received: true });
+    return res.status;
+  }
+
+  /** An approved payout, once the settle job has sent its transfer (and kept the transfer's id). */
+  async function sentPayout(overrides: Record<string, unknown> = {}): Promise<{ id: string; transfer: Record<string, any> }> {
+    const created = await m.post('/v1/payout_intents', payoutBody(overrides), { idempotencyKey: randomBytes(8).toString('hex') });
+    expect(created.status).toBe(201);
+    expect((await m.post(`/v1/payout_intents/${created.body.id}/approve`, {})).status).toBe(202);
+    const row = await until(
+      () => srv.app.db.read((em) => em.findOneOrFail(PayoutIntent, { where: { id: created.body.id } })),
+      (r) => r.providerReference !== null,
+    );
+    expect(row.providerReference).not.toBeNull();
+    const transfer = opn.transfers.get(row.providerReference!)!;
+    expect(transfer).toMatchObject({ metadata: { gateway_payout_intent: created.body.id }, paid: false });
+    return { id: created.body.id, transfer };
+  }
+
+  const eventsOf = async (payout: string): Promise<string[]> =>
+    ((await m.get('/v1/events?limit=100')).body.data as { type: string; data: { object: { id: string } } }[])
+      .filter((e) => e.data.object.id === payout)
+      .map((e) => e.type)
+      .sort();
+
+  test('a paid transfer: its webhook settles the payout at once; a duplicate and an older event change nothing', async () => {
+    const start = await balance();
+    const { id, transfer } = await sentPayout({ amount: '3000' });
+    expect((await m.get(`/v1/payout_intents/${id}`)).body.status).toBe('processing');
+    const held = await balance();
+    expect(BigInt(held.available)).toBe(BigInt(start.available) - 3000n);
+
+    const reads = opn.eventReads;
+    const paid = opn.payTransfer(transfer.id);
+    expect(await sendWebhook(opn.webhookBody(paid))).toBe(200);
+    expect(opn.eventReads).toBe(reads + 1);
+    const after = await m.get(`/v1/payout_intents/${id}`);
+    expect(after.body.status).toBe('succeeded');
+    expectNoLeak(after.text, opn);
+    // As the simulated bank's: the held amount leaves (reserved goes down), available stays where the hold put it.
+    const settled = await balance();
+    expect(settled.available).toBe(held.available);
+    expect(BigInt(settled.reserved)).toBe(BigInt(held.reserved) - 3000n);
+
+    // The same event again, and the transfer's older creation event (out of order): nothing moves.
+    expect(await sendWebhook(opn.webhookBody(paid))).toBe(200);
+    const older = [...opn.events.values()].find((e) => e.key === 'transfer.create' && e.data.id === transfer.id)!;
+    expect(await sendWebhook(JSON.stringify(older))).toBe(200);
+    expect((await m.get(`/v1/payout_intents/${id}`)).body.status).toBe('succeeded');
+    expect(await balance()).toEqual(settled);
+    const events = await eventsOf(id);
+    expect(events).toEqual(['payout_intent.created', 'payout_intent.processing', 'payout_intent.succeeded']);
+    expectNoLeak((await m.get('/v1/events?limit=100')).text, opn);
+    await expectLedgerOk(srv);
+  }, 30_000);
+
+  test("a failed transfer: its webhook fails the payout and returns its money; the provider's code stays in the log", async () => {
+    const start = await balance();
+    const { id, transfer } = await sentPayout({
+      amount: '4000',
+      recipient: { type: 'bank_account', bank_code: 'SCB', account_number: '9876543210', holder_name: 'Malee Dee' },
+    });
+    const failed = opn.failTransfer(transfer.id);
+    expect(await sendWebhook(opn.webhookBody(failed))).toBe(200);
+    const after = await m.get(`/v1/payout_intents/${id}`);
+    expect(after.body).toMatchObject({ status: 'failed', failure_code: 'payout_failed' });
+    expectNoLeak(after.text, opn);
+    expect(await balance()).toEqual(start);
+    expect(logs.some((l) => l.includes(id) && l.includes('transfer_failed'))).toBe(true);
+
+    // Again, and an older event: nothing moves, the money is not given back twice.
+    expect(await sendWebhook(opn.webhookBody(failed))).toBe(200);
+    const older = [...opn.events.values()].find((e) => e.key === 'transfer.create' && e.data.id === transfer.id)!;
+    expect(await sendWebhook(JSON.stringify(older))).toBe(200);
+    expect((await m.get(`/v1/payout_intents/${id}`)).body.status).toBe('failed');
+    expect(await balance()).toEqual(start);
+    expect(await eventsOf(id)).toEqual(['payout_intent.created', 'payout_intent.failed', 'payout_intent.processing']);
+    await expectLedgerOk(srv);
+  }, 30_000);
+
+  test('a failure reported after the transfer was paid: the payout stays succeeded, the balance does not move, the operator is told', async () => {
+    const { id, transfer } = await sentPayout({
+      amount: '2500',
+      recipient: { type: 'bank_account', bank_code: 'BBL', account_number: '1112223334', holder_name: 'Anan Sukjai' },
+    });
+    expect(await sendWebhook(opn.webhookBody(opn.payTransfer(transfer.id)))).toBe(200);
+    expect((await m.get(`/v1/payout_intents/${id}`)).body.status).toBe('succeeded');
+    const paid = await balance();
+
+    const reversed = opn.failTransfer(transfer.id);
+    expect(await sendWebhook(opn.webhookBody(reversed))).toBe(200);
+    expect(await sendWebhook(opn.webhookBody(reversed))).toBe(200);
+    const after = await m.get(`/v1/payout_intents/${id}`);
+    expect(after.body).toMatchObject({ status: 'succeeded', failure_code: null });
+    expect(await balance()).toEqual(paid);
+    expect(await eventsOf(id)).toEqual(['payout_intent.created', 'payout_intent.processing', 'payout_intent.succeeded']);
+    const warned = logs.filter((l) => l.includes(id) && l.includes('had reported paid'));
+    expect(warned).toHaveLength(2);
+    expect(warned[0]).toContain(reversed);
+    expect(warned[0]).toContain('transfer_failed');
+    // No account number, no key in any log line.
+    for (const l of logs) {
+      expect(l).not.toContain('1112223334');
+      expect(l).not.toContain(secretKey);
+    }
+    await expectLedgerOk(srv);
+  }, 30_000);
+
+  test('a transfer event about no payout of ours is answered 200 without asking the provider', async () => {
+    const reads = opn.eventReads;
+    const body = {
+      object: 'event',
+      id: 'evnt_test_notours000000',
+      key: 'transfer.pay',
+      data: { object: 'transfer', id: 'trsf_test_notours00000', paid: true },
+    };
+    expect(await sendWebhook(JSON.stringify(body))).toBe(200);
+    expect(opn.eventReads).toBe(reads);
+  });
+});
