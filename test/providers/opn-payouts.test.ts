@@ -4,14 +4,16 @@
  * transitions and ledger entries as the simulated bank's; duplicate and older events change
  * nothing; a failure reported after the transfer was paid leaves the payout succeeded (the
  * contract has no payout state after it) and is logged for the operator. The reconciliation
- * wait is long here, so only the webhook can have moved a payout. `ledger verify` passes after
- * each.
+ * wait is long here, so only the webhook can have moved a payout. Then a live batch whose only
+ * paying account is disabled between create and approve: the approval is refused, nothing
+ * changed. `ledger verify` passes after each.
  */
 import { randomBytes } from 'node:crypto';
 import { FakeOpn } from '../helpers/fake-opn';
 import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
 import { payoutBody, type Client } from '../helpers/client';
 import { PayoutIntent } from '../../src/modules/payouts/payout.entity';
+import { CONNECTOR_FACTORIES } from '../../src/modules/providers/live-connectors';
 
 const BASE = 'https://pay.example.test';
 
@@ -54,6 +56,31 @@ async function liveServer(logs: string[]): Promise<{ srv: TestServer; opn: FakeO
   );
   expect(run.code).toBe(0);
   return { srv, opn, account: JSON.parse(run.stdout.trim()).id, m, secretKey };
+}
+
+/** Connects one more live Opn account at `apiBase`; answers its id. */
+async function connectOpn(srv: TestServer, apiBase: string): Promise<string> {
+  const key = randomBytes(12).toString('hex');
+  const run = await runCli(
+    srv.database,
+    [
+      'providers',
+      'connect',
+      '--env',
+      'live',
+      '--provider',
+      'opn',
+      '--public-key',
+      `pkey_test_${key}`,
+      '--secret-key',
+      `skey_test_${key}`,
+      '--api-base',
+      apiBase,
+    ],
+    { PUBLIC_BASE_URL: BASE },
+  );
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout.trim()).id;
 }
 
 /** Nothing of the provider in a merchant-facing text: its name, host, ids. */
@@ -213,4 +240,120 @@ describe('transfer webhooks settle live payouts', () => {
     expect(await sendWebhook(JSON.stringify(body))).toBe(200);
     expect(opn.eventReads).toBe(reads);
   });
+});
+
+describe('live batch approval after a paying account is disabled', () => {
+  const logs: string[] = [];
+  let srv: TestServer;
+  let opn: FakeOpn;
+  let account: string;
+  let m: Client;
+
+  beforeAll(async () => {
+    ({ srv, opn, account, m } = await liveServer(logs));
+  }, 60_000);
+
+  afterAll(async () => {
+    await srv?.close();
+    await opn?.close();
+  });
+
+  test('the approval is refused with 422 no_provider_available and nothing changes; the batch can still be cancelled', async () => {
+    const balances = async () =>
+      ((await m.get('/v1/balances')).body.data as Record<string, string>[]).map(({ currency, available, reserved, pending }) => ({
+        currency,
+        available,
+        reserved,
+        pending,
+      }));
+    const start = await balances();
+    const row = (i: number) =>
+      payoutBody({
+        amount: String(1000 + i),
+        merchant_reference: `batch-${randomBytes(6).toString('hex')}`,
+        recipient: { type: 'bank_account', bank_code: 'KBANK', account_number: `77700000${i}1`, holder_name: `Row ${i}` },
+      });
+    const created = await m.post('/v1/payout_batches', { items: [row(1), row(2)] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'requires_approval', totals: [{ currency: 'THB', amount: '2003' }] });
+    const held = await balances();
+    expect(held).not.toEqual(start);
+
+    const disabled = await runCli(srv.database, ['providers', 'disable', account]);
+    expect(disabled.code).toBe(0);
+    // The server reads the list of active accounts again after ACCOUNTS_CACHE_MS (1 s).
+    await new Promise((r) => setTimeout(r, 1200));
+
+    const refused = await m.post(`/v1/payout_batches/${created.body.id}/approve`, {});
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('no_provider_available');
+    expectNoLeak(refused.text, opn);
+
+    const batch = await m.get(`/v1/payout_batches/${created.body.id}`);
+    expect(batch.body).toMatchObject({ status: 'requires_approval' });
+    expect((await m.get(`/v1/payout_batches/${created.body.id}/items?limit=10`)).body.data).toEqual([]);
+    expect(await balances()).toEqual(held);
+    expect(opn.transfers.size).toBe(0);
+    expect(opn.recipients.size).toBe(0);
+    const types = ((await m.get('/v1/events?limit=100')).body.data as { type: string }[]).map((e) => e.type);
+    expect(types).toContain('payout_batch.created');
+    expect(types).not.toContain('payout_batch.approved');
+    expect(types.filter((t) => t.startsWith('payout_intent.'))).toEqual([]);
+    // A second try after the payouts job ran: still refused, still nothing sent.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await m.post(`/v1/payout_batches/${created.body.id}/approve`, {})).status).toBe(422);
+    expect(opn.transfers.size).toBe(0);
+
+    // What the refusal advises: cancel, and the held amount is available again.
+    expect((await m.post(`/v1/payout_batches/${created.body.id}/cancel`, {})).status).toBe(202);
+    expect(await balances()).toEqual(start);
+    await expectLedgerOk(srv);
+  }, 30_000);
+
+  test("another account still pays out, but not to one row's bank: the approval is refused naming that row, nothing changes", async () => {
+    // An account that pays to every bank but SCB stands for a provider with fewer banks (all Opn
+    // accounts pay to the same five): its connector is Opn's with a narrower paysOutTo.
+    const narrow = await FakeOpn.start();
+    const original = CONNECTOR_FACTORIES.opn;
+    CONNECTOR_FACTORIES.opn = (acc, accounts, timeoutMs) => {
+      const c = original(acc, accounts, timeoutMs);
+      if (acc.apiBase === narrow.url) c.paysOutTo = (bank, currency) => bank !== 'SCB' && currency === 'THB';
+      return c;
+    };
+    try {
+      const wide = await connectOpn(srv, opn.url);
+      await new Promise((r) => setTimeout(r, 1200));
+      const items = ['KBANK', 'SCB'].map((bank, i) =>
+        payoutBody({
+          amount: String(2000 + i),
+          merchant_reference: `batch-${randomBytes(6).toString('hex')}`,
+          recipient: { type: 'bank_account', bank_code: bank, account_number: `88800000${i}1`, holder_name: `Row ${i + 1}` },
+        }),
+      );
+      const created = await m.post('/v1/payout_batches', { items });
+      expect(created.status).toBe(201);
+      expect(created.body.status).toBe('requires_approval');
+      const balance = (await m.get('/v1/balances')).body.data[0];
+
+      await connectOpn(srv, narrow.url);
+      expect((await runCli(srv.database, ['providers', 'disable', wide])).code).toBe(0);
+      await new Promise((r) => setTimeout(r, 1200));
+
+      const refused = await m.post(`/v1/payout_batches/${created.body.id}/approve`, {});
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('no_provider_available');
+      expect(refused.body.error.message).toMatch(/^Row 2: .*SCB/);
+      expectNoLeak(refused.text, opn);
+      expect((await m.get(`/v1/payout_batches/${created.body.id}`)).body.status).toBe('requires_approval');
+      expect((await m.get(`/v1/payout_batches/${created.body.id}/items?limit=10`)).body.data).toEqual([]);
+      expect((await m.get('/v1/balances')).body.data[0]).toEqual(balance);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(opn.transfers.size).toBe(0);
+      expect(narrow.transfers.size).toBe(0);
+      await expectLedgerOk(srv);
+    } finally {
+      CONNECTOR_FACTORIES.opn = original;
+      await narrow.close();
+    }
+  }, 30_000);
 });
