@@ -235,6 +235,7 @@ export class FakeOpn {
         paid: false,
         paid_at: null,
         fee: 2500,
+        fail_fast: body.fail_fast === true,
         failure_code: null,
         failure_message: null,
         metadata: body.metadata ?? {},

@@ -93,6 +93,8 @@ export interface OpnTransfer {
   sent_at?: string | null;
   paid: boolean;
   paid_at?: string | null;
+  /** Not retried by Opn once it failed. */
+  fail_fast?: boolean;
   failure_code: string | null;
   failure_message: string | null;
   metadata?: Record<string, unknown>;
@@ -195,7 +197,10 @@ export class OpnClient {
     return this.call<OpnRecipient>('POST', '/recipients', body, { idempotencyKey });
   }
 
-  createTransfer(body: { amount: number; recipient: string; metadata: Record<string, string> }, idempotencyKey: string): Promise<OpnTransfer> {
+  createTransfer(
+    body: { amount: number; recipient: string; fail_fast: boolean; metadata: Record<string, string> },
+    idempotencyKey: string,
+  ): Promise<OpnTransfer> {
     return this.call<OpnTransfer>('POST', '/transfers', body, { idempotencyKey });
   }
 

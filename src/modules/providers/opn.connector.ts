@@ -258,8 +258,10 @@ export class OpnConnector implements LiveConnector {
           ).id;
           await request.recipients.put(key, recipient);
         }
+        // fail_fast: a failed transfer stays failed at Opn (not retried later), as the payout it
+        // fails gives its amount back at once; a retry that paid would pay it out twice.
         transfer = await this.client.createTransfer(
-          { amount: Number(request.amount), recipient, metadata: { gateway_payout_intent: request.payoutId } },
+          { amount: Number(request.amount), recipient, fail_fast: true, metadata: { gateway_payout_intent: request.payoutId } },
           `pgw-${request.payoutId}`,
         );
       }
