@@ -13,7 +13,6 @@ import { registerModels, registerOpenApiRoute, swaggerOptions } from './http/ope
 import { BODY_LIMIT, clientErrorHandler, frameworkErrorHandler } from './http/error-replies';
 import { registerPlumbing } from './http/plumbing';
 import { registerMetrics, serveMetrics } from './http/metrics';
-import { lazyChildLogger } from './http/lazy-logger';
 import { RateLimiter } from './http/rate-limit';
 import { MODULES } from './modules';
 
@@ -21,7 +20,6 @@ export async function buildServer(app: App): Promise<FastifyInstance> {
   const fastify: FastifyInstance = Fastify({
     loggerInstance: app.log,
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     // Slow clients: 408 request_timeout (clientErrorHandler) past the header or request limit; idle sockets closed.
     http: {
