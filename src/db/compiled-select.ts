@@ -2,20 +2,26 @@
  * Hot reads (API key lookup, get by id, batch get, list pages) without TypeORM's query
  * building on every request. A SELECT is built by the query builder once per *shape* (which
  * filters are present, how many values an IN list has), its SQL and parameter order are kept,
- * and later requests of the same shape send that SQL with their own values and hydrate the
- * rows with TypeORM's own conversions. Profiling showed query building (select expressions,
- * property-name rewriting, escaping) at about a third of a REST read's CPU.
+ * and later requests of the same shape send that SQL with their own values and map the rows
+ * to entities. Profiling showed query building (select expressions, property-name rewriting,
+ * escaping) at about a third of a REST read's CPU.
  *
- * Hydration is planned once per shape too (`planHydration`): for a one-table select (every
- * hot read) each row becomes an entity by a precomputed list of (raw key, column), through
- * the driver's `prepareHydratedValue` (types and column transformers, as TypeORM does). A
- * shape the plan does not cover (joins, inheritance, lazy relations, embedded columns, load
- * listeners) is run by the builder's own `getMany()` on every request instead.
+ * Rows become entities by a row mapper (`rowMapper`), made once per query text from the
+ * entity's public column metadata: for each column the SQL selects, its raw key
+ * (`<alias>_<column>`), its property and its declared transformer. The entities declare only
+ * column types that both drivers hand over as the entity holds them before the transformer
+ * (`AS_READ`); a column of any other type, a join, an entity with relations, embedded columns
+ * or inheritance, or a DataSource with load subscribers has no mapper, and the query runs as
+ * the builder's own `getMany()` on every request instead. Entities declare no `@AfterLoad`
+ * listeners (test/architecture.spec.ts keeps it so): the mapper would not call them.
  *
- * Only TypeORM's public API is used: the builder's `getQuery`/`getParameters`, the driver's
- * `escapeQueryWithParameters` and `prepareHydratedValue`, `EntityMetadata#create`, and
- * `EntityManager#query` to send the SQL (on MySQL/MariaDB mysql2's `execute` instead: a
- * prepared statement, src/db/prepared.ts).
+ * Only TypeORM's public API is used: the builder's `getQuery`/`getParameters`/`alias`/
+ * `escape`, the driver's `escapeQueryWithParameters` and `maxAliasLength`, the DataSource's
+ * `entityMetadatas` (`tableName`, `target`, `columns`: `databaseName`, `propertyName`,
+ * `type`, `transformer`) and `subscribers`, and `EntityManager#query` to send the SQL (on
+ * MySQL/MariaDB mysql2's `execute` instead: a prepared statement, src/db/prepared.ts). The
+ * entity of a builder is found from the SQL it writes: `FROM <table> <alias>`, the text the
+ * list queries already write their index hints into (src/db/list-query.ts).
  *
  * The parameter order is learnt by building once with a unique sentinel per named value:
  * the driver's positional array then says which name sits at each `?`. The SQL is the
@@ -23,7 +29,7 @@
  * database sees is unchanged (EXPLAIN tests still hold), and statements still pass through
  * the query runner (counted and logged as before).
  */
-import { SelectQueryBuilder, type Driver, type EntityManager, type EntityMetadata, type ObjectLiteral } from 'typeorm';
+import { SelectQueryBuilder, type EntityManager, type ObjectLiteral, type ValueTransformer } from 'typeorm';
 import { BoundedMemo } from '../domain/bounded-memo';
 import { preparedRead } from './prepared';
 
@@ -48,74 +54,118 @@ function parts<E extends ObjectLiteral>(select: Select<E>): { qb: SelectQueryBui
   return select instanceof SelectQueryBuilder ? { qb: select, sql: select.getQuery() } : select;
 }
 
-/** Raw rows to entities, as the builder's `getMany()` makes them. */
-export type Hydrate = (raw: ObjectLiteral[], driver: Driver) => ObjectLiteral[];
-
-type Column = EntityMetadata['columns'][number];
+/** Raw rows (keys `<alias>_<column>`) to entities, as the builder's `getMany()` makes them. */
+export type RowMapper = (raw: ObjectLiteral[]) => ObjectLiteral[];
 
 /**
- * How the rows of a query become entities, planned once: for a select from one table without
- * joins, inheritance, lazy relations, embedded or relation columns, a query cache, or load
- * listeners (null for any other query: run it with `getMany()`). `getMany()` then groups the
- * raw rows by primary key (one table: every row is its own group), creates the entity and
- * sets each selected column from its raw key (`<alias>_<column>`) through the driver's
- * `prepareHydratedValue`; the plan does exactly the last two. `sql` is the query's text: every
- * planned key must be one of its select aliases, or there is no plan. The test
- * test/db/compiled-select.test.ts compares the plan with `getMany()` on every entity.
+ * Column types whose values both drivers hand over as the entity holds them, before the
+ * column's transformer (TypeORM's drivers convert only booleans, dates, times, JSON, enums,
+ * arrays and `Number` columns): strings, `int` as a number, `bigint` as mysql2's string
+ * (`bigNumberStrings`) or SQLite's number, which every `bigint` column of the entities turns
+ * into what it holds by its transformer (src/db/columns.ts). Every type the entities declare.
  */
-export function planHydration(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.getQuery()): Hydrate | null {
-  const { expressionMap: map, connection } = qb;
-  const alias = map.mainAlias;
-  if (!alias?.hasMetadata) return null;
-  const { metadata } = alias;
-  if (
-    map.joinAttributes.length > 0 ||
-    map.relationIdAttributes.length > 0 ||
-    map.cache ||
-    map.options.includes('create-pojo') ||
-    metadata.tableType === 'view' ||
-    metadata.discriminatorColumn ||
-    metadata.childEntityMetadatas.length > 0 ||
-    metadata.lazyRelations.length > 0 ||
-    metadata.afterLoadListeners.length > 0 ||
-    connection.subscribers.some((s) => typeof s.afterLoad === 'function')
-  )
-    return null;
-  const selections = new Set(map.selects.map((s) => s.selection));
-  const selected = metadata.columns.filter((c) => !c.isVirtual && (selections.has(alias.name) || selections.has(`${alias.name}.${c.propertyPath}`)));
-  if (selected.some((c) => c.embeddedMetadata || c.isVirtualProperty || c.relationMetadata || c.referencedColumn)) return null;
-  const plan: [key: string, property: string, column: Column][] = selected.map((c) => [`${alias.name}_${c.databaseName}`, c.propertyName, c]);
-  // Longer keys are hashed by the builder; a key the SQL does not select would hydrate nothing.
-  const max = connection.driver.maxAliasLength;
-  if (plan.some(([key]) => (max && key.length > max) || !sql.includes(` AS ${qb.escape(key)}`))) return null;
-  return (raw, driver) => {
-    const out: ObjectLiteral[] = [];
-    for (const row of raw) {
-      const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
-      let hasData = false;
-      for (const [key, property, column] of plan) {
-        const value: unknown = row[key];
-        if (value === undefined) continue;
-        if (value !== null) hasData = true;
-        entity[property] = driver.prepareHydratedValue(value, column) as unknown;
-      }
-      // As getMany: a row whose selected columns are all NULL is no entity.
-      if (hasData) out.push(entity);
+const AS_READ: ReadonlySet<unknown> = new Set(['varchar', 'text', 'int', 'bigint']);
+
+/** The table a builder's query reads, as the builder wrote it: `FROM <table> <alias>`. */
+export interface MainTable {
+  /** The table's name, unquoted. */
+  name: string;
+  /** `FROM <table> <alias>`, quoted as in the SQL. */
+  from: string;
+}
+
+const fromPatterns = new BoundedMemo<RegExp>(100);
+
+/**
+ * The table `qb` reads, found in `sql` (its query, or the query edited: the first
+ * `FROM <table> <alias>` with the builder's own quoting); undefined when there is none.
+ */
+export function mainTable(qb: SelectQueryBuilder<ObjectLiteral>, sql: string): MainTable | undefined {
+  const alias = qb.escape(qb.alias);
+  const [open, close] = qb.escape('');
+  const pattern = fromPatterns.get(`${open}${alias}`, () => {
+    const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(` FROM ${re(open)}([^${re(close)}]+)${re(close)} ${re(alias)}(?= |$)`);
+  });
+  const found = pattern.exec(sql);
+  return found ? { name: found[1], from: found[0].slice(1) } : undefined;
+}
+
+/** A column's value read from the database to the entity's, by its declared transformer(s) (TypeORM applies a list last to first). */
+function fromDatabase(transformer: ValueTransformer | ValueTransformer[] | undefined): ((value: unknown) => unknown) | undefined {
+  if (!transformer) return undefined;
+  if (!Array.isArray(transformer)) return (value) => transformer.from(value) as unknown;
+  const reversed = [...transformer].reverse();
+  return (value) => reversed.reduce((v, t) => t.from(v) as unknown, value);
+}
+
+const mappers = new BoundedMemo<RowMapper | null>(2_000);
+
+/**
+ * How the rows of `qb`'s query (its text `sql`: the builder's, or the builder's edited) become
+ * entities, made once per query text: null where `getMany()` must run it instead (a join, an
+ * entity with relations, embedded columns, inheritance or a column type outside `AS_READ`,
+ * a DataSource with load subscribers or entity options the mapper does not follow). For a
+ * one-table select `getMany()` groups the raw rows by primary key (every row its own group),
+ * creates the entity (its constructor) and sets each selected column from its raw key
+ * through the column's transformer; the mapper does the same. A row whose selected columns are
+ * all NULL is no entity, as there. test/db/compiled-select.test.ts compares it with
+ * `getMany()` on every entity.
+ */
+export function rowMapper(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.getQuery()): RowMapper | null {
+  const ds = qb.connection;
+  return mappers.get(`${ds.options.type}:${qb.alias}:${sql}`, () => {
+    if (ds.options.entitySkipConstructor || ds.options.typename) return null;
+    if (ds.subscribers.some((s) => typeof s.afterLoad === 'function')) return null;
+    if (/\bJOIN\b/.test(sql)) return null;
+    const table = mainTable(qb, sql);
+    const entities = table ? ds.entityMetadatas.filter((m) => m.tableName === table.name) : [];
+    if (entities.length !== 1) return null;
+    const [metadata] = entities;
+    const Entity = metadata.target;
+    if (typeof Entity !== 'function' || metadata.tableType !== 'regular' || metadata.discriminatorColumn) return null;
+    if (metadata.relations.length > 0 || metadata.embeddeds.length > 0) return null;
+    // Longer keys are hashed by the builder; a key the SQL does not select is not set.
+    const max = ds.driver.maxAliasLength;
+    const plan: [key: string, property: string, from: ((value: unknown) => unknown) | undefined][] = [];
+    for (const column of metadata.columns) {
+      const key = `${qb.alias}_${column.databaseName}`;
+      if (max && key.length > max) return null;
+      if (column.isVirtual || !sql.includes(` AS ${qb.escape(key)}`)) continue;
+      if (column.isVirtualProperty || !AS_READ.has(column.type)) return null;
+      plan.push([key, column.propertyName, fromDatabase(column.transformer)]);
     }
-    return out;
-  };
+    if (plan.length === 0) return null;
+    const make = Entity as new () => ObjectLiteral;
+    return (raw) => {
+      const out: ObjectLiteral[] = [];
+      for (const row of raw) {
+        const entity = new make();
+        let hasData = false;
+        for (const [key, property, from] of plan) {
+          const value: unknown = row[key];
+          if (value === undefined) continue;
+          if (value !== null) hasData = true;
+          entity[property] = from ? from(value) : value;
+        }
+        // As getMany: a row whose selected columns are all NULL is no entity.
+        if (hasData) out.push(entity);
+      }
+      return out;
+    };
+  });
 }
 
 /**
  * Runs `select` once (no shape cache): its SQL through `em` (the unit of work the builder was
- * made by), hydrated by the plan; a query the plan does not cover runs as `qb.getMany()`
+ * made by), its rows mapped by `rowMapper`; a query without a mapper runs as `qb.getMany()`
  * (without the edits of an `EditedSelect`).
  */
 export async function runSelect<E extends ObjectLiteral>(em: EntityManager, select: Select<E>): Promise<E[]> {
   const { qb, sql } = parts(select);
-  const hydrate = planHydration(qb, sql);
-  if (!hydrate) return qb.getMany();
-  return hydrate(await rawRows(em, qb, sql), em.connection.driver) as E[];
+  const toEntities = rowMapper(qb, sql);
+  if (!toEntities) return qb.getMany();
+  return toEntities(await rawRows(em, qb, sql)) as E[];
 }
 
 /** `select`'s rows as the driver reads them (keys `<alias>_<column>`), no entities: through `em`, with the edits of an `EditedSelect`. */
@@ -134,7 +184,7 @@ interface Compiled {
   /** For each positional parameter: [name] or [name, index in the array]. */
   order: [string, number?][];
   /** Raw rows to entities; null: the shape runs as `getMany()` on each request. */
-  hydrate: Hydrate | null;
+  toEntities: RowMapper | null;
 }
 
 const SENTINEL = '\u0000cs:';
@@ -176,7 +226,7 @@ function compile(select: Select<ObjectLiteral>, values: SelectValues): Compiled 
     return at;
   });
   if (sql.includes(SENTINEL)) throw new Error('compiledSelect: a value was inlined into the SQL');
-  return { sql, order, hydrate: planHydration(qb, named) };
+  return { sql, order, toEntities: rowMapper(qb, named) };
 }
 
 /**
@@ -194,12 +244,12 @@ export async function compiledSelect<E extends ObjectLiteral>(
   const key = `${em.connection.options.type}:${shapeOf(name, values)}${options.shareLock ? ':share' : ''}`;
   const entry = compiled.get(key, () => {
     const built = compile(build(em), values);
-    if (!built.hydrate && options.shareLock) throw new Error(`compiledSelect: ${name} locks rows, and only a one-table select can`);
+    if (!built.toEntities && options.shareLock) throw new Error(`compiledSelect: ${name} locks rows, and only a one-table select can`);
     // A shared row lock on MySQL/MariaDB (TypeORM's pessimistic_read writes FOR SHARE, which
     // MariaDB does not parse; LOCK IN SHARE MODE is understood by both). SQLite has no row locks.
     return options.shareLock && em.connection.options.type === 'mysql' ? { ...built, sql: `${built.sql} LOCK IN SHARE MODE` } : built;
   });
-  if (!entry.hydrate) {
+  if (!entry.toEntities) {
     // Not a one-table select: the builder runs it, with this request's values.
     return parts(build(em)).qb.setParameters(values).getMany();
   }
@@ -210,5 +260,5 @@ export async function compiledSelect<E extends ObjectLiteral>(
     return typeof one === 'boolean' ? +one : one;
   });
   const raw = await preparedRead(em, entry.sql, params);
-  return entry.hydrate(raw, em.connection.driver) as E[];
+  return entry.toEntities(raw) as E[];
 }

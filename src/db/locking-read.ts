@@ -2,12 +2,12 @@
  * Locking reads (`SELECT ... FOR UPDATE`) in a unit of work. On MySQL/MariaDB the unit's
  * transaction is the Tx's own (src/db/tx.ts), which TypeORM does not know about, so its
  * `setLock('pessimistic_write')` would refuse; the builder's own SQL is sent with
- * `FOR UPDATE` after it, through the unit's EntityManager, and hydrated as `getMany()` would
- * (src/db/compiled-select.ts). SQLite has no row locks (its units run one at a time): the
- * builder runs as it is.
+ * `FOR UPDATE` after it, through the unit's EntityManager, and its rows mapped to entities as
+ * `getMany()` would (`rowMapper`, src/db/compiled-select.ts). SQLite has no row locks (its
+ * units run one at a time): the builder runs as it is.
  */
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { planHydration } from './compiled-select';
+import { rowMapper } from './compiled-select';
 
 function isMysql(em: EntityManager): boolean {
   return em.connection.options.type === 'mysql';
@@ -17,11 +17,10 @@ function isMysql(em: EntityManager): boolean {
 export async function lockedOne<E extends ObjectLiteral>(em: EntityManager, qb: SelectQueryBuilder<E>): Promise<E | null> {
   if (!isMysql(em)) return qb.getOne();
   const sql = qb.getQuery();
-  const hydrate = planHydration(qb, sql);
-  if (!hydrate) throw new Error('lockedOne: only a one-table select can lock its rows');
-  const { driver } = em.connection;
-  const [text, params] = driver.escapeQueryWithParameters(`${sql} FOR UPDATE`, qb.getParameters());
-  const rows = hydrate(await em.query(text, params), driver) as E[];
+  const toEntities = rowMapper(qb, sql);
+  if (!toEntities) throw new Error('lockedOne: only a one-table select can lock its rows');
+  const [text, params] = em.connection.driver.escapeQueryWithParameters(`${sql} FOR UPDATE`, qb.getParameters());
+  const rows = toEntities(await em.query(text, params)) as E[];
   return rows[0] ?? null;
 }
 

@@ -1,16 +1,16 @@
 /**
- * The hydration plan of compiled selects (src/db/compiled-select.ts): for every entity, the
+ * The row mapper of compiled selects (src/db/compiled-select.ts): for every entity, the
  * entities it makes from real rows are the ones TypeORM's `getMany()` makes from the same
  * query (same class, same properties, same values and types: bigint money, Date times, parsed
  * JSON, NULLs), for a whole-row select and for a select of some columns, on the engine the
- * suite runs on, also from the rows of a prepared statement (MySQL/MariaDB); and a query the
- * plan does not cover is run by `getMany()`.
+ * suite runs on, also from the rows of a prepared statement (MySQL/MariaDB); and a query it
+ * does not cover is run by `getMany()`.
  */
 import { randomUUID } from 'node:crypto';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { startServer, TestServer, usingMysql } from '../helpers/server';
 import { payoutBody, ref } from '../helpers/client';
-import { compiledSelect, planHydration, runSelect } from '../../src/db/compiled-select';
+import { compiledSelect, rowMapper, runSelect } from '../../src/db/compiled-select';
 import { preparedRead } from '../../src/db/prepared';
 import { testIf, NEEDS_MYSQL } from '../helpers/skip';
 
@@ -52,22 +52,22 @@ afterAll(async () => {
 });
 
 async function compare(qb: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
-  const plan = planHydration(qb);
-  expect(plan).not.toBeNull();
+  const toEntities = rowMapper(qb);
+  expect(toEntities).not.toBeNull();
   const [sql, params] = qb.getQueryAndParameters();
   const raw: ObjectLiteral[] = await srv.app.db.ds.query(sql, params);
-  const planned = plan!(raw, qb.connection.driver);
+  const planned = toEntities!(raw);
   const expected = await qb.getMany();
   expect(raw.length).toBe(expected.length);
   expect(planned).toStrictEqual(expected);
   planned.forEach((e, i) => expect(Object.getPrototypeOf(e)).toBe(Object.getPrototypeOf(expected[i])));
   // The same rows read as a prepared statement (MySQL/MariaDB's binary protocol) hydrate the same.
   const prepared = await srv.app.db.read((em) => preparedRead(em, sql, params));
-  expect(plan!(prepared, qb.connection.driver)).toStrictEqual(expected);
+  expect(toEntities!(prepared)).toStrictEqual(expected);
   return planned.length;
 }
 
-test('every entity: the plan hydrates whole rows exactly as TypeORM does', async () => {
+test('every entity: the mapper makes entities of whole rows exactly as TypeORM does', async () => {
   let rows = 0;
   for (const metadata of srv.app.db.ds.entityMetadatas) {
     rows += await compare(
@@ -100,7 +100,7 @@ test('a row whose selected columns are all NULL is no entity, as with getMany', 
   const [sql, params] = qb.getQueryAndParameters();
   const raw: ObjectLiteral[] = await srv.app.db.ds.query(sql, params);
   expect(raw.length).toBeGreaterThan(0);
-  expect(planHydration(qb)!(raw, qb.connection.driver)).toEqual([]);
+  expect(rowMapper(qb)!(raw)).toEqual([]);
   expect(await qb.getMany()).toEqual([]);
 });
 
@@ -112,11 +112,11 @@ test('a join is left to getMany, by compiledSelect and runSelect alike', async (
       .createQueryBuilder(payout, 'r')
       .innerJoin(ds.getMetadata('Merchant').target, 'm', 'm.id = r.merchant_id AND m.id = :merchantId', { merchantId })
       .orderBy('r.id');
-  expect(planHydration(joined())).toBeNull();
+  expect(rowMapper(joined())).toBeNull();
   const expected = await joined().getMany();
   expect(expected.length).toBeGreaterThanOrEqual(2);
   for (let i = 0; i < 2; i++) {
-    // The second call finds the shape compiled (no plan) and runs getMany again.
+    // The second call finds the shape compiled (no mapper) and runs getMany again.
     expect(await compiledSelect(ds.manager, 'test.joined', { merchantId }, joined)).toStrictEqual(expected);
   }
   expect(await runSelect(ds.manager, joined())).toStrictEqual(expected);
