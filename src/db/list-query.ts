@@ -8,7 +8,7 @@
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { TOTAL_COUNT_CAP, type ListParams, type ListTotal } from '../domain/listing';
 import type { Scope } from '../domain/scope';
-import { runSelect, type Select, type SelectValues } from './compiled-select';
+import { mainTable, runSelect, type MainTable, type Select, type SelectValues } from './compiled-select';
 
 /**
  * Adds scope, filters, keyset and order to a query over a table with columns
@@ -39,8 +39,8 @@ export function applyList<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, al
   // SQLite ranges a row value only over plain columns: its amount key, (length(amount), amount), keeps the nested form.
   const style = !params.sort || (!mysql && params.sort.money) ? 'nested' : mysql ? 'or' : 'row';
   const keysets: string[] = [];
-  if (params.after) keysets.push(keyset(keys, 'a', alias, descending ? '<' : '>', style));
-  if (params.before) keysets.push(keyset(keys, 'b', alias, descending ? '>' : '<', style));
+  if (params.after) keysets.push(keyset(qb, keys, 'a', alias, descending ? '<' : '>', style));
+  if (params.before) keysets.push(keyset(qb, keys, 'b', alias, descending ? '>' : '<', style));
   for (const clause of keysets) qb.andWhere(clause, keysetValues(params));
   if (keysets.length > 0) keysetClauses.set(qb, keysets);
   // `last` reads from the list's end backwards; toPage puts the page back in the list's order.
@@ -49,7 +49,11 @@ export function applyList<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, al
   return qb.addOrderBy(`${alias}.id`, direction).limit(params.limit + 1);
 }
 
-/** The keyset conditions `applyList` added to a builder (`countListRows` leaves them out). */
+/**
+ * The keyset conditions `applyList` added to a builder, as the builder writes them (their
+ * columns quoted as its property-name rewriting would quote them): `countListRows` takes them
+ * out of the count's SQL text.
+ */
 const keysetClauses = new WeakMap<SelectQueryBuilder<ObjectLiteral>, string[]>();
 
 /**
@@ -84,12 +88,23 @@ function sortKeys(qb: SelectQueryBuilder<ObjectLiteral>, alias: string, params: 
  *   `nested`: a range from the cursor's digit count down, which steps over the rows of that
  *   digit count beyond the cursor (docs/decisions/0179-connections-both-ways.md).
  */
-function keyset(keys: [string, string][], side: 'a' | 'b', alias: string, op: '<' | '>', style: 'nested' | 'or' | 'row'): string {
+function keyset(
+  qb: SelectQueryBuilder<ObjectLiteral>,
+  keys: [string, string][],
+  side: 'a' | 'b',
+  alias: string,
+  op: '<' | '>',
+  style: 'nested' | 'or' | 'row',
+): string {
   const param = (p: string) => (p.endsWith(':decimal') ? `CAST(:${side}${p.slice(0, -8)} AS DECIMAL(38,0))` : `:${side}${p}`);
-  if (style === 'row') return `(${keys.map(([column]) => column).join(', ')}, ${alias}.id) ${op} (${keys.map(([, p]) => param(p)).join(', ')}, :${side}id)`;
-  let clause = `${alias}.id ${op} :${side}id`;
+  // `r.created_at` as the builder writes it: `"r"."created_at"` (so the clause is found as it is in its SQL).
+  const quoted = (column: string) => column.replace(/\b(\w+)\.(\w+)\b/g, (_, a: string, c: string) => `${qb.escape(a)}.${qb.escape(c)}`);
+  const id = quoted(`${alias}.id`);
+  if (style === 'row') return `(${keys.map(([column]) => quoted(column)).join(', ')}, ${id}) ${op} (${keys.map(([, p]) => param(p)).join(', ')}, :${side}id)`;
+  let clause = `${id} ${op} :${side}id`;
   for (let i = keys.length - 1; i >= 0; i--) {
-    const [column, p] = keys[i];
+    const column = quoted(keys[i][0]);
+    const p = keys[i][1];
     const inner = i === keys.length - 1 ? clause : `(${clause})`;
     clause =
       style === 'or'
@@ -214,22 +229,20 @@ export async function countListRows<E extends ObjectLiteral>(
   params: ListParams,
   indexes?: ListIndexes,
 ): Promise<ListTotal> {
-  const keysets = keysetClauses.get(qb) ?? [];
-  const counted = qb.clone();
-  counted.expressionMap.wheres = counted.expressionMap.wheres.filter((w) => !keysets.includes(w.condition as string));
-  counted
+  const counted = qb
+    .clone()
     .select('1', 'one')
     .orderBy()
     .limit(TOTAL_COUNT_CAP + 1);
+  // The builder's SQL without the keyset: applyList added each as the last condition of its
+  // own, after the scope (`... AND <keyset>`), and nothing else writes that text.
   let sql = counted.getQuery();
+  for (const clause of keysetClauses.get(qb) ?? []) sql = replaceOnce(sql, ` AND ${clause}`, '', 'the keyset condition');
   if (indexes && !params.merchantReference) {
     const index = params.statuses && indexes.byStatus ? indexes.byStatus : indexes.byValue ? indexes.byValue.index : indexes.list;
     const type = qb.connection.options.type;
     const mysql = type === 'mysql' || type === 'mariadb';
-    if (mysql || (indexes.sqliteToo && index === indexes.list)) {
-      const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
-      sql = withIndex(sql, from, qb.escape(index), mysql);
-    }
+    if (mysql || (indexes.sqliteToo && index === indexes.list)) sql = withIndex(sql, tableOf(counted, sql).from, qb.escape(index), mysql);
   }
   const [query, values] = qb.connection.driver.escapeQueryWithParameters(
     `SELECT COUNT(*) AS ${qb.escape('n')} FROM (${sql}) ${qb.escape('counted')}`,
@@ -247,34 +260,38 @@ export async function countListRows<E extends ObjectLiteral>(
  */
 export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, alias: string, params: ListParams, indexes?: ListIndexes): Select<E> {
   if (!indexes || params.merchantReference) return qb;
-  if (params.sort) {
-    if (!indexes.sorts?.includes(params.sort.name)) return qb;
-    return readingIndex(qb, `ix_${qb.expressionMap.mainAlias!.metadata.tableName}_${params.sort.name}_sort`, true);
-  }
+  if (params.sort && !indexes.sorts?.includes(params.sort.name)) return qb;
   const type = qb.connection.options.type;
   const mysql = type === 'mysql' || type === 'mariadb';
-  const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(alias)}`;
   const statuses = params.statuses ?? [];
-  if (indexes.byValue && statuses.length > 0) throw new Error('listRows: byValue is not combined with a status filter');
-  const split = indexes.byValue
-    ? {
-        clause: indexes.byValue.clause,
-        column: indexes.byValue.column,
-        values: indexes.byValue.values,
-        index: indexes.byValue.index,
-        param: 'listValue',
-      }
-    : indexes.byStatus && statuses.length > 0
-      ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
-      : undefined;
-  if (!split || split.values.length === 0) return readingIndex(qb, indexes.list, indexes.sqliteToo);
+  if (!params.sort && indexes.byValue && statuses.length > 0) throw new Error('listRows: byValue is not combined with a status filter');
+  const split = params.sort
+    ? undefined
+    : indexes.byValue
+      ? {
+          clause: indexes.byValue.clause,
+          column: indexes.byValue.column,
+          values: indexes.byValue.values,
+          index: indexes.byValue.index,
+          param: 'listValue',
+        }
+      : indexes.byStatus && statuses.length > 0
+        ? { clause: statusClause(alias), column: 'status', values: statuses, index: indexes.byStatus, param: 'listStatus' }
+        : undefined;
+  // The list index on SQLite, unless asked: the optimizer chooses, the builder runs as it is.
+  if (!params.sort && !split?.values.length && !mysql && !indexes.sqliteToo) return qb;
+  // The builder's SQL, written once: its text does not depend on the parameters set below.
+  const outer = qb.getQuery();
+  const { name: table, from } = tableOf(qb, outer);
+  if (params.sort) return indexed(qb, outer, from, `ix_${table}_${params.sort.name}_sort`, true);
+  if (!split || split.values.length === 0) return indexed(qb, outer, from, indexes.list, indexes.sqliteToo);
   // The split filter as the builder writes it, `... IN (:...values)`, and one of its values instead.
   const list = /^\S+ IN \(:\.\.\.(\w+)\)$/.exec(split.clause);
   if (!list) throw new Error(`listRows: the ${split.column} filter "${split.clause}" is not "<column> IN (:...<param>)"`);
   const oneValue = (sql: string, i: number) => replaceOnce(sql, `IN (:...${list[1]})`, `= :${split.param}${i}`, `the ${split.column} filter`);
   split.values.forEach((value, i) => qb.setParameter(`${split.param}${i}`, value));
   if (split.values.length === 1) {
-    const sql = oneValue(qb.getQuery(), 0);
+    const sql = oneValue(outer, 0);
     return { qb, sql: mysql ? withIndex(sql, from, qb.escape(split.index), true) : sql };
   }
   // Whole rows (the outer query picks the columns), and ORDER BY on the table's columns: with
@@ -287,7 +304,6 @@ export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<
     return `SELECT * FROM (${sql}) ${qb.escape(`${alias}_${i}`)}`;
   });
   // The outer query: the builder's selection and order, over the branches instead of the table.
-  const outer = qb.getQuery();
   const start = outer.indexOf(from);
   const order = outer.lastIndexOf(' ORDER BY ');
   if (start < 0 || order < start) throw new Error(`listRows: no "${from} ... ORDER BY" in the list query`);
@@ -301,10 +317,24 @@ export function prepareListRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<
  */
 export function readingIndex<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, index: string, sqliteToo = false): Select<E> {
   const type = qb.connection.options.type;
+  if (type !== 'mysql' && type !== 'mariadb' && !sqliteToo) return qb;
+  const sql = qb.getQuery();
+  return indexed(qb, sql, tableOf(qb, sql).from, index, sqliteToo);
+}
+
+/** `readingIndex` for the builder's SQL `sql`, whose `FROM <table> <alias>` is `from`. */
+function indexed<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>, sql: string, from: string, index: string, sqliteToo = false): Select<E> {
+  const type = qb.connection.options.type;
   const mysql = type === 'mysql' || type === 'mariadb';
   if (!mysql && !sqliteToo) return qb;
-  const from = `FROM ${qb.escape(qb.expressionMap.mainAlias!.metadata.tableName)} ${qb.escape(qb.alias)}`;
-  return { qb, sql: withIndex(qb.getQuery(), from, qb.escape(index), mysql) };
+  return { qb, sql: withIndex(sql, from, qb.escape(index), mysql) };
+}
+
+/** The table the list query `sql` of `qb` reads (`FROM <table> <alias>`, as the builder writes it). */
+function tableOf(qb: SelectQueryBuilder<ObjectLiteral>, sql: string): MainTable {
+  const table = mainTable(qb, sql);
+  if (!table) throw new Error(`listRows: no "FROM <table> ${qb.escape(qb.alias)}" in the list query`);
+  return table;
 }
 
 /**

@@ -6,7 +6,7 @@
  * balance at interval_start, the total of each balance-transaction type in the interval, and
  * the balance at interval_end.
  */
-import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { runRawSelect, runSelect, type Select } from '../../db/compiled-select';
 import type { Db } from '../../db/db';
 import { readingIndex } from '../../db/list-query';
@@ -43,7 +43,7 @@ interface Keyed {
 }
 
 /**
- * Pages of `qb`'s rows (scope, interval and currency applied) in keyset order, each page read in
+ * Pages of the rows of `entity` that `build` selects (scope, interval and currency applied) in keyset order, each page read in
  * its own short read over the table's list index (its currency index where it has one), forced
  * as lists force it: a range from the cursor, so a page costs the same at any depth. The next
  * page is read while the caller works on this one (one page ahead, so memory stays bounded).
@@ -51,14 +51,15 @@ interface Keyed {
 async function* pagesOf<E extends ObjectLiteral, R>(
   db: Db,
   q: ReportQuery,
-  build: (em: EntityManager) => SelectQueryBuilder<E>,
+  entity: EntityTarget<E>,
+  build: (qb: SelectQueryBuilder<E>) => SelectQueryBuilder<E>,
   run: (em: EntityManager, select: Select<E>) => Promise<R[]>,
   keyOf: (row: R) => { t: number; id: string },
 ): AsyncGenerator<R[]> {
   const read = (after: { t: number; id: string } | null): Promise<R[]> =>
     db.read((em) => {
-      const qb = build(em);
-      const table = qb.expressionMap.mainAlias!.metadata.tableName;
+      const qb = build(em.createQueryBuilder(entity, 'r'));
+      const table = em.connection.getMetadata(entity).tableName;
       const index = q.currency && CURRENCY_INDEXED.has(table) ? `ix_${table}_currency_list` : `ix_${table}_list`;
       qb.andWhere('r.merchant_id = :merchantId AND r.environment = :environment', q.scope).andWhere('r.created_at >= :start AND r.created_at < :end', {
         start: q.start,
@@ -78,9 +79,14 @@ async function* pagesOf<E extends ObjectLiteral, R>(
   }
 }
 
-/** Pages of entities (what `qb` selects, hydrated as `getMany()` would). */
-async function* keyset<E extends ObjectLiteral & Keyed>(db: Db, q: ReportQuery, build: (em: EntityManager) => SelectQueryBuilder<E>): AsyncGenerator<E[]> {
-  yield* pagesOf(db, q, build, runSelect, (e) => ({ t: e.createdAt.getTime(), id: e.id }));
+/** Pages of entities (what `build` selects of `entity`, mapped as `getMany()` would). */
+async function* keyset<E extends ObjectLiteral & Keyed>(
+  db: Db,
+  q: ReportQuery,
+  entity: EntityTarget<E>,
+  build: (qb: SelectQueryBuilder<E>) => SelectQueryBuilder<E> = (qb) => qb,
+): AsyncGenerator<E[]> {
+  yield* pagesOf(db, q, entity, build, runSelect, (e) => ({ t: e.createdAt.getTime(), id: e.id }));
 }
 
 /** The fee and tax of each of `ids` (payment_fee / payout_fee balance transactions), as positive amounts. */
@@ -134,9 +140,9 @@ interface TxnRaw {
 
 /** Raw rows, not entities: the largest report reads as little as it can. */
 async function* transactions(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
-  const build = (em: EntityManager) => em.createQueryBuilder(BalanceTransaction, 'r').select(TXN_SELECT);
+  const build = (qb: SelectQueryBuilder<BalanceTransaction>) => qb.select(TXN_SELECT);
   const read = (em: EntityManager, select: Select<BalanceTransaction>) => runRawSelect(em, select) as Promise<TxnRaw[]>;
-  for await (const page of pagesOf(db, q, build, read, (r) => ({ t: Number(r.r_created_at), id: r.r_id }))) {
+  for await (const page of pagesOf(db, q, BalanceTransaction, build, read, (r) => ({ t: Number(r.r_created_at), id: r.r_id }))) {
     yield page.map((r) => [
       r.r_id,
       at(r.r_created_at),
@@ -157,8 +163,8 @@ async function* transactions(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
 /** Sums of `net` per currency (and per type) of the scope's transactions in [from, to), streamed by keyset. */
 async function sums(db: Db, q: ReportQuery, from: number, to: number): Promise<Map<string, Map<string, bigint>>> {
   const out = new Map<string, Map<string, bigint>>();
-  for await (const page of keyset(db, { ...q, start: from, end: to }, (em) =>
-    em.createQueryBuilder(BalanceTransaction, 'r').select(['r.id', 'r.createdAt', 'r.currency', 'r.type', 'r.net']),
+  for await (const page of keyset(db, { ...q, start: from, end: to }, BalanceTransaction, (qb) =>
+    qb.select(['r.id', 'r.createdAt', 'r.currency', 'r.type', 'r.net']),
   )) {
     for (const t of page) {
       const byType = out.get(t.currency) ?? new Map<string, bigint>();
@@ -183,7 +189,7 @@ async function* summary(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
 }
 
 async function* payments(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
-  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(PaymentIntent, 'r'))) {
+  for await (const page of keyset(db, q, PaymentIntent)) {
     const fees = await feesOf(
       db,
       q.scope,
@@ -214,7 +220,7 @@ async function* payments(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
 }
 
 async function* payouts(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
-  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(PayoutIntent, 'r'))) {
+  for await (const page of keyset(db, q, PayoutIntent)) {
     const fees = await feesOf(
       db,
       q.scope,
@@ -244,7 +250,7 @@ async function* payouts(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
 }
 
 async function* refunds(db: Db, q: ReportQuery): AsyncGenerator<Row[]> {
-  for await (const page of keyset(db, q, (em) => em.createQueryBuilder(Refund, 'r'))) {
+  for await (const page of keyset(db, q, Refund)) {
     yield page.map((r) => [
       r.id,
       time(r.createdAt),

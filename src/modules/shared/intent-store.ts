@@ -52,8 +52,8 @@ export class IntentStore<E extends IntentRow, W> {
   private forWire(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
     if (this.wireColumns === undefined) {
       const omit = new Set<string>(this.options.wireOmits ?? []);
-      this.wireColumns =
-        omit.size === 0 ? null : qb.expressionMap.mainAlias!.metadata.columns.filter((c) => !omit.has(c.propertyName)).map((c) => `r.${c.propertyPath}`);
+      const { columns } = qb.connection.getMetadata(this.entity);
+      this.wireColumns = omit.size === 0 ? null : columns.filter((c) => !omit.has(c.propertyName)).map((c) => `r.${c.propertyName}`);
     }
     return this.wireColumns ? qb.select(this.wireColumns) : qb;
   }
@@ -160,19 +160,15 @@ export class IntentStore<E extends IntentRow, W> {
     // The SQL is built once per shape (filters present, page size); see compiledSelect.
     // The order is part of the shape: a sort, its direction and `last` change the SQL, not only its values.
     const order = `${params.sort?.name ?? 'created_at'}:${params.reverse ? 'asc' : 'desc'}${params.fromEnd ? ':last' : ''}`;
-    const indexes = (table: string) => listIndexesOf(table, true, Object.keys(this.listSpec.sorts ?? {}));
     const rows = await this.db.read(async (em) => {
+      // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000),
+      // and the sorted ones ix_<table>_<sort>_sort (migration 1741617900000).
+      const indexes = listIndexesOf(em.connection.getMetadata(this.entity).tableName, true, Object.keys(this.listSpec.sorts ?? {}));
       const build = () => this.forWire(applyList(em.createQueryBuilder(this.entity, 'r'), 'r', scope, params));
-      const page: E[] & { total?: ListTotal } = await compiledSelect(em, `${this.idKind}.list:${params.limit}:${order}`, listValues(scope, params), () => {
-        const qb = build();
-        // Every intent table has ix_<table>_list and ix_<table>_status_list (migration 1733700000000),
-        // and the sorted ones ix_<table>_<sort>_sort (migration 1741617900000).
-        return prepareListRows(qb, 'r', params, indexes(qb.expressionMap.mainAlias!.metadata.tableName));
-      });
-      if (params.count) {
-        const qb = build();
-        page.total = await countListRows(em, qb, 'r', params, indexes(qb.expressionMap.mainAlias!.metadata.tableName));
-      }
+      const page: E[] & { total?: ListTotal } = await compiledSelect(em, `${this.idKind}.list:${params.limit}:${order}`, listValues(scope, params), () =>
+        prepareListRows(build(), 'r', params, indexes),
+      );
+      if (params.count) page.total = await countListRows(em, build(), 'r', params, indexes);
       return page;
     });
     return toPage(rows, params, this.listSpec.resource, scope, this.toWire);
