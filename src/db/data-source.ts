@@ -11,6 +11,7 @@ import { DEFAULT_DB_SETTINGS, type DatabaseConfig, type DbSettings } from '../co
 import { MIGRATIONS } from './migrations';
 import { CountingLogger } from './query-counter';
 import { GALERA_CAUSAL_READS, mysqlWithSession } from './mysql-session';
+import { StatementTimers } from './unit';
 
 /** `entities` come from the module registry (src/modules/index.ts); the kernel names no module. */
 export function createDataSource(
@@ -33,8 +34,11 @@ export function createDataSource(
     options = {
       ...common,
       type: 'mysql',
-      // mysql2, with session settings on every new pooled connection (./mysql-session.ts).
+      // mysql2, with session settings on every new pooled connection and the pool's open
+      // connections kept (./mysql-session.ts).
       driver: mysqlWithSession(mysql2, [GALERA_CAUSAL_READS], logger),
+      // The statement limit of a unit of work times TypeORM's queries by their events (./unit.ts).
+      subscribers: [StatementTimers],
       url: database.url,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',

@@ -4,11 +4,12 @@
  * server probed (src/db/outage.ts). A missed limit or an outage destroys the connection; that
  * and every unavailability error become DatabaseUnavailableError.
  *
- * The statement limit is kept through TypeORM's query events: a subscriber's `beforeQuery`
- * starts the statement's timer for a runner of a running unit, and its `afterQuery` stops it;
- * a statement sent past TypeORM (a prepared one) is timed by `watchedStatement`.
+ * The statement limit is kept through TypeORM's query events: `StatementTimers`, a subscriber
+ * in the DataSource's `subscribers` option (src/db/data-source.ts), starts the statement's
+ * timer in `beforeQuery` for a runner of a running unit and stops it in `afterQuery`; a
+ * statement sent past TypeORM (a prepared one) is timed by `watchedStatement`.
  */
-import type { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { EventSubscriber, type AfterQueryEvent, type BeforeQueryEvent, type DataSource, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import type { DbSettings } from '../config';
 import { connectRunner, destroyConnection, within } from './deadline';
 import { DatabaseUnavailableError, isDatabaseUnavailable, reasonOf } from './errors';
@@ -39,6 +40,21 @@ export async function watchedStatement<T>(runner: QueryRunner, statement: () => 
   }
 }
 
+/**
+ * Times each statement TypeORM sends on a running unit's query runner (MySQL/MariaDB): a
+ * subscriber of the DataSource, named in its `subscribers` option (TypeORM makes one).
+ */
+@EventSubscriber()
+export class StatementTimers implements EntitySubscriberInterface {
+  beforeQuery(event: BeforeQueryEvent): void {
+    if (event.queryRunner) watches.get(event.queryRunner)?.start();
+  }
+
+  afterQuery(event: AfterQueryEvent): void {
+    if (event.queryRunner) watches.get(event.queryRunner)?.stop();
+  }
+}
+
 export class Units {
   private closed = false;
 
@@ -47,16 +63,11 @@ export class Units {
     private readonly settings: DbSettings,
     private readonly probe: OutageProbe,
   ) {
-    if (ds.options.type !== 'mysql') return;
-    const subscriber: EntitySubscriberInterface = {
-      beforeQuery(event) {
-        if (event.queryRunner) watches.get(event.queryRunner)?.start();
-      },
-      afterQuery(event) {
-        if (event.queryRunner) watches.get(event.queryRunner)?.stop();
-      },
-    };
-    ds.subscribers.push(subscriber);
+    // Without the subscriber no statement of a unit would be timed: refused, not left unbounded.
+    const subscribers = ds.options.subscribers;
+    if (ds.options.type === 'mysql' && !(Array.isArray(subscribers) && subscribers.includes(StatementTimers))) {
+      throw new Error('Units: the DataSource has no StatementTimers subscriber (make it with createDataSource)');
+    }
   }
 
   /** New units are refused (the pool is closing). */
