@@ -1,5 +1,6 @@
 /** Time limits on database work: a promise raced against a timer, and a connection closed for good. */
 import type { DataSource, QueryRunner } from 'typeorm';
+import { openConnections } from './mysql-session';
 
 /**
  * Settles like `work`, or rejects with `onTimeout()`'s error after `ms`; calls `slow` if
@@ -34,19 +35,12 @@ export interface PoolConnection {
 }
 
 /**
- * Keeps `open` equal to `ds`'s open pool connections (MySQL). It also gives each connection an
- * 'error' listener: mysql2 gives a pooled connection one `once('error')` listener, and a second
- * error on a dead connection (a server killed under load) would otherwise be an uncaught
- * 'error' event, ending the process.
+ * Keeps `open` equal to `ds`'s open pool connections (MySQL), as the mysql2 module the
+ * DataSource was made with tracks them (src/db/mysql-session.ts, which also gives each one
+ * an 'error' listener of its own).
  */
 export function watchPool(ds: DataSource, open: Set<PoolConnection>): void {
-  type Conn = PoolConnection & { on(e: 'error' | 'end', f: () => void): void };
-  const pool = (ds.driver as unknown as { pool?: { on(event: 'connection', fn: (c: Conn) => void): void } }).pool;
-  pool?.on('connection', (connection) => {
-    open.add(connection);
-    connection.on('error', () => open.delete(connection));
-    connection.on('end', () => open.delete(connection));
-  });
+  openConnections(ds, open);
 }
 
 /** The driver connection each unit's query runner was given (what TypeORM's public `connect()` answers with). */

@@ -7,9 +7,11 @@
  * to anyone, and a connection runs its commands in order, so these statements run before
  * any statement of the gateway on that connection (also the very first connection, with
  * which TypeORM checks the credentials). Each new connection is also asked whether its server
- * replicates with Galera (`multiStatementSafe`).
+ * replicates with Galera (`multiStatementSafe`), gets an 'error' listener of its own, and is
+ * kept among the pool's open connections until it ends (`openConnections`: what Db closes by
+ * hand when the pool does not end).
  */
-import type { Logger as TypeOrmLogger } from 'typeorm';
+import type { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 
 export interface SessionStatement {
   sql: string;
@@ -40,6 +42,7 @@ export const GALERA_CAUSAL_READS: SessionStatement = {
 
 interface PoolConnectionLike {
   query(sql: string, cb: (err: (Error & { errno?: number; code?: string }) | null, rows?: unknown) => void): unknown;
+  on(event: 'error' | 'end', listener: () => void): unknown;
 }
 
 /** Connections known to be on a server without Galera replication (`@@wsrep_on` off, or no such variable). */
@@ -60,13 +63,33 @@ interface PoolLike {
 }
 type Mysql2Module = { createPool(options: unknown): PoolLike } & Record<string, unknown>;
 
+/** The open connections of the pools a module made by `mysqlWithSession` created, and the sets kept equal to them. */
+interface Opened {
+  open: Set<object>;
+  watchers: Set<Set<object>>;
+}
+
+/** By the module `mysqlWithSession` made: what TypeORM was handed as its `driver` option. */
+const opened = new WeakMap<object, Opened>();
+
 /** The mysql2 module, with pools that run `statements` on each new connection. */
 export function mysqlWithSession(mysql2: Mysql2Module, statements: SessionStatement[], logger?: TypeOrmLogger): Mysql2Module {
-  return {
+  const connections: Opened = { open: new Set(), watchers: new Set() };
+  const module: Mysql2Module = {
     ...mysql2,
     createPool(options: unknown) {
       const pool = mysql2.createPool(options);
       pool.on('connection', (conn) => {
+        // mysql2 gives a pooled connection one `once('error')` listener: a second error on a dead
+        // connection (a server killed under load) would otherwise be an uncaught 'error' event.
+        const gone = () => {
+          connections.open.delete(conn);
+          for (const set of connections.watchers) set.delete(conn);
+        };
+        conn.on('error', gone);
+        conn.on('end', gone);
+        connections.open.add(conn);
+        for (const set of connections.watchers) set.add(conn);
         conn.query('SELECT @@wsrep_on AS w', (err, rows) => {
           const off = err ? err.errno === ER_UNKNOWN_SYSTEM_VARIABLE : !Number((rows as { w?: unknown }[] | undefined)?.[0]?.w);
           if (off) standalone.add(conn);
@@ -82,4 +105,20 @@ export function mysqlWithSession(mysql2: Mysql2Module, statements: SessionStatem
       return pool;
     },
   };
+  opened.set(module, connections);
+  return module;
+}
+
+/**
+ * Keeps `into` equal to the open pool connections of `ds` (its connections open now, and
+ * those it opens or loses later), for a DataSource whose `driver` option is a module made by
+ * `mysqlWithSession` (src/db/data-source.ts); false for any other (nothing is kept).
+ */
+export function openConnections(ds: DataSource, into: Set<object>): boolean {
+  const driver: unknown = ds.options.type === 'mysql' ? ds.options.driver : undefined;
+  const connections = typeof driver === 'object' && driver !== null ? opened.get(driver) : undefined;
+  if (!connections) return false;
+  for (const conn of connections.open) into.add(conn);
+  connections.watchers.add(into);
+  return true;
 }

@@ -6,6 +6,7 @@
  * new units are refused at once at the gate (`refusal`) without touching the pool, and the
  * probe keeps asking until the first answer ends the outage (`onAvailable` listeners run).
  */
+import { createConnection, type SslOptions } from 'mysql2';
 import type { DataSource } from 'typeorm';
 import type { DbSettings } from '../config';
 import { DatabaseUnavailableError } from './errors';
@@ -27,11 +28,6 @@ interface RawConnection {
   on(event: 'error' | 'end', listener: () => void): void;
   query(sql: string, callback: (err: Error | null, result: unknown) => void): void;
   end(callback: () => void): void;
-}
-
-/** What mysql2 module TypeORM's MySQL driver loaded (its public `mysql` property). */
-interface Mysql2Module {
-  createConnection(options: object): RawConnection;
 }
 
 export class OutageProbe {
@@ -151,9 +147,14 @@ export class OutageProbe {
   }
 
   private openProbeConnection(): RawConnection {
-    const options = this.ds.options as { url?: string; ssl?: unknown };
-    const mysql = (this.ds.driver as unknown as { mysql: Mysql2Module }).mysql;
-    const conn = mysql.createConnection({ uri: options.url, ssl: options.ssl, connectTimeout: this.settings.probeTimeoutMs });
+    const options = this.ds.options;
+    if (options.type !== 'mysql') throw new Error('the outage probe asks MySQL/MariaDB only');
+    // mysql2 itself, not through the DataSource's pool: the probe needs none of its session settings.
+    const conn: RawConnection = createConnection({
+      uri: options.url,
+      ssl: options.ssl as string | SslOptions | undefined,
+      connectTimeout: this.settings.probeTimeoutMs,
+    });
     const forget = () => {
       if (this.probeConnection === conn) this.probeConnection = undefined;
     };

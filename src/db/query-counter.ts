@@ -4,7 +4,7 @@
  * verb and tables (safe-log.ts), never by its text or parameters; the duration of a slow
  * one is `durationMs` (pino's own `time` is the line's timestamp).
  */
-import type { Logger as OrmLogger, QueryRunner } from 'typeorm';
+import type { DataSource, Logger as OrmLogger, QueryRunner } from 'typeorm';
 import type { Logger } from 'pino';
 import { describeStatement, serializeError } from './safe-log';
 
@@ -32,6 +32,11 @@ export class CountingLogger implements OrmLogger {
   log(level: 'log' | 'info' | 'warn', message: unknown): void {
     if (level === 'warn') this.out?.warn({ message: typeof message === 'string' ? message : String(message) }, 'typeorm');
   }
+}
+
+/** `ds`'s logger where it is a CountingLogger (the service's, src/db/data-source.ts): where Db can read its statement counts. */
+export function countingLogger(ds: DataSource): CountingLogger | undefined {
+  return ds.logger instanceof CountingLogger ? ds.logger : undefined;
 }
 
 /** Logs (and counts) a statement sent in the same query as another one: one more statement, no more round trip. */
