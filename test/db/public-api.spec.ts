@@ -1,0 +1,80 @@
+/**
+ * TypeORM and the database drivers are used through their public, documented API only
+ * (docs/decisions/0181-typeorm-public-api.md): src/ names none of their internals. Each entry
+ * of INTERNALS is one way in that was used before, or a close relative: a query builder's
+ * expression map, TypeORM's own hydration (load listeners, the driver's hydration, the
+ * transformer helpers), the DataSource's subscriber list edited in place, the driver or its
+ * pool reached by a cast, deep imports. ALLOWED names the few uses left in files another
+ * change owns, each by its file and its exact text.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SRC = path.resolve(__dirname, '../../../src');
+
+const INTERNALS: [name: string, pattern: RegExp][] = [
+  ['a query builder expression map', /\bexpressionMap\b/],
+  ['entity load listeners', /\bafterLoadListeners\b/],
+  ["the driver's hydration", /\bprepareHydratedValue\b/],
+  ["TypeORM's hydrator or its helpers", /\b(RawSqlResultsToEntityTransformer|ApplyValueTransformers|DriverUtils|getMetadataArgsStorage)\b/],
+  ['an entity made as the hydrator makes it', /\bfromDeserializer\b/],
+  ['the subscriber list edited in place', /\bsubscribers\.(push|unshift|splice)\(/],
+  ["the query runner's broadcaster", /\bbroadcaster\b/],
+  ['the driver reached by a cast', /\bdriver\s+as\s+/],
+  ["the driver's pool or module", /\.driver\)?\.(pool|mysql|master|slaves|databaseConnection|sqlite)\b/],
+  ["TypeORM's logger read by a cast", /\blogger as unknown as\b/],
+  ['a deep import', /(from|require\()\s*'(typeorm|mysql2|better-sqlite3)\//],
+];
+
+/** Uses in files another change owns: [file under src/, exact text of the line's use]. */
+const ALLOWED: [file: string, text: string][] = [
+  // Db's statement counts read the DataSource's logger (src/db/query-counter.ts `countingLogger` reads it without a cast).
+  ['db/db.ts', 'this.ds.logger as unknown as CountingLogger'],
+];
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return tsFiles(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Every use of an internal in `text` (the file `file`, relative to src/), as "file:line: what: the line". */
+function internalsIn(file: string, text: string): string[] {
+  return text.split('\n').flatMap((line, i) =>
+    INTERNALS.filter(([, pattern]) => pattern.test(line))
+      .filter(() => !ALLOWED.some(([f, allowed]) => f === file && line.includes(allowed)))
+      .map(([name]) => `${file}:${i + 1}: ${name}: ${line.trim()}`),
+  );
+}
+
+test('src/ uses no internal of TypeORM or of the database drivers', () => {
+  const files = tsFiles(SRC);
+  expect(files.length).toBeGreaterThan(100);
+  const found = files.flatMap((full) => internalsIn(path.relative(SRC, full), fs.readFileSync(full, 'utf8')));
+  expect(found).toEqual([]);
+});
+
+test.each([
+  ['src/db/list-query.ts', "  counted.expressionMap.wheres = counted.expressionMap.wheres.filter((w) => w.condition !== '');"],
+  ['src/db/compiled-select.ts', '    entity[property] = driver.prepareHydratedValue(value, column) as unknown;'],
+  ['src/db/unit.ts', '    ds.subscribers.push(subscriber);'],
+  ['src/db/outage.ts', '    const mysql = (this.ds.driver as unknown as { mysql: Mysql2Module }).mysql;'],
+  ['src/db/deadline.ts', '  const pool = (ds.driver as unknown as { pool?: Pool }).pool;'],
+  ['src/db/prepared.ts', "import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';"],
+  ['src/db/tx.ts', '    return (this.ds.logger as unknown as CountingLogger).count;'],
+])('a use planted in %s is found', (file, line) => {
+  expect(internalsIn(file.slice('src/'.length), `// a file\n${line}\n`)).toHaveLength(1);
+});
+
+test("the allowed uses are allowed in their own file only, and the line's other uses still count", () => {
+  const [file, text] = ALLOWED[0];
+  expect(internalsIn(file, `    return (${text}).count ?? 0;`)).toEqual([]);
+  expect(internalsIn('db/unit.ts', `    return (${text}).count ?? 0;`)).toHaveLength(1);
+});
+
+test('entities declare no load listeners: the row mapper of compiled selects would not call them', () => {
+  const listeners = tsFiles(SRC).filter((full) => /@AfterLoad\(|^\s*(async\s+)?afterLoad\s*\(/m.test(fs.readFileSync(full, 'utf8')));
+  expect(listeners.map((full) => path.relative(SRC, full))).toEqual([]);
+});
