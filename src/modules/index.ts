@@ -9,6 +9,7 @@ import { auditModule } from './audit/audit.module';
 import { authModule } from './auth/auth.module';
 import { balancesModule } from './balances/balance.module';
 import { batchesModule } from './batches/batch.module';
+import { batchProgressModule } from './batch-progress/batch-progress.module';
 import { eventsModule } from './events/event.module';
 import { graphModule } from './graph/graph.module';
 import { financeModule } from './finance/finance.module';
@@ -38,6 +39,7 @@ export const MODULES: readonly AnyModule[] = [
   webhooksModule,
   balancesModule,
   approvalsModule,
+  batchProgressModule,
   payoutsModule,
   batchesModule,
   topupsModule,

@@ -3,7 +3,8 @@
  * translate). A valid batch holds its totals (one reservation per currency) until it is
  * approved, when every row becomes a payout intent in `processing` and the reservation moves
  * to them, or cancelled, when it is released. Its payouts settle one by one (the payouts'
- * scheduler or test helpers); the last one completes the batch.
+ * scheduler or test helpers); the last one completes the batch (src/modules/batch-progress,
+ * which the payouts' settle path calls).
  */
 import type { Db } from '../../db/db';
 import { PrepareAndRetry } from '../../db/db';
@@ -11,7 +12,6 @@ import { insertAll, insertRows } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
-import { isoInstant } from '../../domain/instant';
 import { parseListQuery, type Page } from '../../domain/listing';
 import type { Actor, RequestContext, Scope } from '../../domain/scope';
 import type { Done } from '../../ops/operation';
@@ -24,10 +24,11 @@ import { PayoutBatch, PayoutBatchItem, type RowError } from './batch.entity';
 import { chunks, totalsOf } from './batch.rows';
 import { BATCH_ITEMS_LIST, BATCH_LIST, type PayoutBatchWire } from './batch.schemas';
 import { batchStates } from './batch.states';
+import { batchToWire } from './batch.wire';
 import { approveItems } from './batch.approve';
 import type { CreatePayoutInput } from '../payouts/payout.service';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
-import { approvalToWire, vote } from '../approvals/approval-rules';
+import { vote } from '../approvals/approval-rules';
 import { personOf } from '../../domain/permissions';
 
 /** A create, parsed: the rows' payouts (when every row passed) and every row's error. */
@@ -53,25 +54,9 @@ const CHUNK = 500;
 const reserved = { entryType: 'payout_batch_reserved', move: 'reserve' } as const;
 const released = { entryType: 'payout_batch_released', move: 'release' } as const;
 
-export function batchToWire(b: PayoutBatch): PayoutBatchWire {
-  return {
-    object: 'payout_batch',
-    id: b.id,
-    status: b.status,
-    item_count: b.itemCount,
-    totals: b.totals,
-    errors: b.errors,
-    approvals_required: b.approvalsRequired,
-    approvals: (b.approvals ?? []).map(approvalToWire),
-    created_at: isoInstant(b.createdAt),
-    updated_at: isoInstant(b.updatedAt),
-  };
-}
-
 export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire> {
   constructor(private readonly deps: BatchServiceDeps) {
     super(new IntentStore(deps.db, PayoutBatch, 'payoutBatch', 'payout batch', BATCH_LIST, batchToWire));
-    deps.payouts.onSettled((tx, actor, payout) => this.itemSettled(tx, actor, payout));
   }
 
   /**
@@ -186,27 +171,6 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     const params = parseListQuery(query, BATCH_ITEMS_LIST, scope);
     await this.get(scope, id);
     return this.deps.payouts.list(scope, { ...params, extra: { payout_batch: id } });
-  }
-
-  /** A payout of a batch settled: counted on the batch, and the last one completes it. */
-  private async itemSettled(tx: Tx, actor: Actor, payout: PayoutIntent): Promise<void> {
-    if (payout.payoutBatch === null) return;
-    const succeeded = payout.status === 'succeeded' ? 1 : 0;
-    await tx
-      .createQueryBuilder()
-      .update(PayoutBatch)
-      .set({ succeededCount: () => `succeeded_count + ${succeeded}`, failedCount: () => `failed_count + ${1 - succeeded}` })
-      .where('id = :id AND merchant_id = :merchantId AND environment = :environment', {
-        id: payout.payoutBatch,
-        merchantId: actor.merchantId,
-        environment: actor.environment,
-      })
-      .execute();
-    const batch = await this.store.lock(tx, actor, payout.payoutBatch);
-    if (batch.status !== 'processing' || batch.succeededCount + batch.failedCount < batch.itemCount) return;
-    const now = new Date();
-    await this.store.transition(tx, actor, batch, batch.failedCount === 0 ? 'completed' : 'partially_completed', {}, now);
-    await this.record(tx, actor, batch, 'completed', now);
   }
 
   /** Each reference already used in the scope, and by what: a batch (`pob_...`) or a payout of its own (`po_...`). */

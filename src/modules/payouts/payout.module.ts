@@ -15,6 +15,7 @@ import { PayoutService, type PayoutIntentWire } from './payout.service';
 import { simulatedPayoutConnector } from './simulated-payout.provider';
 import { liveGated, type LiveCheck } from '../../ops/operation';
 import { providersModule } from '../providers/provider.module';
+import { batchProgressModule } from '../batch-progress/batch-progress.module';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -26,8 +27,8 @@ registerNode('po', PayoutIntentType, (loaders, id) => loaders.payoutIntent.load(
 
 export const payoutsModule = defineModule({
   name: 'payouts',
-  uses: { balances: balancesModule, events: eventsModule, approvals: approvalsModule, providers: providersModule },
-  provide({ db, cipher, config, log }, { balances, events, approvals, providers }) {
+  uses: { balances: balancesModule, events: eventsModule, approvals: approvalsModule, providers: providersModule, batchProgress: batchProgressModule },
+  provide({ db, cipher, config, log }, { balances, events, approvals, providers, batchProgress }) {
     const accounts = {
       active: (environment: 'test' | 'live', merchantId: string, em?: Parameters<typeof providers.liveConnectors.active>[2]) =>
         providers.liveConnectors.active(environment, merchantId, em),
@@ -44,6 +45,7 @@ export const payoutsModule = defineModule({
       accounts,
       recheckMs: config.providerReconcileAfterMs,
       log: log.child({ component: 'providers' }),
+      batchItems: batchProgress.batchProgress,
     });
     // Live mode pays out through a provider account that makes payouts (Opn's transfers).
     const paysOut: LiveCheck = async (scope, tx) => (await accounts.active(scope.environment, scope.merchantId, tx)).some((c) => c.payout !== undefined);

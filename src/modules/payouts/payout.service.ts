@@ -49,8 +49,13 @@ export const PAYOUT_LIST: ListSpec = {
   extra: { payout_batch: { schema: Type.String({ minLength: 1, maxLength: 64, description: 'Only the payout intents of this payout batch.' }) } },
 };
 
-/** Told of every payout settled (succeeded or failed), in the settling transaction. */
-export type SettledListener = (tx: Tx, actor: Actor, payout: PayoutIntent) => Promise<void>;
+/**
+ * What a settled payout (succeeded or failed) means to its payout batch, called in the settling
+ * transaction (the batch progress module's `itemSettled`).
+ */
+export interface BatchItems {
+  itemSettled(tx: Tx, actor: Actor, payout: PayoutIntent): Promise<void>;
+}
 
 export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
   return {
@@ -130,11 +135,12 @@ export interface PayoutServiceDeps {
   /** How long a transfer pending at a real provider waits before it is read back again. */
   recheckMs?: number;
   log?: Pick<Logger, 'info' | 'warn'>;
+  /** The batches a settled payout counts on (none: a payout's batch is not counted, e.g. in a test without batches). */
+  batchItems?: BatchItems;
 }
 
 export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
   readonly lifecycle: Lifecycle<PayoutIntent, PayoutStatus, PayoutTransition, PayoutIntentWire>;
-  private readonly settledListeners: SettledListener[] = [];
 
   constructor(private readonly deps: PayoutServiceDeps) {
     const store = new IntentStore(deps.db, PayoutIntent, 'payoutIntent', 'payout intent', PAYOUT_LIST, payoutToWire, {
@@ -354,11 +360,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     });
   }
 
-  /** `listener` is told of every payout settled from now on (payout batches count their items). */
-  onSettled(listener: SettledListener): void {
-    this.settledListeners.push(listener);
-  }
-
+  /** Settles `p` as `outcome` says, then counts it on its batch (if it has one). */
   private async applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
     const wire =
       outcome.status === 'succeeded'
@@ -368,7 +370,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
             failureCode: outcome.failureCode,
             failureMessage: outcome.failureMessage,
           });
-    for (const listener of this.settledListeners) await listener(em, actor, p);
+    if (this.deps.batchItems) await this.deps.batchItems.itemSettled(em, actor, p);
     return wire;
   }
 }
