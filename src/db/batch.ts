@@ -1,6 +1,8 @@
 /**
- * Statements sent together. A unit of work's last writes (src/db/tx.ts `atEnd`) are batches:
- * their statements, and what follows from the results (`after`). On MySQL/MariaDB consecutive
+ * Statements sent together. A unit of work's last writes are batches: their statements, and
+ * what follows from the results (`after`). A service's write returns them as values (`EndWork`,
+ * `Written`), its callers hand them up, and the unit sends them at its end, just before its
+ * COMMIT (src/db/tx.ts `commitWith`). On MySQL/MariaDB consecutive
  * batches go as ONE multi-statement query (one round trip; the server runs them in order and
  * stops at the first error); on SQLite and on a Galera node one by one.
  *
@@ -30,6 +32,17 @@ export interface Batch<R = unknown> {
 
 /** Work for the end of a unit of work: a batch, or a function for work that must read before it writes. */
 export type EndWork = Batch | (() => Promise<unknown>);
+
+/**
+ * What a write gives back: its value (the wire record, say) and the work it leaves for the end
+ * of its unit (the ledger effect and the event that take the merchant's hot locks), in order.
+ * The caller passes `end` on, after the end work of what it did before, up to the one place
+ * that ends the unit (src/ops/phases.ts, or a job's `db.unit`).
+ */
+export interface Written<T> {
+  value: T;
+  end: EndWork[];
+}
 
 /**
  * How a batch guards its UPDATEs (`exactlyOneRow`): an IF after the UPDATE (MariaDB runs one

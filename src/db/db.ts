@@ -1,7 +1,9 @@
 /**
  * The unit of work. Every state transition runs inside `db.tx`, so the record change,
- * its event row and its ledger rows commit together or not at all. `tx` hands its function a
- * `Tx` (src/db/tx.ts): the unit's EntityManager, its end-of-unit work, and its transaction.
+ * its event row and its ledger rows commit together or not at all. `unit` hands its function a
+ * `Tx` (src/db/tx.ts): the unit's EntityManager and its transaction; the function returns its
+ * value and the work for the unit's end (src/db/batch.ts `Written`), which the Tx sends with
+ * the COMMIT. `tx` is a unit whose function leaves no such work.
  *
  * MySQL/MariaDB: each unit of work (`tx`, and `read`) takes its own pooled connection;
  * deadlocks and lock wait time-outs are retried, with exponential back-off. On a Galera
@@ -33,7 +35,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, MigrationExecutor, QueryRunner } from 'typeorm';
 import { DEFAULT_DB_SETTINGS, type DbSettings } from '../config';
-import type { GuardForm } from './batch';
+import type { GuardForm, Written } from './batch';
 import { destroyConnection, watchPool, within, type PoolConnection } from './deadline';
 import { backoffMs, ConflictRetriesExhausted, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
 import { OutageProbe, type DbLog } from './outage';
@@ -142,12 +144,18 @@ export class Db {
     this.probe.onAvailable(listener);
   }
 
+  /** Runs `fn` in one transaction, then COMMIT: a `unit` that leaves no end-of-unit work. */
+  tx<T>(fn: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    return this.unit(async (tx) => ({ value: await fn(tx), end: [] }), options);
+  }
+
   /**
-   * Runs `fn` in one transaction, then the work it queued with `tx.atEnd`, then COMMIT;
-   * retried from the start on deadlock or lock wait time-out (MySQL), and after preparing what
-   * a `PrepareAndRetry` asked for. On MySQL the whole of it, retries included, has DB_TX_TIMEOUT_MS.
+   * Runs `fn` in one transaction, then the end-of-unit work it returned (in its order, the
+   * merchant's hot locks last), then COMMIT; `fn`'s value. Retried from the start on deadlock or
+   * lock wait time-out (MySQL), and after preparing what a `PrepareAndRetry` asked for. On MySQL
+   * the whole of it, retries included, has DB_TX_TIMEOUT_MS.
    */
-  async tx<T>(fn: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
+  async unit<T>(fn: (tx: Tx) => Promise<Written<T>>, options: TxOptions = {}): Promise<T> {
     const inTx = this.inTx;
     const unit = inTx ? (tx: Tx) => inTx.run(true, () => fn(tx)) : fn;
     if (this.kind === 'sqlite') return this.serial(() => this.withRunner((runner) => this.transaction(runner, unit, options)));
@@ -262,13 +270,13 @@ export class Db {
    * One transaction on `runner`, opened and ended by its Tx; a rollback that cannot be sent
    * means the connection is not reusable (MySQL: it is destroyed).
    */
-  private async transaction<T>(runner: QueryRunner, fn: (tx: Tx) => Promise<T>, options: TxOptions): Promise<T> {
+  private async transaction<T>(runner: QueryRunner, fn: (tx: Tx) => Promise<Written<T>>, options: TxOptions): Promise<T> {
     const tx = new Tx(this.ds, runner, this.guards);
     try {
       await tx.begin(options);
-      const result = await fn(tx);
-      await tx.commit();
-      return result;
+      const { value, end } = await fn(tx);
+      await tx.commitWith(end);
+      return value;
     } catch (err) {
       try {
         await tx.rollback();

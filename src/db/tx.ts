@@ -14,12 +14,18 @@
  *    `transaction`): a START TRANSACTION inside ours would commit it.
  *
  * A Tx is the unit's EntityManager (every TypeORM call made through it runs on its connection),
- * plus what the unit does at its end, asked for by name:
- *  - `atEnd(work)`: work that takes a merchant's hot locks (its event counter, its balance) is
- *    queued and runs after everything else the unit does, in the order queued, just before
- *    the COMMIT, so those locks are held only for the unit's end. Consecutive batches go as
- *    one multi-statement query on MySQL/MariaDB (src/db/batch.ts): one round trip.
- *  - `now(work)`: the same work, run at once (its statements still in one query).
+ * and how the unit ends. It keeps no queue: a service's write returns the work it leaves for the
+ * end of the unit as values (src/db/batch.ts `EndWork`, `Written`), its callers pass them up,
+ * and the one place that ends the unit hands them over, in order:
+ *  - `commitWith(end)`: the unit's end. The end work takes a merchant's hot locks (its event
+ *    counter, its balance), so it runs after everything else the unit did, in the order given,
+ *    just before the COMMIT: those locks are held only for the unit's end. Consecutive batches
+ *    go as one multi-statement query on MySQL/MariaDB (src/db/batch.ts), and the COMMIT rides
+ *    with the last of them: one round trip. `Db.unit` calls it with what the unit's function
+ *    returned (src/db/db.ts).
+ *  - `write(end)`: the same work, sent now (consecutive batches still in one query), for a unit
+ *    whose end another function owns (a job step run by the intent store's `processDue`).
+ *  - `now(work)`: one batch or function, run at once; its result.
  *  - `afterCommit(listener)`: runs once the COMMIT has succeeded (events announced to
  *    subscriptions); never after a rollback.
  * Each statement counts (and logs) as one; a query that carried several counts as one round trip.
@@ -50,7 +56,6 @@ const COMMIT: Statement = { sql: 'COMMIT', params: [] };
 export class Tx extends EntityManager implements UnitOfWork {
   private readonly runner: QueryRunner;
   private readonly mysql: boolean;
-  private readonly deferred: EndWork[] = [];
   private readonly commitListeners: (() => void)[] = [];
   private state: 'new' | 'open' | 'ending' | 'committed' | 'rolled back' = 'new';
   private opening: Promise<unknown> = Promise.resolve(undefined);
@@ -70,17 +75,17 @@ export class Tx extends EntityManager implements UnitOfWork {
     return this.state === 'open' || this.state === 'ending';
   }
 
-  /** Queues `work` for the end of this unit of work, after everything else it does, in the order queued. */
-  atEnd(work: EndWork): void {
-    if (this.state !== 'open') throw new Error(`work queued for the end of a unit of work that is ${this.state}`);
-    this.deferred.push(work);
-  }
-
   /** Runs `work` now (a batch: its statements in one round trip where the connection allows); its result. */
   async now<R>(work: Batch<R> | (() => Promise<R>)): Promise<R> {
     if (!this.isOpen) throw new Error(`work run in a unit of work that is ${this.state}`);
     if (typeof work === 'function') return work();
     return (await this.sendBatches([work]))[0] as R;
+  }
+
+  /** Sends `end` now, in order, consecutive batches in one query (the COMMIT comes later, on its own). */
+  async write(end: readonly EndWork[]): Promise<void> {
+    if (!this.isOpen) throw new Error(`work run in a unit of work that is ${this.state}`);
+    await this.run(end, false);
   }
 
   afterCommit(listener: () => void): void {
@@ -121,28 +126,14 @@ export class Tx extends EntityManager implements UnitOfWork {
   }
 
   /**
-   * Ends the unit: runs the queued work in order (work may queue more), COMMITs, then tells the
-   * `afterCommit` listeners. On MySQL/MariaDB the COMMIT rides with the last batches when every
-   * check of theirs runs on the server (a guard form): nothing is left to read from their answers
-   * that could refuse the unit after its COMMIT.
+   * Ends the unit: runs `end` in order, COMMITs, then tells the `afterCommit` listeners. On
+   * MySQL/MariaDB the COMMIT rides with the last batches when every check of theirs runs on the
+   * server (a guard form): nothing is left to read from their answers that could refuse the unit
+   * after its COMMIT.
    */
-  async commit(): Promise<void> {
+  async commitWith(end: readonly EndWork[]): Promise<void> {
     if (this.state !== 'open') throw new Error(`commit of a unit of work that is ${this.state}`);
-    const queue = this.deferred;
-    let committed = false;
-    while (queue.length > 0) {
-      const first = queue.shift()!;
-      if (typeof first === 'function') {
-        await first();
-        continue;
-      }
-      const batches = [first];
-      while (queue.length > 0 && typeof queue[0] !== 'function') batches.push(queue.shift() as Batch);
-      const last = queue.length === 0 && this.mysql && this.guards !== false && this.together();
-      if (last) this.state = 'ending';
-      await this.sendBatches(batches, last ? COMMIT : undefined);
-      committed = last;
-    }
+    const committed = await this.run(end, this.mysql && this.guards !== false && this.together());
     this.state = 'ending';
     if (!committed) await this.sendCommit();
     this.state = 'committed';
@@ -153,6 +144,29 @@ export class Tx extends EntityManager implements UnitOfWork {
         /* a listener's failure never affects the unit of work */
       }
     }
+  }
+
+  /**
+   * Runs `end` in order: a function on its own, consecutive batches in one query. With
+   * `commitLast`, the COMMIT goes in the query of the last batches when nothing follows them;
+   * whether it did.
+   */
+  private async run(end: readonly EndWork[], commitLast: boolean): Promise<boolean> {
+    let committed = false;
+    for (let i = 0; i < end.length;) {
+      const first = end[i++];
+      if (typeof first === 'function') {
+        await first();
+        continue;
+      }
+      const batches = [first];
+      while (i < end.length && typeof end[i] !== 'function') batches.push(end[i++] as Batch);
+      const last = commitLast && i === end.length;
+      if (last) this.state = 'ending';
+      await this.sendBatches(batches, last ? COMMIT : undefined);
+      committed = last;
+    }
+    return committed;
   }
 
   /** Rolls the transaction back (if it is open). */

@@ -21,9 +21,17 @@ export interface UnitOfWork {
 /** What an operation did; each surface renders it (REST: 201, 200, 202, 200). */
 export type Outcome = 'created' | 'existing' | 'accepted' | 'done';
 
-export interface Done<T> {
+/** The work a unit of work `W` takes for its end (what its `write` takes: src/db/batch.ts `EndWork` for the database layer's `Tx`). */
+export type EndOf<W> = W extends { write(end: readonly (infer E)[]): Promise<void> } ? E : never;
+
+/**
+ * `end`: the writes the operation leaves for the end of its unit of work (its ledger effects and
+ * events, which take the merchant's hot locks), in order; the pipeline ends the unit with them.
+ */
+export interface Done<T, E = never> {
   outcome: Outcome;
   value: T;
+  end?: readonly E[];
 }
 
 /**
@@ -35,17 +43,19 @@ export interface Done<T> {
 export interface External<T, X = unknown, W extends UnitOfWork = UnitOfWork> {
   call: () => Promise<X>;
   finish(work: W, answer: X): Promise<Step<T, W>>;
+  /** The writes the phase that returned this leaves for its end, in order (as `Done.end`). */
+  end?: readonly EndOf<W>[];
 }
 
 // The provider's answer type is the phase's own business: each External pairs a call with its finish.
-export type Step<T, W extends UnitOfWork = UnitOfWork> = Done<T> | External<T, any, W>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Step<T, W extends UnitOfWork = UnitOfWork> = Done<T, EndOf<W>> | External<T, any, W>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Builds the step "call the provider, then finish with its answer", typing the answer once. */
 export function external<T, X, W extends UnitOfWork>(call: () => Promise<X>, finish: (work: W, answer: X) => Promise<Step<T, W>>): External<T, X, W> {
   return { call, finish };
 }
 
-export function isDone<T, W extends UnitOfWork>(step: Step<T, W>): step is Done<T> {
+export function isDone<T, W extends UnitOfWork>(step: Step<T, W>): step is Done<T, EndOf<W>> {
   return 'outcome' in step;
 }
 

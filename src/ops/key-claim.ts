@@ -14,7 +14,7 @@ import { ApiError } from '../domain/errors';
 import type { Done } from '../domain/operation';
 import type { RequestContext } from '../domain/scope';
 import type { Tx } from '../db/tx';
-import type { Statement } from '../db/batch';
+import type { EndWork, Statement } from '../db/batch';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 
@@ -56,8 +56,8 @@ export interface KeyInPhases {
   opening?: Statement;
   /** Runs first in the first phase, before the operation (MariaDB: the key's INSERT, answered). */
   enter(tx: Tx): Promise<void>;
-  /** Runs in the last phase: the key's answer commits with the change. */
-  complete(tx: Tx, status: number, body: string): Promise<void>;
+  /** Runs in the last phase: the key's answer commits with the change (what it leaves for the phase's end). */
+  complete(tx: Tx, status: number, body: string): Promise<EndWork[]>;
   /** The first phase committed and more phases follow. */
   afterFirst(): void;
 }
@@ -73,7 +73,7 @@ export interface KeyClaim {
 /** The phases without a key (a call without an Idempotency-Key). */
 export const NO_KEY: KeyInPhases = {
   enter: () => Promise.resolve(undefined),
-  complete: () => Promise.resolve(undefined),
+  complete: () => Promise.resolve([]),
   afterFirst: () => undefined,
 };
 

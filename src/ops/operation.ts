@@ -2,12 +2,21 @@
  * Operations whose unit of work is the database layer's `Tx` (src/db/tx.ts): what module
  * operation files define, and what their services' phases return.
  */
+import type { EndWork, Written } from '../db/batch';
 import type { Tx } from '../db/tx';
 import { ApiError } from '../domain/errors';
 import type { Scope } from '../domain/scope';
-import { defineOperation as define, external as step, type External, type Operation, type Step } from '../domain/operation';
+import { defineOperation as define, external as step, type Done as DoneOf, type External, type Operation, type Outcome, type Step } from '../domain/operation';
 
-export { withBody, type Done } from '../domain/operation';
+export { withBody } from '../domain/operation';
+
+/** What an operation did, with the writes it leaves for the end of its unit (src/db/batch.ts). */
+export type Done<T> = DoneOf<T, EndWork>;
+
+/** `outcome` with what a write gave: its value, and the writes it left for the end of the unit. */
+export function done<T>(outcome: Outcome, written: Written<T>): Done<T> {
+  return { outcome, value: written.value, end: written.end };
+}
 
 export type TxOperation<A, I, T> = Operation<A, I, T, Tx>;
 export type TxStep<T> = Step<T, Tx>;

@@ -1,33 +1,35 @@
 /**
- * Atomic phases (Brandur Leach): each phase is one unit of work (`Db.tx`, a `Tx`); between two
- * phases a provider call runs outside any transaction (`Db.outside`). `onDone` runs in the
- * last phase, so what it writes commits with the final change. The work that takes a
- * merchant's hot locks (ledger effects, events) is queued with `tx.atEnd` and runs after
- * `onDone`, at the end of the phase, just before its COMMIT: on MySQL in one round trip
- * (src/db/tx.ts).
+ * Atomic phases (Brandur Leach): each phase is one unit of work (`Db.unit`, a `Tx`); between two
+ * phases a provider call runs outside any transaction (`Db.outside`). A phase's step carries the
+ * writes it leaves for the phase's end (`end`: the ledger effects and events, which take the
+ * merchant's hot locks), as its services returned them; `onDone` runs in the last phase and adds
+ * its own (the audit entry, the key's answer) after them. The phase returns them all to
+ * `Db.unit`, which sends them, in that order, just before its COMMIT: on MySQL in one round trip
+ * with the COMMIT (src/db/tx.ts `commitWith`).
  */
 import type { Db } from '../db/db';
 import type { Tx } from '../db/tx';
-import { Done, isDone, type Step } from '../domain/operation';
-import type { Statement } from '../db/batch';
+import { isDone, type Done, type Step } from '../domain/operation';
+import type { EndWork, Statement } from '../db/batch';
 
 /** What the pipeline adds around an operation's phases. */
 export interface PhaseHooks<T> {
-  /** Runs in the last phase, after the operation's own work, before the end-of-unit work. */
-  onDone?: (tx: Tx, done: Done<T>) => Promise<void>;
+  /** Runs in the last phase, after the operation's own work; the writes it adds to the phase's end, after the operation's. */
+  onDone?: (tx: Tx, done: Done<T, EndWork>) => Promise<EndWork[]>;
   /** Runs once the first phase committed without being the last (its writes are durable). */
   afterFirst?: () => void;
   /** The first phase's first statement, sent with its START TRANSACTION (src/db/tx.ts `opening`). */
   opening?: Statement;
 }
 
-export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T>>, hooks: PhaseHooks<T> = {}): Promise<Done<T>> {
-  const phase = (fn: (tx: Tx) => Promise<Step<T>>, opening?: Statement) =>
-    db.tx(
+export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T, Tx>>, hooks: PhaseHooks<T> = {}): Promise<Done<T>> {
+  const phase = (fn: (tx: Tx) => Promise<Step<T, Tx>>, opening?: Statement) =>
+    db.unit(
       async (tx) => {
         const step = await fn(tx);
-        if (hooks.onDone && isDone(step)) await hooks.onDone(tx, step);
-        return step;
+        const end = [...(step.end ?? [])];
+        if (hooks.onDone && isDone(step)) end.push(...(await hooks.onDone(tx, step)));
+        return { value: step, end };
       },
       { opening },
     );
@@ -38,5 +40,6 @@ export async function runPhases<T>(db: Db, first: (tx: Tx) => Promise<Step<T>>, 
     const answer: unknown = await db.outside(external.call);
     step = await phase((tx) => external.finish(tx, answer));
   }
-  return step;
+  // Its end writes are committed: what goes on is the outcome and the value.
+  return { outcome: step.outcome, value: step.value };
 }

@@ -3,7 +3,8 @@
  * which reads in the order it runs:
  *
  *   guard (test mode, Idempotency-Key rules) -> parse -> claim the key (or replay) ->
- *   phases: unit of work { execute, audit entry, key's answer } -> [provider call -> phase ...]
+ *   phases: unit of work { execute, audit entry, key's answer, end writes + COMMIT } ->
+ *   [provider call -> phase ...]
  *   -> the answer
  *
  * How the key is claimed depends on the database (./key-claim.ts): one `KeyClaim`, picked
@@ -15,8 +16,10 @@
 import { fingerprint } from '../domain/canonical';
 import { ApiError } from '../domain/errors';
 import { check } from '../domain/schema';
-import { Operation, Outcome, testModeAllows, type Done } from '../domain/operation';
+import { Outcome, testModeAllows, type Done } from '../domain/operation';
+import type { TxOperation as Operation } from './operation';
 import type { RequestContext } from '../domain/scope';
+import type { EndWork } from '../db/batch';
 import type { Db } from '../db/db';
 import type { Tx } from '../db/tx';
 import { NO_KEY, validateIdempotencyKey, type IdempotencyHooks, type KeyClaim, type KeyInPhases } from './key-claim';
@@ -32,7 +35,8 @@ type Parsed<I> = { input: I; error?: undefined } | { input?: undefined; error: A
 
 /** What the audit trail records of each operation, in the operation's last transaction (the audit module's service). */
 export interface AuditTrail {
-  record(tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }): void;
+  /** The entry's write, for the end of the unit (nothing waits for its answer). */
+  record(tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }): EndWork;
 }
 
 export class OperationPipeline {
@@ -98,9 +102,9 @@ export class OperationPipeline {
       {
         onDone: async (tx, { outcome, value }) => {
           const status = OUTCOME_STATUS[outcome];
-          this.audit.record(tx, ctx, { operation: op.label, status, body: value, input });
+          const audited = this.audit.record(tx, ctx, { operation: op.label, status, body: value, input });
           if (hooks.beforeCommit) await hooks.beforeCommit(op.label);
-          await key.complete(tx, status, JSON.stringify(value));
+          return [audited, ...(await key.complete(tx, status, JSON.stringify(value)))];
         },
         afterFirst: () => key.afterFirst(),
         opening: key.opening,

@@ -1,12 +1,12 @@
 /**
- * The unit of work's end (src/db/tx.ts, src/db/batch.ts): work queued with `tx.atEnd` runs
- * after the unit's own statements, in the order queued, just before its COMMIT, and its
- * statements go in one query. What must hold whatever the engine and the guard mode (MariaDB's IF guard, MySQL 8's CALL of the guard procedure, or the
+ * The unit of work's end (src/db/tx.ts, src/db/batch.ts): the end work a unit's function returns
+ * (`Db.unit`) runs after the unit's own statements, in the order given, just before its COMMIT,
+ * and its statements go in one query. What must hold whatever the engine and the guard mode (MariaDB's IF guard, MySQL 8's CALL of the guard procedure, or the
  * row count checked afterwards as where neither can be used):
  *  - an UPDATE that must match one row and matches none refuses the unit, and nothing of it
  *    commits (not the statements sent before it in the same query, nor those after it);
  *  - a batch that passes commits everything, in as many round trips as claimed;
- *  - nothing can be queued or run in a unit after its COMMIT;
+ *  - nothing can be run in a unit after its COMMIT;
  *  - afterCommit listeners run after a COMMIT, never after a rollback.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,7 @@ import { startServer, TestDatabase, TestServer } from '../helpers/server';
 import { connectMysql } from '../helpers/mysql';
 import { mysqlServer, testIf, usingMysql, NEEDS_MYSQL8 } from '../helpers/skip';
 import { exactlyOneRow, GUARD_PROCEDURE, GuardForm, guardProcedureWorks } from '../../src/db/batch';
+import type { EndWork } from '../../src/db/batch';
 import type { Tx } from '../../src/db/tx';
 
 let srv: TestServer;
@@ -36,20 +37,20 @@ class Missed extends Error {}
 const insert = (id: string, n: number) => ({ sql: 'INSERT INTO late_probe (id, n) VALUES (?, ?)', params: [id, n] });
 
 /**
- * One unit of work: an INSERT of `<id>-a`, then queued for its end an UPDATE of row `target`
- * that must match one row and an INSERT of `<id>-b`; then `body`.
+ * One unit of work: an INSERT of `<id>-a`, then `body`; it returns for its end an UPDATE of row
+ * `target` that must match one row and an INSERT of `<id>-b`.
  */
 function unit(id: string, target: string, body?: (tx: Tx) => Promise<void>): Promise<Tx> {
-  return srv.app.db.tx(async (tx) => {
+  return srv.app.db.unit(async (tx) => {
     await tx.query(insert(`${id}-a`, 1).sql, insert(`${id}-a`, 1).params);
-    tx.atEnd(
+    const end: EndWork[] = [
       exactlyOneRow(tx, { sql: 'UPDATE late_probe SET n = n + 1 WHERE id = ?', params: [target] }, async () => {
         throw new Missed(`no row ${target}`);
       }),
-    );
-    tx.atEnd({ statements: [insert(`${id}-b`, 2)], after: () => undefined });
+      { statements: [insert(`${id}-b`, 2)], after: () => undefined },
+    ];
     if (body) await body(tx);
-    return tx;
+    return { value: tx, end };
   });
 }
 
@@ -97,7 +98,7 @@ describe.each(modes)('%s', (_name, guards) => {
     else expect(sent).toEqual([5, 4]);
   });
 
-  test('work queued with atEnd runs after the statements the unit sends itself, in the order queued', async () => {
+  test('the end work a unit returns runs after the statements the unit sends itself, in the order given', async () => {
     const id = `order-${guards}`;
     let seenInBody: string[] = [];
     await unit(id, 'counter', async (tx) => {
@@ -108,9 +109,9 @@ describe.each(modes)('%s', (_name, guards) => {
     expect(await rows(id)).toEqual([`${id}-a`, `${id}-b`, `${id}-c`]);
   });
 
-  test('nothing is queued or run in a unit after its COMMIT', async () => {
+  test('nothing is run in a unit after its COMMIT', async () => {
     const tx = await unit(`stray-${guards}`, 'counter');
-    expect(() => tx.atEnd({ statements: [insert(`stray-${guards}-c`, 3)], after: () => undefined })).toThrow(/committed/);
+    await expect(tx.write([{ statements: [insert(`stray-${guards}-c`, 3)], after: () => undefined }])).rejects.toThrow(/committed/);
     await expect(tx.now({ statements: [insert(`stray-${guards}-c`, 3)], after: () => undefined })).rejects.toThrow(/committed/);
     expect(await rows(`stray-${guards}`)).toEqual([`stray-${guards}-a`, `stray-${guards}-b`]);
   });
@@ -132,19 +133,22 @@ describe('the unit of work', () => {
     expect(told).toEqual(['committed']);
   });
 
-  test('a unit whose body throws rolls back everything it sent, and its queued work never runs', async () => {
+  test('a unit whose body throws rolls back everything it sent, and the end work it prepared never runs', async () => {
     const id = `rollback-${randomBytes(3).toString('hex')}`;
     let ran = false;
     await expect(
-      srv.app.db.tx(async (tx) => {
+      srv.app.db.unit(async (tx) => {
         await tx.query('INSERT INTO late_probe (id, n) VALUES (?, 1)', [`${id}-b`]);
-        tx.atEnd({
-          statements: [insert(`${id}-c`, 1)],
-          after: () => {
-            ran = true;
+        const end: EndWork[] = [
+          {
+            statements: [insert(`${id}-c`, 1)],
+            after: () => {
+              ran = true;
+            },
           },
-        });
-        throw new Missed('refused');
+        ];
+        if (end.length > 0) throw new Missed('refused');
+        return { value: undefined, end };
       }),
     ).rejects.toBeInstanceOf(Missed);
     expect(ran).toBe(false);
@@ -166,6 +170,30 @@ describe('the unit of work', () => {
     expect(seen.rows).toEqual([`${id}-a`, `${id}-b`]);
     expect(seen.sent).toBe(usingMysql() ? 1 : 2);
     expect(srv.app.db.roundTripCount - trips).toBeGreaterThan(seen.sent);
+  });
+});
+
+describe('a unit whose end another function owns', () => {
+  test('tx.write sends end work now, in order, consecutive batches in one query on MySQL; the COMMIT follows on its own', async () => {
+    const id = `write-${randomBytes(3).toString('hex')}`;
+    const trips = srv.app.db.roundTripCount;
+    const seen = await srv.app.db.tx(async (tx) => {
+      const before = srv.app.db.roundTripCount;
+      await tx.write([
+        { statements: [insert(`${id}-a`, 1)], after: () => undefined },
+        { statements: [insert(`${id}-b`, 1)], after: () => undefined },
+      ]);
+      const sent = srv.app.db.roundTripCount - before;
+      return {
+        sent,
+        rows: (await tx.query<{ id: string }[]>('SELECT id FROM late_probe WHERE id LIKE ? ORDER BY id', [`${id}%`])).map((r) => r.id),
+      };
+    });
+    expect(seen.rows).toEqual([`${id}-a`, `${id}-b`]);
+    expect(seen.sent).toBe(usingMysql() ? 1 : 2);
+    // START (or BEGIN) | the batches | the SELECT | COMMIT.
+    expect(srv.app.db.roundTripCount - trips).toBe(seen.sent + 3);
+    expect(await rows(id)).toEqual([`${id}-a`, `${id}-b`]);
   });
 });
 

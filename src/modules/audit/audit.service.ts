@@ -6,6 +6,7 @@
  * idempotent replay (nothing executed) adds none.
  */
 import type { Tx } from '../../db/tx';
+import type { EndWork } from '../../db/batch';
 import { newId } from '../../domain/ids';
 import { insertOf } from '../../db/compiled-write';
 import { ListParams, Page, parseListQuery, toPage } from '../../domain/listing';
@@ -57,8 +58,8 @@ const stringField = (value: unknown, key: string): string | null => {
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  /** Queues the entry for the end of `tx`: nothing waits for its answer, so it goes with the unit's last statements. */
-  record(tx: Tx, ctx: RequestContext, facts: AuditFacts, now = new Date()): void {
+  /** The entry's write, for the end of `tx`: nothing waits for its answer, so it goes with the unit's last statements. */
+  record(tx: Tx, ctx: RequestContext, facts: AuditFacts, now = new Date()): EndWork {
     const resourceType = stringField(facts.body, 'object');
     // Records carry `id`; a method setting is named by its payment_method.
     const resourceId = stringField(facts.body, 'id') ?? stringField(facts.body, 'payment_method') ?? stringField(facts.input, 'id');
@@ -77,7 +78,7 @@ export class AuditService {
       statusCode: facts.status,
       createdAt: now,
     });
-    tx.atEnd({ statements: [insertOf(tx, AuditEntry, [entry])], after: () => undefined });
+    return { statements: [insertOf(tx, AuditEntry, [entry])], after: () => undefined };
   }
 
   /** Several entries of `scope` by id (a DataLoader's batch); unknown ids are left out. */

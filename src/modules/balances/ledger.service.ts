@@ -132,8 +132,9 @@ export class LedgerService {
   }
 
   /**
-   * `post` as end-of-unit work (`tx.atEnd`): the entries, the balance transactions they make,
-   * and the balance's move; on MySQL the INSERTs and the guarded balance UPDATE, one batch.
+   * `post` as end-of-unit work, returned for the caller to pass up to the unit's end: the
+   * entries, the balance transactions they make, and the balance's move; on MySQL the INSERTs
+   * and the guarded balance UPDATE, one batch.
    */
   private postWork(tx: Tx, scope: Scope, currency: string, postings: Posting[], source: Omit<LedgerSource, 'entryType'>, now: Date): EndWork {
     const entries = ledgerRows(scope, currency, postings, source, now);

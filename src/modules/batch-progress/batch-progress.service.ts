@@ -1,8 +1,10 @@
 /**
  * A payout batch's progress: each of its payouts that settles is counted on the batch, and the
  * last one completes it. The payouts' settle path calls `itemSettled` in the transaction that
- * settles the payout (src/modules/payouts/payout.service.ts, given this at construction).
+ * settles the payout (src/modules/payouts/payout.service.ts, given this at construction); the
+ * batch's event is returned for the end of that unit of work.
  */
+import type { EndWork } from '../../db/batch';
 import type { Db } from '../../db/db';
 import type { Tx } from '../../db/tx';
 import type { Actor } from '../../domain/scope';
@@ -28,9 +30,9 @@ export class BatchProgress {
     this.store = new IntentStore(db, PayoutBatch, 'payoutBatch', 'payout batch', BATCH_LIST, batchToWire);
   }
 
-  /** A payout of a batch settled: counted on the batch, and the last one completes it. */
-  async itemSettled(tx: Tx, actor: Actor, payout: SettledPayout): Promise<void> {
-    if (payout.payoutBatch === null) return;
+  /** A payout of a batch settled: counted on the batch, and the last one completes it (its event, for the end of `tx`). */
+  async itemSettled(tx: Tx, actor: Actor, payout: SettledPayout): Promise<EndWork[]> {
+    if (payout.payoutBatch === null) return [];
     const succeeded = payout.status === 'succeeded' ? 1 : 0;
     await tx
       .createQueryBuilder()
@@ -43,9 +45,9 @@ export class BatchProgress {
       })
       .execute();
     const batch = await this.store.lock(tx, actor, payout.payoutBatch);
-    if (batch.status !== 'processing' || batch.succeededCount + batch.failedCount < batch.itemCount) return;
+    if (batch.status !== 'processing' || batch.succeededCount + batch.failedCount < batch.itemCount) return [];
     const now = new Date();
     await this.store.transition(tx, actor, batch, batch.failedCount === 0 ? 'completed' : 'partially_completed', {}, now);
-    tx.atEnd(await this.events.prepare(tx, actor, 'completed', batchToWire(batch), actor.requestId, now));
+    return [await this.events.prepare(tx, actor, 'completed', batchToWire(batch), actor.requestId, now)];
   }
 }

@@ -2,10 +2,11 @@
  * A batch's approval, once the batch row moved to `processing`: every row becomes a payout
  * intent in `processing`, the batch's reservation of each currency
  * moves to its payouts (ledger entries that sum to zero per currency: the balance row is not
- * touched), and the events are written together at the end of the unit: the batch's
- * `payout_batch.approved`, and each payout's `payout_intent.created` and
- * `payout_intent.processing`.
+ * touched), and the writes for the end of the unit are returned: the payouts' fee holds, then
+ * the events, written together: the batch's `payout_batch.approved`, and each payout's
+ * `payout_intent.created` and `payout_intent.processing`.
  */
+import type { EndWork } from '../../db/batch';
 import { insertAll } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
@@ -30,7 +31,7 @@ export interface ApproveDeps {
   payouts: Pick<PayoutService, 'payoutAccounts'>;
 }
 
-export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wire: PayoutBatchWire, now: Date, deps: ApproveDeps): Promise<void> {
+export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wire: PayoutBatchWire, now: Date, deps: ApproveDeps): Promise<EndWork[]> {
   const items = await tx
     .createQueryBuilder(PayoutBatchItem, 'i')
     .where('i.batch_id = :batchId AND i.merchant_id = :merchantId AND i.environment = :environment', {
@@ -82,13 +83,13 @@ export async function approveItems(tx: Tx, actor: Actor, batch: PayoutBatch, wir
   // The payouts are created now, so their payout fees are held now (docs/finance.md), as for a
   // payout created on its own: from available, refused whole when they do not fit.
   const fees = await deps.ledger.holdPayoutFees(tx, actor, payouts, now);
-  if (fees) tx.atEnd(fees);
   const events: NewEvent[] = [{ suffix: 'approved', record: wire }];
   for (const p of payouts) {
     const record = payoutToWire(p);
     events.push({ suffix: 'created', record }, { suffix: 'processing', record });
   }
-  tx.atEnd(await recordMany(deps.events, tx, actor, events, actor.requestId, now));
+  const recorded = await recordMany(deps.events, tx, actor, events, actor.requestId, now);
+  return fees ? [fees, recorded] : [recorded];
 }
 
 function payoutOf(item: PayoutBatchItem, batch: PayoutBatch, provider: string | null, settleAt: Date | null, now: Date): PayoutIntent {

@@ -8,6 +8,7 @@
  */
 import type { Db } from '../../db/db';
 import { PrepareAndRetry } from '../../db/db';
+import type { EndWork } from '../../db/batch';
 import { insertAll, insertRows } from '../../db/compiled-write';
 import type { Tx } from '../../db/tx';
 import type { FieldCipher } from '../../domain/crypto';
@@ -25,6 +26,7 @@ import { chunks, totalsOf } from './batch.rows';
 import { BATCH_ITEMS_LIST, BATCH_LIST, type PayoutBatchWire } from './batch.schemas';
 import { batchStates } from './batch.states';
 import { batchToWire } from './batch.wire';
+
 import { approveItems } from './batch.approve';
 import type { CreatePayoutInput } from '../payouts/payout.service';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
@@ -126,10 +128,11 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
       // A concurrent create with these references committed first: rerun, and meet it in `taken`.
       throw new PrepareAndRetry('the concurrent batch with these merchant_references', () => Promise.resolve());
     }
+    const end: EndWork[] = [];
     for (const t of batch.totals) {
-      tx.atEnd(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), reserved, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+      end.push(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), reserved, { sourceType: 'payout_batch', sourceId: batch.id }, now));
     }
-    return { outcome: 'created', value: await this.record(tx, ctx, batch, 'created', now) };
+    return { outcome: 'created', value: batchToWire(batch), end: [...end, await this.event(tx, ctx, batch, 'created', now)] };
   }
 
   /**
@@ -149,8 +152,7 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     }
     await this.store.transition(tx, ctx, batch, 'processing', { approvals }, now);
     const wire = batchToWire(batch);
-    await approveItems(tx, ctx, batch, wire, now, this.deps);
-    return { outcome: 'accepted', value: wire };
+    return { outcome: 'accepted', value: wire, end: await approveItems(tx, ctx, batch, wire, now, this.deps) };
   }
 
   /** requires_approval -> cancelled: the reservation of every currency is released. */
@@ -159,10 +161,11 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     batchStates.check('cancel', batch.status);
     const now = new Date();
     await this.store.transition(tx, ctx, batch, 'cancelled', { cancelReason: reason }, now);
+    const end: EndWork[] = [];
     for (const t of batch.totals) {
-      tx.atEnd(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), released, { sourceType: 'payout_batch', sourceId: batch.id }, now));
+      end.push(await this.deps.ledger.effect(tx, ctx, t.currency, BigInt(t.amount), released, { sourceType: 'payout_batch', sourceId: batch.id }, now));
     }
-    return { outcome: 'accepted', value: await this.record(tx, ctx, batch, 'cancelled', now) };
+    return { outcome: 'accepted', value: batchToWire(batch), end: [...end, await this.event(tx, ctx, batch, 'cancelled', now)] };
   }
 
   /** The batch's payout intents (listing rules); 404 when the batch is not the caller's. */
@@ -209,9 +212,8 @@ export class PayoutBatchService extends IntentReads<PayoutBatch, PayoutBatchWire
     });
   }
 
-  private async record(tx: Tx, actor: Actor, batch: PayoutBatch, suffix: string, now: Date): Promise<PayoutBatchWire> {
-    const wire = batchToWire(batch);
-    tx.atEnd(await this.deps.events.prepare(tx, actor, suffix, wire, actor.requestId, now));
-    return wire;
+  /** The batch's `payout_batch.<suffix>` event as it is now, for the end of `tx`. */
+  private event(tx: Tx, actor: Actor, batch: PayoutBatch, suffix: string, now: Date): Promise<EndWork> {
+    return this.deps.events.prepare(tx, actor, suffix, batchToWire(batch), actor.requestId, now);
   }
 }

@@ -3,7 +3,8 @@
  * of up to 5,000 payouts). The scope's counter moves once, by the number of events, and the
  * events take the numbers below the new value in order, so the stream stays 1..N with no gap;
  * the rows (and the webhook deliveries the hooks plan) go in INSERTs of at most CHUNK rows.
- * It is end-of-unit work (`tx.atEnd`): the counter row is locked from its statement to COMMIT.
+ * It is end-of-unit work (src/db/batch.ts `EndWork`, returned to the caller for the end of the
+ * unit): the counter row is locked from its statement to COMMIT.
  */
 import { newId } from '../../domain/ids';
 import { insertOf } from '../../db/compiled-write';

@@ -75,7 +75,8 @@ export class EventService {
   /**
    * `record` in two steps: the hooks' reads now, and the batch (src/db/batch.ts) that takes
    * the scope's next number and writes the event and what the hooks write: the part that
-   * holds the counter row until commit, which a caller queues with `tx.atEnd`. Its
+   * holds the counter row until commit, which the caller returns for the end of the unit of
+   * work (src/db/batch.ts `EndWork`). Its
    * statements need no answer from each other (the event row reads its `seq` from the
    * counter row in the INSERT itself), so they go in the same round trip.
    */

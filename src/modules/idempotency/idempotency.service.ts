@@ -26,7 +26,7 @@
 import type { FieldCipher } from '../../domain/crypto';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { exactlyOneRow } from '../../db/batch';
+import { exactlyOneRow, type EndWork } from '../../db/batch';
 import { mayHaveReachedDatabase, type Db } from '../../db/db';
 import type { Tx } from '../../db/tx';
 import { IdempotencyKey } from './idempotency-key.entity';
@@ -229,11 +229,11 @@ export class IdempotencyService {
    * Marks the row done with the answer (sealed), in the transaction of the change it
    * answers, guarded by the lease so that a taken-over holder cannot also commit.
    */
-  async complete(tx: Tx, row: IdempotencyKey, status: number, body: string): Promise<void> {
+  async complete(tx: Tx, row: IdempotencyKey, status: number, body: string): Promise<EndWork[]> {
     if (this.db.kind === 'mysql') {
-      // Plain SQL on the hot path (no query building), queued for the end of the unit with its
+      // Plain SQL on the hot path (no query building), returned for the end of the unit with its
       // last statements (src/db/tx.ts), guarded: a lease lost to a retry stops the query before its COMMIT.
-      tx.atEnd(
+      return [
         exactlyOneRow(
           tx,
           {
@@ -242,8 +242,7 @@ export class IdempotencyService {
           },
           () => Promise.reject(new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.')),
         ),
-      );
-      return;
+      ];
     }
     const result = await tx
       .createQueryBuilder()
@@ -254,10 +253,11 @@ export class IdempotencyService {
     if (result.affected !== 1) {
       throw new ApiError('idempotency_conflict', 'This Idempotency-Key was taken over by a retry; this attempt was rolled back.');
     }
+    return [];
   }
 
   /** Stores a refusal (4xx) as the key's answer, in a short transaction of its own. */
   async storeError(row: IdempotencyKey, err: ApiError): Promise<void> {
-    await this.db.tx((tx) => this.complete(tx, row, err.status, JSON.stringify(err.toBody())));
+    await this.db.unit(async (tx) => ({ value: undefined, end: await this.complete(tx, row, err.status, JSON.stringify(err.toBody())) }));
   }
 }

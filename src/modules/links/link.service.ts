@@ -13,12 +13,13 @@ import type { Db } from '../../db/db';
 import { findManyInScope } from '../../db/scoped-reads';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { lockedOne } from '../../db/locking-read';
+import type { EndWork, Written } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { isId, newId, randomToken } from '../../domain/ids';
 import { type ListParams, type Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Actor, Scope } from '../../domain/scope';
-import type { Done } from '../../ops/operation';
+import { done, type Done } from '../../ops/operation';
 import type { EventService } from '../events/event.service';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
 import type { PaymentIntent } from '../payments/payment.entity';
@@ -82,7 +83,7 @@ export class LinkService {
       );
     }
     await tx.insert(PaymentLink, link);
-    return { outcome: 'created', value: await this.record(tx, actor, link, 'created', now) };
+    return done('created', await this.record(tx, actor, link, 'created', now));
   }
 
   async update(tx: Tx, actor: Actor, id: string, input: UpdateLinkInput): Promise<Done<PaymentLinkWire>> {
@@ -102,9 +103,9 @@ export class LinkService {
     if (input.expiresAt !== undefined) change.expiresAt = input.expiresAt;
     await tx.update(PaymentLink, { id: link.id }, change);
     Object.assign(link, change);
-    const value = await this.record(tx, actor, link, 'updated', now);
-    if (wasActive && !link.active) await this.record(tx, actor, link, 'deactivated', now);
-    return { outcome: 'done', value };
+    const { value, end } = await this.record(tx, actor, link, 'updated', now);
+    if (wasActive && !link.active) end.push(...(await this.record(tx, actor, link, 'deactivated', now)).end);
+    return { outcome: 'done', value, end };
   }
 
   /**
@@ -112,22 +113,23 @@ export class LinkService {
    * count goes up by one under the link's row lock, and the completion that reaches the
    * limit records `payment_link.completed`. A payer starts a payment only while the link's
    * completed and open payments are below its limit (pay.service.ts), so the count never
-   * passes the limit.
+   * passes the limit. Its writes for the end of the unit (the event, if any).
    */
-  async countCompletion(tx: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<void> {
-    if (p.paymentLinkId === null) return;
+  async countCompletion(tx: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<EndWork[]> {
+    if (p.paymentLinkId === null) return [];
     const link = await this.find(tx, actor, p.paymentLinkId, true);
-    if (!link) return;
+    if (!link) return [];
     const change = { completedCount: link.completedCount + 1, updatedAt: now };
     await tx.update(PaymentLink, { id: link.id }, change);
     Object.assign(link, change);
-    if (link.completionLimit !== null && link.completedCount === link.completionLimit) await this.record(tx, actor, link, 'completed', now);
+    if (link.completionLimit !== null && link.completedCount === link.completionLimit) return (await this.record(tx, actor, link, 'completed', now)).end;
+    return [];
   }
 
-  private async record(tx: Tx, actor: Actor, link: PaymentLink, suffix: string, now: Date): Promise<PaymentLinkWire> {
+  /** The link's wire record as it is now, and its `payment_link.<suffix>` event's write for the end of `tx`. */
+  private async record(tx: Tx, actor: Actor, link: PaymentLink, suffix: string, now: Date): Promise<Written<PaymentLinkWire>> {
     const wire = this.toWire(link);
-    tx.atEnd(await this.deps.events.prepare(tx, actor, suffix, wire, actor.requestId, now));
-    return wire;
+    return { value: wire, end: [await this.deps.events.prepare(tx, actor, suffix, wire, actor.requestId, now)] };
   }
 
   // ---- reads ----

@@ -174,7 +174,7 @@ export class PayService {
       if (!('value' in step)) throw new Error('a hosted payment intent is created in one phase');
       const next = step.value.next_action;
       if (next?.type !== 'redirect_to_url') throw new Error('a hosted payment intent starts with redirect_to_url');
-      return { outcome: 'done', value: { kind: 'redirect', location: this.continueAt(next.url, form.option) } };
+      return { outcome: 'done', value: { kind: 'redirect', location: this.continueAt(next.url, form.option) }, end: step.end };
     }).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'payment_method_unavailable')
         return { value: again(422, 'That payment method is not available right now. Choose another one.') };

@@ -82,11 +82,11 @@ export class CheckoutService {
   /** The page's view of the intent behind `token`; an overdue intent is expired first. */
   async view(token: string, now = new Date()): Promise<CheckoutOutcome> {
     if (!TOKEN.test(token)) return { kind: 'not_found' };
-    return this.deps.db.tx(async (em) => {
+    return this.deps.db.unit<CheckoutOutcome>(async (em) => {
       const p = await this.findByToken(em, token);
-      if (!p) return { kind: 'not_found' } as const;
-      await this.deps.lifecycle.expireIfOverdue(em, { ...scopeOf(p), requestId: null }, p, now);
-      return { kind: 'ok', view: await this.viewOf(em, p) } as const;
+      if (!p) return { value: { kind: 'not_found' }, end: [] };
+      const expired = await this.deps.lifecycle.expireIfOverdue(em, { ...scopeOf(p), requestId: null }, p, now);
+      return { value: { kind: 'ok', view: await this.viewOf(em, p) }, end: expired ?? [] };
     });
   }
 
@@ -161,7 +161,8 @@ export class CheckoutService {
       const p = await this.findByToken(em, token, true);
       if (!p) return { outcome: 'done', value: { kind: 'not_found' } };
       const actor = { ...scopeOf(p), requestId: null };
-      if (await lifecycle.expireIfOverdue(em, actor, p, now)) return { outcome: 'done', value: { kind: 'ok', view: await this.viewOf(em, p) } };
+      const expired = await lifecycle.expireIfOverdue(em, actor, p, now);
+      if (expired) return { outcome: 'done', value: { kind: 'ok', view: await this.viewOf(em, p) }, end: expired };
       if (p.status !== 'requires_action' || p.paymentMethod !== null) {
         throw new ApiError(
           'invalid_state',
@@ -202,9 +203,9 @@ export class CheckoutService {
       return external<CheckoutOutcome, StartResult>(
         () => lifecycle.callStart(p, merchantName, now),
         async (tx, start) => {
-          await lifecycle.finishStart(tx, actor, p.id, start, 'requires_action', now);
+          const { end } = await lifecycle.finishStart(tx, actor, p.id, start, 'requires_action', now);
           const fresh = await lifecycle.store.lock(tx, actor, p.id);
-          return { outcome: 'done', value: { kind: 'ok', view: await this.viewOf(tx, fresh) } };
+          return { outcome: 'done', value: { kind: 'ok', view: await this.viewOf(tx, fresh) }, end };
         },
       );
     });
@@ -215,16 +216,16 @@ export class CheckoutService {
   async authorizeRedirect(token: string, now = new Date()): Promise<CheckoutOutcome> {
     if (!TOKEN.test(token)) return { kind: 'not_found' };
     const { lifecycle } = this.deps;
-    return this.deps.db.tx(async (em) => {
+    return this.deps.db.unit<CheckoutOutcome>(async (em) => {
       const p = await this.findByToken(em, token, true);
-      if (!p) return { kind: 'not_found' } as const;
+      if (!p) return { value: { kind: 'not_found' }, end: [] };
       const actor = { ...scopeOf(p), requestId: null };
-      const expired = await lifecycle.expireIfOverdue(em, actor, p, now);
-      if (!expired && p.status === 'requires_action') {
+      let end = await lifecycle.expireIfOverdue(em, actor, p, now);
+      if (!end && p.status === 'requires_action') {
         if (!awaitsBankApproval(p)) throw new ApiError('invalid_state', 'This payment is not waiting for a bank approval.');
-        await lifecycle.paid(em, actor, p, lifecycle.settleAt(now), now);
+        end = (await lifecycle.paid(em, actor, p, lifecycle.settleAt(now), now)).end;
       }
-      return { kind: 'ok', view: await this.viewOf(em, p) } as const;
+      return { value: { kind: 'ok', view: await this.viewOf(em, p) }, end: end ?? [] };
     });
   }
 

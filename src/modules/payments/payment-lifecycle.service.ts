@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
+import type { EndWork, Written } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
@@ -76,7 +77,7 @@ export interface PaymentLifecycleDeps {
  */
 export interface PaymentExtensions {
   /** Runs in the transaction that makes `p` succeed, once per payment (the transition is conditional). */
-  succeeded: ((tx: Tx, actor: Actor, p: PaymentIntent, now: Date) => Promise<void>)[];
+  succeeded: ((tx: Tx, actor: Actor, p: PaymentIntent, now: Date) => Promise<EndWork[]>)[];
   /** The method names the hosted page may offer for `p`; null = every eligible one. */
   allowedMethods?: (em: EntityManager, p: PaymentIntent) => Promise<readonly string[] | null>;
 }
@@ -162,26 +163,27 @@ export class PaymentLifecycle {
     event: 'created' | 'requires_action',
     now = new Date(),
     known?: PaymentIntent,
-  ): Promise<PaymentIntentWire> {
+  ): Promise<Written<PaymentIntentWire>> {
     let p: PaymentIntent;
     if (known && (await this.answerUnchanged(em, actor, known, start, now))) {
       p = known;
     } else {
       p = await this.store.lock(em, actor, id);
-      if (p.providerCall !== 'start') return paymentToWire(p);
+      if (p.providerCall !== 'start') return { value: paymentToWire(p), end: [] };
       if (p.status !== 'requires_action') {
         // Cancelled or expired while the provider answered: the answer is moot.
         await this.store.patch(em, actor, p, { providerCall: null }, now);
-        return paymentToWire(p);
+        return { value: paymentToWire(p), end: [] };
       }
       await this.store.patch(em, actor, p, this.answerOf(p, start, now), now);
     }
-    await this.engine.record(em, actor, p, event, now);
-    if (start.initial.status === 'succeeded') return this.succeed(em, actor, p, 'succeedAtOnce', now);
-    if (start.initial.status === 'processing') {
-      return this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
+    const recorded = await this.engine.record(em, actor, p, event, now);
+    let next: Written<PaymentIntentWire> | null = null;
+    if (start.initial.status === 'succeeded') next = await this.succeed(em, actor, p, 'succeedAtOnce', now);
+    else if (start.initial.status === 'processing') {
+      next = await this.engine.apply(em, actor, p, 'process', { processingReason: start.initial.reason, settleAt: this.settleAt(now) }, now);
     }
-    return paymentToWire(p);
+    return next ? { value: next.value, end: [...recorded.end, ...next.end] } : { value: paymentToWire(p), end: recorded.end };
   }
 
   /** The row changes that record the provider's answer to a start. */
@@ -231,23 +233,24 @@ export class PaymentLifecycle {
    * reconciliation job's read-back) to `p`, locked in `em`'s transaction. State only moves
    * forward: news of a state the payment has passed, or of a finished payment, changes
    * nothing, so duplicate, late and out-of-order news is harmless, and the ledger moves once
-   * per transition. Answers whether anything changed.
+   * per transition. Answers whether anything changed, with the writes for the end of the unit.
    */
-  async applyProviderState(em: Tx, actor: Actor, p: PaymentIntent, state: ProviderState, now = new Date()): Promise<boolean> {
-    if (p.status !== 'requires_action' && p.status !== 'processing') return false;
-    if (state.status === 'pending') return false;
+  async applyProviderState(em: Tx, actor: Actor, p: PaymentIntent, state: ProviderState, now = new Date()): Promise<Written<boolean>> {
+    const unchanged = { value: false, end: [] };
+    if (p.status !== 'requires_action' && p.status !== 'processing') return unchanged;
+    if (state.status === 'pending') return unchanged;
     if (state.status === 'cancelled') {
-      if (p.status !== 'requires_action') return false;
-      await this.expire(em, actor, p, now);
-      return true;
+      if (p.status !== 'requires_action') return unchanged;
+      return { value: true, end: (await this.expire(em, actor, p, now)).end };
     }
+    const end: EndWork[] = [];
     if (p.status === 'requires_action') {
-      await this.paid(em, actor, p, null, now);
-      if (state.status === 'processing') return true;
+      end.push(...(await this.paid(em, actor, p, null, now)).end);
+      if (state.status === 'processing') return { value: true, end };
     } else if (state.status === 'processing') {
-      return false;
+      return unchanged;
     }
-    await this.settle(
+    const settled = await this.settle(
       em,
       actor,
       p,
@@ -256,7 +259,7 @@ export class PaymentLifecycle {
         : { status: 'failed', failureCode: 'payment_failed', failureMessage: 'The payment could not be completed.' },
       now,
     );
-    return true;
+    return { value: true, end: [...end, ...settled.end] };
   }
 
   /** Scheduler: finishes every provider start whose process died between the phases. */
@@ -274,7 +277,7 @@ export class PaymentLifecycle {
       const actor = { ...scopeOf(p), requestId: null };
       const at = new Date();
       const start = await this.callStart(p, await this.deps.db.read((em) => this.merchantName(em, p.merchantId)), at);
-      await this.deps.db.tx((em) => this.finishStart(em, actor, p.id, start, p.checkoutMode === 'hosted' ? 'requires_action' : 'created', at));
+      await this.deps.db.unit((em) => this.finishStart(em, actor, p.id, start, p.checkoutMode === 'hosted' ? 'requires_action' : 'created', at));
       resumed++;
     }
     return resumed;
@@ -283,34 +286,33 @@ export class PaymentLifecycle {
   // ---- settlement and expiry ----
 
   /** processing -> succeeded | failed. */
-  settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<PaymentIntentWire> {
+  settle(em: Tx, actor: Actor, p: PaymentIntent, outcome: SettleOutcome, now = new Date()): Promise<Written<PaymentIntentWire>> {
     return outcome.status === 'succeeded'
       ? this.succeed(em, actor, p, 'succeed', now)
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
   }
 
   /** -> succeeded, with what other modules add to a success (PaymentExtensions), in the same transaction. */
-  private async succeed(em: Tx, actor: Actor, p: PaymentIntent, transition: 'succeed' | 'succeedAtOnce', now: Date): Promise<PaymentIntentWire> {
-    const wire = await this.engine.apply(em, actor, p, transition, { settleAt: null, receipt: receiptOf(p, now) }, now);
-    for (const extension of this.extensions.succeeded) await extension(em, actor, p, now);
-    return wire;
+  private async succeed(em: Tx, actor: Actor, p: PaymentIntent, transition: 'succeed' | 'succeedAtOnce', now: Date): Promise<Written<PaymentIntentWire>> {
+    const { value, end } = await this.engine.apply(em, actor, p, transition, { settleAt: null, receipt: receiptOf(p, now) }, now);
+    for (const extension of this.extensions.succeeded) end.push(...(await extension(em, actor, p, now)));
+    return { value, end };
   }
 
   /** requires_action -> processing: the payer has paid; the provider confirms the funds. */
-  paid(em: Tx, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<PaymentIntentWire> {
+  paid(em: Tx, actor: Actor, p: PaymentIntent, settleAt: Date | null, now = new Date()): Promise<Written<PaymentIntentWire>> {
     return this.engine.apply(em, actor, p, 'process', { processingReason: PROCESSING_REASONS.providerConfirmation, settleAt }, now);
   }
 
   /** requires_action -> expired: the one expiry transition (test helper, scheduler, hosted page). */
-  expire(em: Tx, actor: Actor, p: PaymentIntent, now = new Date()): Promise<PaymentIntentWire> {
+  expire(em: Tx, actor: Actor, p: PaymentIntent, now = new Date()): Promise<Written<PaymentIntentWire>> {
     return this.engine.apply(em, actor, p, 'expire', { settleAt: null, failureCode: 'expired', failureMessage: EXPIRED_MESSAGE }, now);
   }
 
-  /** Expires a requires_action intent whose expires_at has passed; true when it did. */
-  async expireIfOverdue(em: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<boolean> {
-    if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return false;
-    await this.expire(em, actor, p, now);
-    return true;
+  /** Expires a requires_action intent whose expires_at has passed: the expiry's writes for the end of the unit, null when it was not due. */
+  async expireIfOverdue(em: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<EndWork[] | null> {
+    if (p.status !== 'requires_action' || p.expiresAt.getTime() > now.getTime()) return null;
+    return (await this.expire(em, actor, p, now)).end;
   }
 
   /**
@@ -326,12 +328,11 @@ export class PaymentLifecycle {
       done += await this.store.processDue('settle_at', status, now, async (em, p, scope) => {
         if (!p.settleAt || p.settleAt.getTime() > now.getTime()) return false;
         const actor = { ...scope, requestId: null };
-        if (status === 'requires_action') {
-          if (p.expiresAt.getTime() <= now.getTime()) return false;
-          await this.paid(em, actor, p, this.settleAt(now), now);
-        } else {
-          await this.settle(em, actor, p, plannedOutcome(p), now);
-        }
+        if (status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) return false;
+        const moved =
+          status === 'requires_action' ? await this.paid(em, actor, p, this.settleAt(now), now) : await this.settle(em, actor, p, plannedOutcome(p), now);
+        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
+        await em.write(moved.end);
         return true;
       });
     }
@@ -340,7 +341,13 @@ export class PaymentLifecycle {
 
   /** Moves every requires_action intent past its expires_at to expired. */
   expireDue(now = new Date()): Promise<number> {
-    return this.store.processDue('expires_at', 'requires_action', now, (em, p, scope) => this.expireIfOverdue(em, { ...scope, requestId: null }, p, now));
+    return this.store.processDue('expires_at', 'requires_action', now, async (em, p, scope) => {
+      const end = await this.expireIfOverdue(em, { ...scope, requestId: null }, p, now);
+      if (end === null) return false;
+      // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
+      await em.write(end);
+      return true;
+    });
   }
 
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */

@@ -8,9 +8,10 @@
  * outside any transaction; phase 2 commits its answer with the `created` event.
  */
 import type { Tx } from '../../db/tx';
+import type { EndWork } from '../../db/batch';
 import { ApiError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
-import { Done, external, TxStep as Step } from '../../ops/operation';
+import { Done, done, external, TxStep as Step } from '../../ops/operation';
 import type { Actor } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import { insertRows } from '../../db/compiled-write';
@@ -111,7 +112,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       ...changes,
     });
     try {
-      if (p.providerCall === null) return { outcome: 'created', value: await lifecycle.engine.create(em, ctx, p, now) };
+      if (p.providerCall === null) return done('created', await lifecycle.engine.create(em, ctx, p, now));
       await insertRows(em, PaymentIntent, [p]);
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
@@ -125,7 +126,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
       () => this.startOrWithdraw(p, merchantName, now, checkoutUrl),
       // The create's one instant: created_at = updated_at, and the provider's deadlines count from it.
       // `p` is the row phase 1 committed: phase 2 updates it without reading it again if it is still so.
-      async (tx, start) => ({ outcome: 'created', value: await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now, p) }),
+      async (tx, start) => done('created', await lifecycle.finishStart(tx, ctx, p.id, start, 'created', now, p)),
     );
   }
 
@@ -187,12 +188,12 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
   }
 
   async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PaymentIntentWire>> {
-    const value = await this.deps.lifecycle.engine.applyTo(em, ctx, id, 'cancel', {
+    const cancelled = await this.deps.lifecycle.engine.applyTo(em, ctx, id, 'cancel', {
       settleAt: null,
       failureCode: 'cancelled',
       failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
     });
-    return { outcome: 'done', value };
+    return done('done', cancelled);
   }
 
   /**
@@ -204,11 +205,13 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     const { lifecycle } = this.deps;
     const p = await this.store.lock(em, ctx, id);
     const now = new Date();
+    const end: EndWork[] = [];
     if (p.status === 'requires_action') {
       if (p.paymentMethod === null) await lifecycle.pickForTest(em, ctx, p, now);
-      await lifecycle.paid(em, ctx, p, null, now);
+      end.push(...(await lifecycle.paid(em, ctx, p, null, now)).end);
     }
-    return { outcome: 'done', value: await lifecycle.settle(em, ctx, p, outcome, now) };
+    const settled = await lifecycle.settle(em, ctx, p, outcome, now);
+    return done('done', { value: settled.value, end: [...end, ...settled.end] });
   }
 
   /** Test helper: expire a requires_action intent now. */
@@ -231,7 +234,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
 
   async testExpire(em: Tx, ctx: Actor, id: string): Promise<Done<PaymentIntentWire>> {
     const lifecycle = this.deps.lifecycle;
-    return { outcome: 'done', value: await lifecycle.expire(em, ctx, await this.store.lock(em, ctx, id)) };
+    return done('done', await lifecycle.expire(em, ctx, await this.store.lock(em, ctx, id)));
   }
 }
 

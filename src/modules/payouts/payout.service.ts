@@ -3,6 +3,7 @@
  * resolvers only translate to and from these methods.
  */
 import { Type } from '@sinclair/typebox';
+import type { EndWork, Written } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import type { PayoutConnector, SettleOutcome } from '../../domain/connector';
 import type { Logger } from 'pino';
@@ -12,7 +13,7 @@ import type { LiveConnector, RecipientStore } from '../providers/live-connector'
 import { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../ops/operation';
+import { done, type Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import type { CreatePayoutIntentBody } from './payout.schemas';
 import { AMOUNT_AND_STATUS_SORTS, toPage, type ListParams, type ListSpec, type Page } from '../../domain/listing';
@@ -51,10 +52,10 @@ export const PAYOUT_LIST: ListSpec = {
 
 /**
  * What a settled payout (succeeded or failed) means to its payout batch, called in the settling
- * transaction (the batch progress module's `itemSettled`).
+ * transaction (the batch progress module's `itemSettled`): its writes for the end of the unit.
  */
 export interface BatchItems {
-  itemSettled(tx: Tx, actor: Actor, payout: PayoutIntent): Promise<void>;
+  itemSettled(tx: Tx, actor: Actor, payout: PayoutIntent): Promise<EndWork[]>;
 }
 
 export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
@@ -192,7 +193,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     });
     try {
       // Holds the amount; refuses with insufficient_balance (rolling back the insert) when it is not available.
-      return { outcome: 'created', value: await this.lifecycle.create(em, ctx, p, now) };
+      return done('created', await this.lifecycle.create(em, ctx, p, now));
     } catch (err) {
       if (!this.deps.db.isUniqueViolation(err)) throw err;
       // The merchant_reference is taken (earlier, or by a concurrent request that committed first): return that payout.
@@ -232,20 +233,20 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     }
     // A real provider account's payout is sent at once (the settle job sends it); the simulated bank waits SIMULATED_SETTLE_MS.
     const settleAt = p.provider !== null ? now : this.deps.settleMs > 0 ? new Date(now.getTime() + this.deps.settleMs) : null;
-    return { outcome: 'accepted', value: await this.lifecycle.apply(em, ctx, p, 'approve', { settleAt, approvals }, now) };
+    return done('accepted', await this.lifecycle.apply(em, ctx, p, 'approve', { settleAt, approvals }, now));
   }
 
   async cancel(em: Tx, ctx: Actor, id: string, reason: string | null): Promise<Done<PayoutIntentWire>> {
-    const value = await this.lifecycle.applyTo(em, ctx, id, 'cancel', {
+    const cancelled = await this.lifecycle.applyTo(em, ctx, id, 'cancel', {
       failureCode: 'cancelled',
       failureMessage: reason ?? DEFAULT_CANCEL_MESSAGE,
     });
-    return { outcome: 'accepted', value };
+    return done('accepted', cancelled);
   }
 
   /** Test helper: settle a processing payout now, as the provider would. */
   async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<PayoutIntentWire>> {
-    return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
+    return done('done', await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome));
   }
 
   /**
@@ -268,7 +269,8 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
           await this.store.patch(em, scope, p, changes, new Date());
           return false;
         }
-        await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome);
+        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
+        await em.write((await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome)).end);
         return true;
       },
       (p, scope) =>
@@ -352,17 +354,17 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     if (p.status !== 'processing') return { id: p.id, status: p.status, changed: false };
     const answer = await this.deps.db.outside(() => this.callAccount(p));
     const scope = { merchantId: p.merchantId, environment: p.environment };
-    return this.deps.db.tx(async (em) => {
+    return this.deps.db.unit<{ id: string; status: PayoutStatus; changed: boolean }>(async (em) => {
       const locked = await this.store.lock(em, scope, p.id);
-      if (locked.status !== 'processing' || answer.status === 'pending') return { id: p.id, status: locked.status, changed: false };
-      await this.applyOutcome(em, { ...scope, requestId: null }, locked, answer);
-      return { id: p.id, status: locked.status, changed: true };
+      if (locked.status !== 'processing' || answer.status === 'pending') return { value: { id: p.id, status: locked.status, changed: false }, end: [] };
+      const settled = await this.applyOutcome(em, { ...scope, requestId: null }, locked, answer);
+      return { value: { id: p.id, status: settled.value.status, changed: true }, end: settled.end };
     });
   }
 
-  /** Settles `p` as `outcome` says, then counts it on its batch (if it has one). */
-  private async applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<PayoutIntentWire> {
-    const wire =
+  /** Settles `p` as `outcome` says, then counts it on its batch (if it has one): the wire record, and the writes for the end of the unit. */
+  private async applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<Written<PayoutIntentWire>> {
+    const settled =
       outcome.status === 'succeeded'
         ? await this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
         : await this.lifecycle.apply(em, actor, p, 'fail', {
@@ -370,7 +372,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
             failureCode: outcome.failureCode,
             failureMessage: outcome.failureMessage,
           });
-    if (this.deps.batchItems) await this.deps.batchItems.itemSettled(em, actor, p);
-    return wire;
+    const counted = this.deps.batchItems ? await this.deps.batchItems.itemSettled(em, actor, p) : [];
+    return { value: settled.value, end: [...settled.end, ...counted] };
   }
 }

@@ -11,14 +11,15 @@ import { newId } from '../../domain/ids';
 import { ROLE_GRANTS, ROLES, type Principal, type Role, type TeamCapability } from '../../domain/permissions';
 import type { PublicBaseUrl } from '../../domain/public-url';
 import type { Db } from '../../db/db';
+import type { EndWork } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { lockedCount } from '../../db/locking-read';
 import { checkPassword, newToken, tokenHash, type Passwords } from './credentials';
 import { Membership, SetupLink, User } from './people.entity';
 import type { RequestContext } from '../../domain/scope';
 
-/** Records a team change in the audit log inside its transaction (the audit module's `record`). */
-export type TeamAudit = (tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }) => void;
+/** A team change's audit entry, written at the end of its transaction (the audit module's `record`). */
+export type TeamAudit = (tx: Tx, ctx: RequestContext, facts: { operation: string; status: number; body: unknown; input: unknown }) => EndWork;
 
 /** How long a setup link is valid. */
 export const SETUP_LINK_TTL_MS = 72 * 3600_000;
@@ -61,12 +62,12 @@ export class TeamService {
     private readonly db: Db,
     private readonly publicUrl: PublicBaseUrl,
     private readonly passwords: Passwords,
-    private readonly audit: TeamAudit = () => undefined,
+    private readonly audit?: TeamAudit,
   ) {}
 
   /** A team change as an audit entry: the member it is about is the record; `by` (the request) names the actor. */
-  private audited(tx: Tx, by: RequestContext | undefined, operation: string, userId: string): void {
-    if (by) this.audit(tx, by, { operation, status: 200, body: { object: 'member', id: userId }, input: {} });
+  private audited(tx: Tx, by: RequestContext | undefined, operation: string, userId: string): EndWork[] {
+    return by && this.audit ? [this.audit(tx, by, { operation, status: 200, body: { object: 'member', id: userId }, input: {} })] : [];
   }
 
   /** The CLI's `users create`: adds a person (or an existing user) to a merchant with `role`, no actor checks. */
@@ -103,7 +104,7 @@ export class TeamService {
   private async issueLink(actor: MemberPrincipal, merchantId: string, userId: string, kind: 'setup' | 'reset', by?: RequestContext): Promise<Invitation> {
     need(actor, 'members');
     const link = newToken();
-    await this.db.tx(async (tx) => {
+    await this.db.unit(async (tx) => {
       await this.target(tx, actor, merchantId, userId);
       const user = await tx.findOneByOrFail(User, { id: userId });
       if (kind === 'setup' && user.passwordHash) {
@@ -123,7 +124,7 @@ export class TeamService {
         usedAt: null,
         createdAt: now,
       });
-      this.audited(tx, by, kind === 'setup' ? 'issueSetupLink' : 'issuePasswordResetLink', userId);
+      return { value: undefined, end: this.audited(tx, by, kind === 'setup' ? 'issueSetupLink' : 'issuePasswordResetLink', userId) };
     });
     return { user_id: userId, setup_url: `${this.publicUrl.get()}/dashboard/#setup=${link.token}` };
   }
@@ -135,7 +136,7 @@ export class TeamService {
 
   private async add(merchantId: string, normalized: string, email: string, role: Role, displayName?: string, by?: RequestContext): Promise<Invitation> {
     const link = newToken();
-    const result = await this.db.tx(async (tx) => {
+    const result = await this.db.unit(async (tx) => {
       const now = new Date();
       let user = await tx.findOneBy(User, { emailNormalized: normalized });
       if (!user) {
@@ -158,8 +159,8 @@ export class TeamService {
         throw ApiError.validation('email', 'This person is already a member of the merchant.');
       }
       await tx.insert(Membership, { id: newId('membership'), userId: user.id, merchantId, role, createdAt: now });
-      this.audited(tx, by, 'inviteMember', user.id);
-      if (user.passwordHash) return { userId: user.id, withLink: false };
+      const end = this.audited(tx, by, 'inviteMember', user.id);
+      if (user.passwordHash) return { value: { userId: user.id, withLink: false }, end };
       await tx.insert(SetupLink, {
         id: newId('setupLink'),
         tokenHash: link.hash,
@@ -169,7 +170,7 @@ export class TeamService {
         usedAt: null,
         createdAt: now,
       });
-      return { userId: user.id, withLink: true };
+      return { value: { userId: user.id, withLink: true }, end };
     });
     // The token rides in the fragment: browsers never send it to a server or in a Referer.
     return { user_id: result.userId, setup_url: result.withLink ? `${this.publicUrl.get()}/dashboard/#setup=${link.token}` : null };
@@ -227,12 +228,12 @@ export class TeamService {
     need(actor, 'members');
     const r = checkRole(role);
     if (r === 'owner') need(actor, 'owners');
-    const member = await this.db.tx(async (tx) => {
+    const member = await this.db.unit(async (tx) => {
       const target = await this.target(tx, actor, merchantId, userId);
       if (target.role === 'owner' && r !== 'owner') await this.keepAnOwner(tx, merchantId);
       await tx.update(Membership, { id: target.id }, { role: r });
-      this.audited(tx, by, 'changeMemberRole', userId);
-      return { membership: { ...target, role: r }, user: await tx.findOneByOrFail(User, { id: userId }) };
+      const end = this.audited(tx, by, 'changeMemberRole', userId);
+      return { value: { membership: { ...target, role: r }, user: await tx.findOneByOrFail(User, { id: userId }) }, end };
     });
     for (const hook of this.afterAccessChange) await hook(userId, merchantId);
     return member;
@@ -240,11 +241,11 @@ export class TeamService {
 
   async remove(actor: MemberPrincipal, merchantId: string, userId: string, by?: RequestContext): Promise<void> {
     need(actor, 'members');
-    await this.db.tx(async (tx) => {
+    await this.db.unit(async (tx) => {
       const target = await this.target(tx, actor, merchantId, userId);
       if (target.role === 'owner') await this.keepAnOwner(tx, merchantId);
       await tx.delete(Membership, { id: target.id });
-      this.audited(tx, by, 'removeMember', userId);
+      return { value: undefined, end: this.audited(tx, by, 'removeMember', userId) };
     });
     for (const hook of this.afterAccessChange) await hook(userId, merchantId);
   }

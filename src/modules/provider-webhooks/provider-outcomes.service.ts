@@ -138,7 +138,7 @@ export class ProviderOutcomes {
       );
     }
     const scope = { merchantId: p.merchantId, environment: p.environment };
-    return this.deps.db.tx(async (em) => {
+    return this.deps.db.unit(async (em) => {
       const locked = await this.deps.payments.store.lock(em, scope, p.id);
       return this.deps.payments.applyProviderState(em, { ...scope, requestId: null }, locked, state);
     });

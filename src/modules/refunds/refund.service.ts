@@ -14,6 +14,7 @@
  * Lock order: payment intent, then balance (create); refund, then payment intent, then
  * balance (failure); refund, then balance (success). No cycle.
  */
+import type { Written } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import type { RefundConnector, SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
@@ -22,7 +23,7 @@ import { newId } from '../../domain/ids';
 import { AMOUNT_AND_STATUS_SORTS, ListParams, Page, toPage } from '../../domain/listing';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../ops/operation';
+import { done, type Done } from '../../ops/operation';
 import type { Actor, Scope } from '../../domain/scope';
 import type { Db } from '../../db/db';
 import type { PaymentLifecycle } from '../payments/payment-lifecycle.service';
@@ -159,10 +160,10 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
       createdAt: now,
       updatedAt: now,
     });
-    let value: RefundWire;
+    let created: Written<RefundWire>;
     try {
       // Inserts, holds the amount (insufficient_balance rolls the insert back), records refund.created.
-      value = await this.lifecycle.create(em, ctx, r, now);
+      created = await this.lifecycle.create(em, ctx, r, now);
     } catch (err) {
       if (reference === null || !this.deps.db.isUniqueViolation(err)) throw err;
       // A concurrent request with the same merchant_reference committed first: return its refund.
@@ -171,12 +172,12 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
       return { outcome: 'existing', value: refundToWire(original) };
     }
     await payments.addRefunded(em, ctx, p, amount, now);
-    return { outcome: 'created', value };
+    return done('created', created);
   }
 
   /** Test helper: settle a pending refund now, as the provider would. */
   async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<RefundWire>> {
-    return { outcome: 'done', value: await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome) };
+    return done('done', await this.applyOutcome(em, ctx, await this.store.lock(em, ctx, id), outcome));
   }
 
   /**
@@ -197,7 +198,8 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
           await this.store.patch(em, scope, r, changes, new Date());
           return false;
         }
-        await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome);
+        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
+        await em.write((await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome)).end);
         return true;
       },
       (r, scope) => this.callProvider(r, scope),
@@ -261,13 +263,13 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
     }
   }
 
-  private async applyOutcome(em: Tx, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<RefundWire> {
+  private async applyOutcome(em: Tx, actor: Actor, r: Refund, outcome: SettleOutcome): Promise<Written<RefundWire>> {
     const now = new Date();
     if (outcome.status === 'succeeded') return this.lifecycle.apply(em, actor, r, 'succeed', { settleAt: null }, now);
     // Failed: the payment row is locked before the balance row (the order create takes them).
     const { payments } = this.deps;
     const p = await payments.store.lock(em, actor, r.paymentIntentId);
-    const value = await this.lifecycle.apply(
+    const failed = await this.lifecycle.apply(
       em,
       actor,
       r,
@@ -276,6 +278,6 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
       now,
     );
     await payments.addRefunded(em, actor, p, -r.amount, now);
-    return value;
+    return failed;
   }
 }

@@ -9,7 +9,7 @@ import type { SettleOutcome } from '../../domain/connector';
 import { ApiError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { formatAmount } from '../../domain/money';
-import type { Done } from '../../ops/operation';
+import { done, type Done } from '../../ops/operation';
 import { amountOf, upper } from '../../domain/fields';
 import { AMOUNT_AND_STATUS_SORTS, type ListSpec } from '../../domain/listing';
 import type { Actor } from '../../domain/scope';
@@ -125,7 +125,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
       updatedAt: now,
     });
     try {
-      return { outcome: 'created', value: await this.lifecycle.create(em, ctx, t, now) };
+      return done('created', await this.lifecycle.create(em, ctx, t, now));
     } catch (err) {
       if (this.deps.db.isUniqueViolation(err)) throw duplicate();
       throw err;
@@ -134,18 +134,18 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
 
   /** Test helper: the transfer arrived (succeeded, crediting available) or was rejected. */
   async settle(em: Tx, ctx: Actor, id: string, outcome: SettleOutcome): Promise<Done<TopupIntentWire>> {
-    const value =
+    const settled =
       outcome.status === 'succeeded'
         ? await this.lifecycle.applyTo(em, ctx, id, 'succeed')
         : await this.lifecycle.applyTo(em, ctx, id, 'fail', { failureCode: outcome.failureCode, failureMessage: outcome.failureMessage });
-    return { outcome: 'done', value };
+    return done('done', settled);
   }
 
   /** Moves every requires_action topup past its expires_at to expired. */
   async expireDue(now = new Date()): Promise<number> {
     return this.store.processDue('expires_at', 'requires_action', now, async (em, t, scope) => {
       if (t.expiresAt.getTime() > now.getTime()) return false;
-      await this.lifecycle.apply(
+      const expired = await this.lifecycle.apply(
         em,
         { ...scope, requestId: null },
         t,
@@ -156,6 +156,8 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
         },
         now,
       );
+      // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
+      await em.write(expired.end);
       return true;
     });
   }
