@@ -24,7 +24,7 @@
  *    with the last of them: one round trip. `Db.unit` calls it with what the unit's function
  *    returned (src/db/db.ts).
  *  - `write(end)`: the same work, sent now (consecutive batches still in one query), for a unit
- *    whose end another function owns (a job step run by the intent store's `processDue`).
+ *    whose end another function owns; the COMMIT then goes on its own.
  *  - `now(work)`: one batch or function, run at once; its result.
  *  - `afterCommit(listener)`: runs once the COMMIT has succeeded (events announced to
  *    subscriptions); never after a rollback.

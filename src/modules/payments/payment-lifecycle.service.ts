@@ -331,9 +331,7 @@ export class PaymentLifecycle {
         if (status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) return false;
         const moved =
           status === 'requires_action' ? await this.paid(em, actor, p, this.settleAt(now), now) : await this.settle(em, actor, p, plannedOutcome(p), now);
-        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
-        await em.write(moved.end);
-        return true;
+        return moved.end;
       });
     }
     return done;
@@ -344,9 +342,7 @@ export class PaymentLifecycle {
     return this.store.processDue('expires_at', 'requires_action', now, async (em, p, scope) => {
       const end = await this.expireIfOverdue(em, { ...scope, requestId: null }, p, now);
       if (end === null) return false;
-      // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
-      await em.write(end);
-      return true;
+      return end;
     });
   }
 

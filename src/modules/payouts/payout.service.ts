@@ -269,9 +269,7 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
           await this.store.patch(em, scope, p, changes, new Date());
           return false;
         }
-        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
-        await em.write((await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome)).end);
-        return true;
+        return (await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome)).end;
       },
       (p, scope) =>
         p.provider !== null

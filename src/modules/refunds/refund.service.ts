@@ -198,9 +198,7 @@ export class RefundService extends IntentReads<Refund, RefundWire> {
           await this.store.patch(em, scope, r, changes, new Date());
           return false;
         }
-        // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
-        await em.write((await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome)).end);
-        return true;
+        return (await this.applyOutcome(em, { ...scope, requestId: null }, r, outcome)).end;
       },
       (r, scope) => this.callProvider(r, scope),
     );

@@ -5,6 +5,7 @@
  * be applied twice.
  */
 import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EndWork } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
 import { isId, type IdKind } from '../../domain/ids';
@@ -193,8 +194,9 @@ export class IntentStore<E extends IntentRow, W> {
 
   /**
    * The scheduler's loop over `due` rows: each is re-read under its row lock in its own
-   * transaction and handed to `step` only if it is still in `status`; `step` may decline
-   * (returns false). Returns how many rows `step` moved.
+   * transaction and handed to `step` only if it is still in `status`; `step` moves it and
+   * returns the writes for the end of the unit (sent with its COMMIT), or declines (false).
+   * Returns how many rows `step` moved.
    *
    * With `call` (a provider call), each row is first read without a lock, `call` runs
    * outside any transaction, and its answer goes to `step` in the transaction that follows:
@@ -204,7 +206,7 @@ export class IntentStore<E extends IntentRow, W> {
     column: string,
     status: string,
     now: Date,
-    step: (tx: Tx, row: E, scope: Scope, answer: X) => Promise<boolean>,
+    step: (tx: Tx, row: E, scope: Scope, answer: X) => Promise<EndWork[] | false>,
     call?: (row: E, scope: Scope) => Promise<X>,
   ): Promise<number> {
     let moved = 0;
@@ -215,9 +217,10 @@ export class IntentStore<E extends IntentRow, W> {
         if (row === null || row.status !== status) continue;
         answer = await this.db.outside(() => call(row, scope));
       }
-      const done = await this.db.tx(async (em) => {
+      const done = await this.db.unit(async (em) => {
         const row = await this.findLocked(em, scope, id);
-        return row !== null && row.status === status && step(em, row, scope, answer);
+        const end = row !== null && row.status === status ? await step(em, row, scope, answer) : false;
+        return end === false ? { value: false, end: [] } : { value: true, end };
       });
       if (done) moved++;
     }

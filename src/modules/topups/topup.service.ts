@@ -156,9 +156,7 @@ export class TopupService extends IntentReads<TopupIntent, TopupIntentWire> {
         },
         now,
       );
-      // The store's step owns this unit's end: the hot-lock writes go now, its last statements.
-      await em.write(expired.end);
-      return true;
+      return expired.end;
     });
   }
 }
