@@ -39,7 +39,7 @@ import type { GuardForm, Written } from './batch';
 import { destroyConnection, watchPool, within, type PoolConnection } from './deadline';
 import { backoffMs, ConflictRetriesExhausted, isRetryable, isUniqueViolation, PrepareAndRetry, sleep } from './errors';
 import { OutageProbe, type DbLog } from './outage';
-import { CountingLogger } from './query-counter';
+import { countingLogger } from './query-counter';
 import { Readers } from './readers';
 import { Tx, type TxOptions } from './tx';
 import { Units } from './unit';
@@ -125,13 +125,13 @@ export class Db {
 
   /** SQL statements sent so far. */
   get queryCount(): number {
-    return (this.ds.logger as unknown as CountingLogger).count ?? 0;
+    return countingLogger(this.ds)?.count ?? 0;
   }
 
   /** Queries sent so far (round trips): statements that went in another's query (src/db/tx.ts) count once. */
   get roundTripCount(): number {
-    const logger = this.ds.logger as unknown as CountingLogger;
-    return (logger.count ?? 0) - (logger.riding ?? 0);
+    const logger = countingLogger(this.ds);
+    return (logger?.count ?? 0) - (logger?.riding ?? 0);
   }
 
   /** False while the database is known to be out (MySQL); units then fail at once with 503. */
