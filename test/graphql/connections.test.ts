@@ -211,10 +211,16 @@ describe('totalCount', () => {
   });
 
   test('is counted only when selected: one statement fewer without it', async () => {
+    // The fewest of three: a request that finds its API key's kept copy lapsed (500 ms, longer
+    // under load) reads the key again, one statement more than the list itself costs.
     const count = async (query: string) => {
-      const before = srv.app.db.queryCount;
-      await ok(query);
-      return srv.app.db.queryCount - before;
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = srv.app.db.queryCount;
+        await ok(query);
+        counts.push(srv.app.db.queryCount - before);
+      }
+      return Math.min(...counts);
     };
     const without = await count('{ payoutIntents(first: 5) { nodes { id } } }');
     const withCount = await count('{ payoutIntents(first: 5) { nodes { id } totalCount } }');
