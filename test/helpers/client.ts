@@ -81,6 +81,16 @@ export class Client {
 }
 
 let seq = 0;
+/** `what`'s value once `ok` says so, or its last value after `ms` (the caller's assertion then says what differs). */
+export async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A unique merchant reference for this test run. */
 export function ref(prefix = 'ref'): string {
   return `${prefix}-${Date.now().toString(36)}-${process.pid}-${++seq}`;

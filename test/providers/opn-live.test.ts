@@ -11,7 +11,7 @@ import { FakeStripe } from '../helpers/fake-stripe';
 import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
 import type { Client } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
-import { payoutBody } from '../helpers/client';
+import { payoutBody, until } from '../helpers/client';
 import { PaymentIntent } from '../../src/modules/payments/payment.entity';
 import { parseTlv } from '../../src/modules/methods/emvco';
 
@@ -37,15 +37,6 @@ function expectNoLeak(raw: string): void {
   expect(text).not.toMatch(/\bpa_[0-9a-z]{26}\b/);
   expect(text).not.toContain(SECRET_KEY);
   expect(text).not.toContain(new URL(opn.url).host);
-}
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function sendWebhook(body: string, to = account): Promise<{ status: number; body: any }> {

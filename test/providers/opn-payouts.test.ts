@@ -11,20 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import { FakeOpn } from '../helpers/fake-opn';
 import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
-import { payoutBody, type Client } from '../helpers/client';
+import { payoutBody, until, type Client } from '../helpers/client';
 import { PayoutIntent } from '../../src/modules/payouts/payout.entity';
 import { CONNECTOR_FACTORIES } from '../../src/modules/providers/live-connectors';
 
 const BASE = 'https://pay.example.test';
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A server in live mode with one Opn account at a fresh fake; transfers are read back only after 10 minutes. */
 async function liveServer(logs: string[]): Promise<{ srv: TestServer; opn: FakeOpn; account: string; m: Client; secretKey: string }> {
@@ -35,31 +26,12 @@ async function liveServer(logs: string[]): Promise<{ srv: TestServer; opn: FakeO
   });
   const m = await srv.merchant(undefined, 'live', { fund: false });
   await srv.fund(m, 'THB', '100000');
-  const secretKey = `skey_test_${randomBytes(12).toString('hex')}`;
-  const run = await runCli(
-    srv.database,
-    [
-      'providers',
-      'connect',
-      '--env',
-      'live',
-      '--provider',
-      'opn',
-      '--public-key',
-      `pkey_test_${randomBytes(12).toString('hex')}`,
-      '--secret-key',
-      secretKey,
-      '--api-base',
-      opn.url,
-    ],
-    { PUBLIC_BASE_URL: BASE },
-  );
-  expect(run.code).toBe(0);
-  return { srv, opn, account: JSON.parse(run.stdout.trim()).id, m, secretKey };
+  const { id: account, secretKey } = await connectOpn(srv, opn.url);
+  return { srv, opn, account, m, secretKey };
 }
 
-/** Connects one more live Opn account at `apiBase`; answers its id. */
-async function connectOpn(srv: TestServer, apiBase: string): Promise<string> {
+/** Connects a live Opn account at `apiBase`; answers its id and its secret key. */
+async function connectOpn(srv: TestServer, apiBase: string): Promise<{ id: string; secretKey: string }> {
   const key = randomBytes(12).toString('hex');
   const run = await runCli(
     srv.database,
@@ -80,7 +52,7 @@ async function connectOpn(srv: TestServer, apiBase: string): Promise<string> {
     { PUBLIC_BASE_URL: BASE },
   );
   expect(run.code).toBe(0);
-  return JSON.parse(run.stdout.trim()).id;
+  return { id: JSON.parse(run.stdout.trim()).id, secretKey: `skey_test_${key}` };
 }
 
 /** Nothing of the provider in a merchant-facing text: its name, host, ids. */
@@ -321,7 +293,7 @@ describe('live batch approval after a paying account is disabled', () => {
       return c;
     };
     try {
-      const wide = await connectOpn(srv, opn.url);
+      const { id: wide } = await connectOpn(srv, opn.url);
       await new Promise((r) => setTimeout(r, 1200));
       const items = ['KBANK', 'SCB'].map((bank, i) =>
         payoutBody({

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { FakeStripe } from '../helpers/fake-stripe';
 import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
-import type { Client } from '../helpers/client';
+import { until, type Client } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
 import { ProviderAccount } from '../../src/modules/providers/provider-account.entity';
 import { PaymentIntent } from '../../src/modules/payments/payment.entity';
@@ -30,15 +30,6 @@ function expectNoLeak(text: string, ...fakes: FakeStripe[]): void {
   expect(text).not.toContain(SECRET_KEY);
   expect(text).not.toContain(WHSEC);
   for (const f of fakes) expect(text).not.toContain(new URL(f.url).host);
-}
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function sendWebhook(account: string, payload: string, signature: string): Promise<{ status: number; body: any }> {
