@@ -164,21 +164,32 @@ export class Db {
       try {
         return await this.units.run(deadline, (runner) => this.transaction(runner, unit, options));
       } catch (err) {
-        if (err instanceof PrepareAndRetry) {
-          if (++prepared > MAX_PREPARES) throw new Error(`${err.message}, still after ${MAX_PREPARES} preparations`);
-          await this.units.run(deadline, (runner) => err.prepare(runner.manager));
-          continue;
+        if (!(err instanceof PrepareAndRetry)) {
+          await this.afterLostRace(err, attempt++);
+        } else if (++prepared > MAX_PREPARES) {
+          throw new Error(`${err.message}, still after ${MAX_PREPARES} preparations`);
+        } else {
+          // The preparation's statements can lose a race too: that counts as an attempt of the unit.
+          await this.units.run(deadline, (runner) => err.prepare(runner.manager)).catch((lost: unknown) => this.afterLostRace(lost, attempt++));
         }
-        if (!isRetryable(err)) throw err;
-        if (attempt >= MAX_ATTEMPTS) {
-          this.conflicts.exhausted++;
-          throw new ConflictRetriesExhausted(attempt);
-        }
-        this.conflicts.retries++;
-        await sleep(backoffMs(attempt));
-        attempt++;
       }
     }
+  }
+
+  /**
+   * After an attempt failed with `err`: waits the back-off when it lost a race (a deadlock, a
+   * lock wait time-out, or on Galera a certification conflict or a causal read that timed out),
+   * so the caller runs it again. Anything else is thrown as it is; a lost race after
+   * MAX_ATTEMPTS is ConflictRetriesExhausted (503 with Retry-After), never a 500.
+   */
+  private async afterLostRace(err: unknown, attempt: number): Promise<void> {
+    if (!isRetryable(err)) throw err;
+    if (attempt >= MAX_ATTEMPTS) {
+      this.conflicts.exhausted++;
+      throw new ConflictRetriesExhausted(attempt);
+    }
+    this.conflicts.retries++;
+    await sleep(backoffMs(attempt));
   }
 
   /**
@@ -195,12 +206,19 @@ export class Db {
    * Runs reads on one connection with no transaction (MySQL, with the unit's deadlines) or in
    * the queue (SQLite). With readers (src/db/readers.ts), on one of them; a read that one could
    * not serve runs on the writer. What must see the latest write under a lock belongs in `tx`.
+   * A read that times out waiting for a Galera causal read (1205) is run again, as a unit is.
    */
   async read<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
     if (this.kind === 'sqlite') return this.serial(() => fn(this.ds.manager));
-    const read = await this.readers.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
-    if (read) return read.value;
-    return this.units.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const read = await this.readers.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
+        if (read) return read.value;
+        return await this.units.run(Date.now() + this.settings.txTimeoutMs, (runner) => fn(runner.manager));
+      } catch (err) {
+        await this.afterLostRace(err, attempt);
+      }
+    }
   }
 
   /**

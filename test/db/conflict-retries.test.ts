@@ -10,7 +10,7 @@
  */
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
-import { ConflictRetriesExhausted } from '../../src/db/errors';
+import { ConflictRetriesExhausted, PrepareAndRetry } from '../../src/db/errors';
 import type { RequestContext } from '../../src/domain/scope';
 import { IdempotencyService } from '../../src/modules/idempotency/idempotency.service';
 import { keyClaimOf } from '../../src/modules/idempotency/key-claims';
@@ -63,4 +63,40 @@ testIf(usingMysql(), NEEDS_MYSQL)('a conflict that outlasts the retries: 503 wit
   const again = await pipeline.run(srv.app.ops.payouts.create, ctx, body, {}, key);
   expect(again.replayed).toBe(true);
   expect((await client.get(`/v1/payout_intents?merchant_reference=conflict-${key}`)).body.data).toHaveLength(1);
+});
+
+testIf(usingMysql(), NEEDS_MYSQL)('a read that times out on a lock (as a Galera causal read does) is run again and answers', async () => {
+  const client = await srv.merchant();
+  const merchantId = client.key!.merchantId;
+  const holder = srv.app.db.ds.createQueryRunner();
+  await holder.connect();
+  try {
+    await holder.query('START TRANSACTION');
+    await holder.query('SELECT id FROM merchants WHERE id = ? FOR UPDATE', [merchantId]);
+    let attempts = 0;
+    const read = await srv.app.db.read(async (em) => {
+      // The second attempt finds the lock released.
+      if (++attempts === 2) await holder.query('COMMIT');
+      return em.query('SET STATEMENT innodb_lock_wait_timeout = 1 FOR SELECT id FROM merchants WHERE id = ? LOCK IN SHARE MODE', [merchantId]);
+    });
+    expect({ attempts, read }).toEqual({ attempts: 2, read: [{ id: merchantId }] });
+  } finally {
+    await holder.release();
+  }
+});
+
+testIf(usingMysql(), NEEDS_MYSQL)('a preparation that loses a race counts as an attempt, and the unit then runs', async () => {
+  let prepares = 0;
+  let runs = 0;
+  const value = await srv.app.db.unit(async () => {
+    if (++runs === 1) {
+      throw new PrepareAndRetry('a row', async () => {
+        if (++prepares === 1)
+          throw Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' });
+      });
+    }
+    return { value: 'done', end: [] };
+  });
+  // The unit ran once, its preparation lost and was counted as an attempt, the unit ran again (and needed no preparation).
+  expect({ value, runs, prepares }).toEqual({ value: 'done', runs: 2, prepares: 1 });
 });
