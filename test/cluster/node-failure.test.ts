@@ -98,6 +98,20 @@ async function client(side: Side, w: number, stopped: () => boolean): Promise<vo
   }
 }
 
+/** A process's error log line, short: its message and the first frames of its error's stack (where it was thrown matters most). */
+function errorLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; reqId?: string; component?: string; err?: { message?: string; stack?: string } };
+    const frames = (entry.err?.stack ?? '')
+      .split('\n')
+      .slice(1, 9)
+      .map((f) => f.trim());
+    return `${entry.component ?? entry.reqId ?? ''} ${entry.msg ?? ''}: ${entry.err?.message ?? ''}\n    ${frames.join('\n    ')}`;
+  } catch {
+    return line.slice(0, 300);
+  }
+}
+
 cluster('a Galera node killed under load', () => {
   let db: ClusterDatabase;
   let admin: App;
@@ -129,7 +143,7 @@ cluster('a Galera node killed under load', () => {
       );
       procs.forEach((p, i) => {
         p.child.stdout!.on('data', (chunk: Buffer) => {
-          for (const line of chunk.toString().split('\n')) if (/"level":(50|60)/.test(line)) logged.push(`${topology} process ${i + 1}: ${line.slice(0, 300)}`);
+          for (const line of chunk.toString().split('\n')) if (/"level":(50|60)/.test(line)) logged.push(`${topology} process ${i + 1}: ${errorLine(line)}`);
         });
         p.child.stderr!.on('data', (chunk: Buffer) => logged.push(`${topology} process ${i + 1} stderr: ${chunk.toString().slice(0, 600)}`));
         p.child.once('exit', (code, signal) => stopping || logged.push(`${topology} process ${i + 1} exited (${code ?? signal})`));
