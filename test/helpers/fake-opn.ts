@@ -29,6 +29,8 @@ export class FakeOpn {
   /** ok: answers; down: 500 on creates; hang: never answers creates. */
   mode: 'ok' | 'down' | 'hang' = 'ok';
   creates = 0;
+  /** When set, a new transfer sent with `fail_fast` fails at once with this code (the account cannot pay it now). */
+  failFastCode: string | null = null;
   /** GET /events answers 500 (Opn cannot confirm a webhook's event). */
   eventsDown = false;
   /** What GET /capability lists (THB), besides promptpay. */
@@ -236,8 +238,8 @@ export class FakeOpn {
         paid_at: null,
         fee: 2500,
         fail_fast: body.fail_fast === true,
-        failure_code: null,
-        failure_message: null,
+        failure_code: body.fail_fast === true ? this.failFastCode : null,
+        failure_message: body.fail_fast === true && this.failFastCode ? 'The transfer cannot be sent now' : null,
         metadata: body.metadata ?? {},
         created_at: new Date().toISOString(),
       };

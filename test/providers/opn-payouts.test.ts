@@ -173,6 +173,32 @@ describe('transfer webhooks settle live payouts', () => {
     await expectLedgerOk(srv);
   }, 30_000);
 
+  test('a transfer that fails in the answer that sent it: the payout fails, its money returns, and the transfer id is kept', async () => {
+    const start = await balance();
+    const before = new Set(opn.transfers.keys());
+    opn.failFastCode = 'insufficient_balance';
+    try {
+      const created = await m.post('/v1/payout_intents', payoutBody({ amount: '1500' }), { idempotencyKey: randomBytes(8).toString('hex') });
+      expect((await m.post(`/v1/payout_intents/${created.body.id}/approve`, {})).status).toBe(202);
+      const row = await until(
+        () => srv.app.db.read((em) => em.findOneOrFail(PayoutIntent, { where: { id: created.body.id } })),
+        (r) => r.status !== 'processing',
+      );
+      const sent = [...opn.transfers.keys()].filter((t) => !before.has(t));
+      expect(sent).toHaveLength(1);
+      expect({ status: row.status, failureCode: row.failureCode, providerReference: row.providerReference }).toEqual({
+        status: 'failed',
+        failureCode: 'payout_failed',
+        providerReference: sent[0],
+      });
+      expect(await balance()).toEqual(start);
+      expect(logs.some((l) => l.includes(created.body.id) && l.includes('insufficient_balance'))).toBe(true);
+    } finally {
+      opn.failFastCode = null;
+    }
+    await expectLedgerOk(srv);
+  }, 30_000);
+
   test('a failure reported after the transfer was paid: the payout stays succeeded, the balance does not move, the operator is told', async () => {
     const { id, transfer } = await sentPayout({
       amount: '2500',

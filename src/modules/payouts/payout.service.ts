@@ -119,8 +119,12 @@ export interface PayoutAccounts {
   recipients(accountId: string): RecipientStore;
 }
 
-/** A payout's answer from its provider: settled, or still pending at a real provider (asked again later). */
-type PayoutAnswer = SettleOutcome | { status: 'pending'; providerReference: string | null };
+/**
+ * A payout's answer from its provider: settled, or still pending at a real provider (asked again
+ * later); with a real provider's id of the transfer once it has one, kept on the payout whatever
+ * the answer (a transfer can be paid or failed in the very answer that sent it).
+ */
+type PayoutAnswer = (SettleOutcome | { status: 'pending' }) & { providerReference?: string | null };
 
 export interface PayoutServiceDeps {
   db: Db;
@@ -260,16 +264,14 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
       'settle_at',
       'processing',
       now,
-      async (em, p, scope, outcome) => {
-        if (outcome.status === 'pending') {
-          const changes = {
-            providerReference: outcome.providerReference ?? p.providerReference,
-            settleAt: new Date(Date.now() + (this.deps.recheckMs ?? 60_000)),
-          };
+      async (em, p, scope, answer) => {
+        const providerReference = answer.providerReference ?? p.providerReference;
+        if (answer.status === 'pending') {
+          const changes = { providerReference, settleAt: new Date(Date.now() + (this.deps.recheckMs ?? 60_000)) };
           await this.store.patch(em, scope, p, changes, new Date());
           return false;
         }
-        return (await this.applyOutcome(em, { ...scope, requestId: null }, p, outcome)).end;
+        return (await this.applyOutcome(em, { ...scope, requestId: null }, p, answer, providerReference)).end;
       },
       (p, scope) =>
         p.provider !== null
@@ -324,18 +326,24 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
         providerReference: p.providerReference,
         recipients: this.deps.accounts!.recipients(connector.code),
       });
-      if (state.status === 'pending') return { status: 'pending', providerReference: state.providerReference };
-      if (state.status === 'succeeded') return { status: 'succeeded' };
+      const { providerReference } = state;
+      if (state.status === 'pending') return { status: 'pending', providerReference };
+      if (state.status === 'succeeded') return { status: 'succeeded', providerReference };
       log?.info(
         { payoutIntent: p.id, providerAccount: p.provider, providerCode: state.providerCode, providerMessage: state.providerMessage },
         'provider reports the payout failed',
       );
-      return { status: 'failed', failureCode: 'payout_failed', failureMessage: 'The bank could not complete the payout; the amount is available again.' };
+      return {
+        status: 'failed',
+        failureCode: 'payout_failed',
+        failureMessage: 'The bank could not complete the payout; the amount is available again.',
+        providerReference,
+      };
     } catch (err) {
       const reason = (err as { providerUnavailable?: string }).providerUnavailable;
       if (reason === undefined) throw err;
       log?.warn({ payoutIntent: p.id, providerAccount: p.provider, reason }, 'provider unavailable for a payout; asked again later');
-      return { status: 'pending', providerReference: null };
+      return { status: 'pending' };
     }
   }
 
@@ -360,13 +368,23 @@ export class PayoutService extends IntentReads<PayoutIntent, PayoutIntentWire> {
     });
   }
 
-  /** Settles `p` as `outcome` says, then counts it on its batch (if it has one): the wire record, and the writes for the end of the unit. */
-  private async applyOutcome(em: Tx, actor: Actor, p: PayoutIntent, outcome: SettleOutcome): Promise<Written<PayoutIntentWire>> {
+  /**
+   * Settles `p` as `outcome` says (keeping the provider's id of the transfer, when there is one),
+   * then counts it on its batch (if it has one): the wire record, and the writes for the end of the unit.
+   */
+  private async applyOutcome(
+    em: Tx,
+    actor: Actor,
+    p: PayoutIntent,
+    outcome: SettleOutcome,
+    providerReference = p.providerReference,
+  ): Promise<Written<PayoutIntentWire>> {
     const settled =
       outcome.status === 'succeeded'
-        ? await this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null })
+        ? await this.lifecycle.apply(em, actor, p, 'succeed', { settleAt: null, providerReference })
         : await this.lifecycle.apply(em, actor, p, 'fail', {
             settleAt: null,
+            providerReference,
             failureCode: outcome.failureCode,
             failureMessage: outcome.failureMessage,
           });
