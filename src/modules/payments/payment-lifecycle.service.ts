@@ -29,9 +29,25 @@ import { addRefunded, merchantName, PaymentChanges, updateIfUnchanged } from './
 import { PaymentStatus, paymentStates } from './payment.states';
 import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCESSING_REASONS, StoredPayer } from './payment.wire';
 
-/** What a real provider says about a payment (src/modules/providers/live-connector.ts ProviderPaymentState, in the gateway's words). */
+/**
+ * What a provider says about a payment, in the gateway's words: a real one's webhook or
+ * read-back (src/modules/providers/live-connector.ts ProviderPaymentState), a simulated one's
+ * own step (`settleDue`), or a test helper speaking for the provider.
+ */
 export interface ProviderState {
   status: 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
+  /** For `failed`: what the merchant is told. Absent: payment_failed (a real provider's own code stays in the operator's logs). */
+  failure?: { code: string; message: string };
+  /** For `processing`: when a simulated provider settles the payment on its own. A real one's outcome arrives as news instead. */
+  settleAt?: Date | null;
+}
+
+/** The failure a merchant is told when the provider gave none it may see. */
+const PROVIDER_FAILURE = { code: 'payment_failed', message: 'The payment could not be completed.' };
+
+/** The provider state that settles a payment as `outcome` says. */
+export function settledState(outcome: SettleOutcome): ProviderState {
+  return outcome.status === 'succeeded' ? outcome : { status: 'failed', failure: { code: outcome.failureCode, message: outcome.failureMessage } };
 }
 
 /** Every candidate provider was unavailable (timed out, or answered 5xx before accepting). */
@@ -229,8 +245,9 @@ export class PaymentLifecycle {
   }
 
   /**
-   * Applies what a real provider says about a payment (a verified webhook, or the
-   * reconciliation job's read-back) to `p`, locked in `em`'s transaction. State only moves
+   * Applies what a provider says about a payment to `p`, locked in `em`'s transaction: the one
+   * path of every outcome, whether a real provider's (a verified webhook, or the reconciliation
+   * job's read-back), a simulated provider's (`settleDue`) or a test helper's. State only moves
    * forward: news of a state the payment has passed, or of a finished payment, changes
    * nothing, so duplicate, late and out-of-order news is harmless, and the ledger moves once
    * per transition. Answers whether anything changed, with the writes for the end of the unit.
@@ -245,20 +262,15 @@ export class PaymentLifecycle {
     }
     const end: EndWork[] = [];
     if (p.status === 'requires_action') {
-      end.push(...(await this.paid(em, actor, p, null, now)).end);
+      end.push(...(await this.paid(em, actor, p, state.settleAt ?? null, now)).end);
       if (state.status === 'processing') return { value: true, end };
     } else if (state.status === 'processing') {
       return unchanged;
     }
-    const settled = await this.settle(
-      em,
-      actor,
-      p,
-      state.status === 'succeeded'
-        ? { status: 'succeeded' }
-        : { status: 'failed', failureCode: 'payment_failed', failureMessage: 'The payment could not be completed.' },
-      now,
-    );
+    const failure = state.failure ?? PROVIDER_FAILURE;
+    const outcome: SettleOutcome =
+      state.status === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: failure.code, failureMessage: failure.message };
+    const settled = await this.settle(em, actor, p, outcome, now);
     return { value: true, end: [...end, ...settled.end] };
   }
 
@@ -316,25 +328,33 @@ export class PaymentLifecycle {
   }
 
   /**
-   * The simulated providers' own progress: a requires_action payment whose payer acts
-   * outside our pages (QR, transfer) is "paid" at settle_at and moves to processing; a
-   * processing payment settles at settle_at (succeeds, or fails as its test-mode magic
-   * value planned). Competes with the test helpers under the row lock; the loser finds
-   * the record moved on and does nothing.
+   * The simulated providers' own progress, applied as any provider's news is: at settle_at a
+   * requires_action payment whose payer acts outside our pages (QR, transfer) has been paid
+   * and moves to processing, and a processing payment settles (succeeds, or fails as its
+   * test-mode magic value planned). Competes with the test helpers under the row lock; the
+   * loser finds the record moved on and does nothing.
    */
   async settleDue(now = new Date()): Promise<number> {
     let done = 0;
     for (const status of ['processing', 'requires_action'] as const) {
       done += await this.store.processDue('settle_at', status, now, async (em, p, scope) => {
         if (!p.settleAt || p.settleAt.getTime() > now.getTime()) return false;
-        const actor = { ...scope, requestId: null };
-        if (status === 'requires_action' && p.expiresAt.getTime() <= now.getTime()) return false;
-        const moved =
-          status === 'requires_action' ? await this.paid(em, actor, p, this.settleAt(now), now) : await this.settle(em, actor, p, plannedOutcome(p), now);
-        return moved.end;
+        const moved = await this.applyProviderState(em, { ...scope, requestId: null }, p, this.simulatedState(p, now), now);
+        return moved.value && moved.end;
       });
     }
     return done;
+  }
+
+  /**
+   * What a simulated provider says of `p` when its settle_at is due: a waiting payment has been
+   * paid and settles one step later, unless it expired first (nothing to say: the expiry job
+   * expires it); a processing one settles as planned at create.
+   */
+  private simulatedState(p: PaymentIntent, now: Date): ProviderState {
+    if (p.status !== 'requires_action') return settledState(plannedOutcome(p));
+    if (p.expiresAt.getTime() <= now.getTime()) return { status: 'pending' };
+    return { status: 'processing', settleAt: this.settleAt(now) };
   }
 
   /** Moves every requires_action intent past its expires_at to expired. */

@@ -8,7 +8,6 @@
  * outside any transaction; phase 2 commits its answer with the `created` event.
  */
 import type { Tx } from '../../db/tx';
-import type { EndWork } from '../../db/batch';
 import { ApiError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
 import { Done, done, external, TxStep as Step } from '../../ops/operation';
@@ -20,7 +19,8 @@ import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
 import { PaymentIntent, type CustomerData } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
-import { NoProviderLeft, PaymentLifecycle, providerUnavailable } from './payment-lifecycle.service';
+import { NoProviderLeft, PaymentLifecycle, providerUnavailable, settledState } from './payment-lifecycle.service';
+import { paymentStates } from './payment.states';
 import type { PaymentChanges } from './payment-rows';
 import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paymentToWire } from './payment.wire';
 import type { Scope } from '../../domain/scope';
@@ -205,16 +205,12 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     const { lifecycle } = this.deps;
     const p = await this.store.lock(em, ctx, id);
     const now = new Date();
-    const end: EndWork[] = [];
-    if (p.status === 'requires_action') {
-      if (p.paymentMethod === null) await lifecycle.pickForTest(em, ctx, p, now);
-      end.push(...(await lifecycle.paid(em, ctx, p, null, now)).end);
-    }
-    const settled = await lifecycle.settle(em, ctx, p, outcome, now);
-    return done('done', { value: settled.value, end: [...end, ...settled.end] });
+    if (p.status !== 'requires_action') paymentStates.check(outcome.status === 'succeeded' ? 'succeed' : 'fail', p.status);
+    else if (p.paymentMethod === null) await lifecycle.pickForTest(em, ctx, p, now);
+    const { end } = await lifecycle.applyProviderState(em, ctx, p, settledState(outcome), now);
+    return done('done', { value: paymentToWire(p), end });
   }
 
-  /** Test helper: expire a requires_action intent now. */
   /** The details of several intents of `scope` (one statement; the payer data decrypted), for a DataLoader. */
   async detailsMany(scope: Scope, ids: readonly string[]): Promise<Map<string, PaymentDetails>> {
     const rows = await this.deps.db.read((em) =>
@@ -232,6 +228,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     );
   }
 
+  /** Test helper: expire a requires_action intent now. */
   async testExpire(em: Tx, ctx: Actor, id: string): Promise<Done<PaymentIntentWire>> {
     const lifecycle = this.deps.lifecycle;
     return done('done', await lifecycle.expire(em, ctx, await this.store.lock(em, ctx, id)));
