@@ -78,7 +78,7 @@ function print(value: unknown): void {
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'schema' && command === 'emit') {
-    const { printGraphQLSchema } = await import('../graphql/schema');
+    const { printGraphQLSchema } = await import('../graphql/schema.js');
     process.stdout.write(printGraphQLSchema());
     return 0;
   }

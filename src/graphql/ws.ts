@@ -30,6 +30,7 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
 import type { TrustedDocuments } from './trusted-documents';
 import { ApiError, ERROR_CODES } from '../domain/errors';
 import { toGraphQLError } from './errors';
@@ -44,11 +45,6 @@ import { buildGraphQLSchema } from './schema';
 import { QUERY_COST, requestedCost } from './cost';
 import { writeSocketError } from '../http/error-replies';
 import { pathOf } from '../http/request';
-
-// graphql-ws publishes `use/ws` through package "exports", which this project's
-// moduleResolution ("node") does not read: load it at runtime, type it from its file.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
 
 type Extra = {
   socket: WebSocket;

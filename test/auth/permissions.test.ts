@@ -24,7 +24,7 @@ import { Client, eventually, payoutBody } from '../helpers/client';
 import { registeredRoutes } from '../helpers/routes';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { rootRequirements } from '../../src/graphql/access';
-import { isPermission, splitPermission, type Requirement } from '../../src/domain/access';
+import { isPermission, permissionRefusals, splitPermission, type Requirement } from '../../src/domain/access';
 import { RESOURCES } from '../../src/domain/permissions';
 import { PUBLIC_PATHS } from '../../src/http/request';
 
@@ -190,6 +190,5 @@ test('refusals are counted by permission (permission_refused_total) and change n
   expect((await full.get('/v1/balances')).body).toEqual(before);
   expect((await client.get('/v1/payout_intents')).status).toBe(200);
   expect((await client.get('/v1/balances')).status).toBe(200);
-  const { permissionRefusals } = await import('../../src/domain/access');
   expect(permissionRefusals.get('payout_intents:write')).toBeGreaterThan(0);
 });

@@ -4,7 +4,8 @@
  * of INTERNALS is one way in that was used before, or a close relative: a query builder's
  * expression map, TypeORM's own hydration (load listeners, the driver's hydration, the
  * transformer helpers), the DataSource's subscriber list edited in place, the driver or its
- * pool reached by a cast, a logger read by a cast, deep imports. ALLOWED would name a use
+ * pool reached by a cast, a logger read by a cast, deep imports, and any package's built files
+ * (`<package>/dist/...`: a package's public paths are those its "exports" name). ALLOWED would name a use
  * kept on purpose, by its file and its exact text; there is none.
  */
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ const INTERNALS: [name: string, pattern: RegExp][] = [
   ["the driver's pool or module", /\.driver\)?\.(pool|mysql|master|slaves|databaseConnection|sqlite)\b/],
   ["TypeORM's logger read by a cast", /\blogger as unknown as\b/],
   ['a deep import', /(from|require\()\s*'(typeorm|mysql2|better-sqlite3)\//],
+  ["a package's built files", /(from|require\(|import\()\s*'(@[^/']+\/)?[^./'][^/']*\/(.+\/)?(dist|lib|build)\//],
 ];
 
 /** Uses allowed in one file: [file under src/, exact text of the line's use]. None today. */
@@ -46,7 +48,7 @@ function internalsIn(file: string, text: string): string[] {
   );
 }
 
-test('src/ uses no internal of TypeORM or of the database drivers', () => {
+test("src/ uses no internal of TypeORM or of the database drivers, and no package's built files", () => {
   const files = tsFiles(SRC);
   expect(files.length).toBeGreaterThan(100);
   const found = files.flatMap((full) => internalsIn(path.relative(SRC, full), fs.readFileSync(full, 'utf8')));
@@ -61,6 +63,7 @@ test.each([
   ['src/db/deadline.ts', '  const pool = (ds.driver as unknown as { pool?: Pool }).pool;'],
   ['src/db/prepared.ts', "import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';"],
   ['src/db/tx.ts', '    return (this.ds.logger as unknown as CountingLogger).count;'],
+  ['src/graphql/ws.ts', "const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');"],
 ])('a use planted in %s is found', (file, line) => {
   expect(internalsIn(file.slice('src/'.length), `// a file\n${line}\n`)).toHaveLength(1);
 });

@@ -12,6 +12,7 @@
  */
 import { registeredRoutes } from '../helpers/routes';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { startServer, TestServer } from '../helpers/server';
 import { Client, Res, payoutBody } from '../helpers/client';
@@ -458,7 +459,6 @@ describe('answers produced before routing', () => {
       const c = await other.merchant(undefined, 'test', { fund: false });
       const body = JSON.stringify({ reason: 'x' });
       const { hostname, port } = new URL(other.url);
-      const net = await import('node:net');
       const socket = net.connect(Number(port), hostname);
       await new Promise((resolve) => socket.once('connect', resolve));
       let received = '';
