@@ -275,6 +275,16 @@ export function runCli(database: TestDatabase, args: string[], env: Record<strin
   });
 }
 
+/**
+ * The check `cli ledger verify` makes (every balance against the sum of its ledger rows), run in
+ * the server's process: for a check after each test. A file that uses it also runs the CLI itself
+ * once, over all its records (`ledgerVerifyCli`): each CLI run is a process start.
+ */
+export async function expectLedgerBalanced(srv: TestServer): Promise<void> {
+  const report = await srv.app.ledger.verify();
+  expect(report.mismatches).toEqual([]);
+}
+
 /** `cli ledger verify`: its exit code and the JSON report on its last stdout line. */
 export async function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
   const { code, stdout, stderr } = await runCli(database, ['ledger', 'verify']);

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { FakeOpn } from '../helpers/fake-opn';
-import { ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
+import { expectLedgerBalanced, ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
 import { payoutBody, until, type Client } from '../helpers/client';
 import { PayoutIntent } from '../../src/modules/payouts/payout.entity';
 import { CONNECTOR_FACTORIES } from '../../src/modules/providers/live-connectors';
@@ -63,10 +63,17 @@ function expectNoLeak(raw: string, opn: FakeOpn): void {
   expect(raw).not.toContain(new URL(opn.url).host);
 }
 
-async function expectLedgerOk(srv: TestServer): Promise<void> {
-  const { code, report } = await ledgerVerifyCli(srv.database);
-  expect(report?.ok).toBe(true);
-  expect(code).toBe(0);
+/** Every balance equal to the sum of its ledger rows (the CLI's check, in process; the CLI itself runs after each group's tests). */
+function expectLedgerOk(srv: TestServer): Promise<void> {
+  return expectLedgerBalanced(srv);
+}
+
+/** The last test of a group: `cli ledger verify` itself over every record the group made. */
+function cliLedgerVerifyTest(server: () => TestServer): void {
+  test('the ledger verify CLI passes over every record of this group', async () => {
+    const { code, report, stderr } = await ledgerVerifyCli(server().database);
+    expect({ code, ok: report?.ok, stderr }).toMatchObject({ code: 0, ok: true });
+  });
 }
 
 describe('transfer webhooks settle live payouts', () => {
@@ -238,6 +245,8 @@ describe('transfer webhooks settle live payouts', () => {
     expect(await sendWebhook(JSON.stringify(body))).toBe(200);
     expect(opn.eventReads).toBe(reads);
   });
+
+  cliLedgerVerifyTest(() => srv);
 });
 
 describe('live batch approval after a paying account is disabled', () => {
@@ -354,4 +363,6 @@ describe('live batch approval after a paying account is disabled', () => {
       await narrow.close();
     }
   }, 30_000);
+
+  cliLedgerVerifyTest(() => srv);
 });
