@@ -285,6 +285,14 @@ export async function expectLedgerBalanced(srv: TestServer): Promise<void> {
   expect(report.mismatches).toEqual([]);
 }
 
+/** The last test of a file or group: `cli ledger verify` itself, over every record it made on `server()`. */
+export function cliLedgerVerifyTest(server: () => TestServer): void {
+  test('the ledger verify CLI passes over every record made above', async () => {
+    const { code, report, stderr } = await ledgerVerifyCli(server().database);
+    expect({ code, ok: report?.ok, stderr }).toMatchObject({ code: 0, ok: true });
+  });
+}
+
 /** `cli ledger verify`: its exit code and the JSON report on its last stdout line. */
 export async function ledgerVerifyCli(database: TestDatabase): Promise<{ code: number; report: any; stderr: string }> {
   const { code, stdout, stderr } = await runCli(database, ['ledger', 'verify']);

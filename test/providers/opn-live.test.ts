@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { FakeOpn } from '../helpers/fake-opn';
 import { FakeStripe } from '../helpers/fake-stripe';
-import { expectLedgerBalanced, ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
+import { cliLedgerVerifyTest, expectLedgerBalanced, runCli, startServer, TestServer } from '../helpers/server';
 import type { Client } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
 import { payoutBody, until } from '../helpers/client';
@@ -47,11 +47,6 @@ async function sendWebhook(body: string, to = account): Promise<{ status: number
 async function chargeOf(id: string): Promise<string> {
   const row = await srv.app.db.read((em) => em.findOneOrFail(PaymentIntent, { where: { id } }));
   return row.providerReference as string;
-}
-
-/** Every balance equal to the sum of its ledger rows (the CLI's check, in process; the CLI itself runs last). */
-function expectLedgerOk(): Promise<void> {
-  return expectLedgerBalanced(srv);
 }
 
 beforeAll(async () => {
@@ -130,7 +125,7 @@ test('a live PromptPay payment: QR from the charge, paid by a webhook fetched ba
   const events = await m.get('/v1/events?limit=100');
   expect(events.body.data.filter((e: { type: string; data: { object: { id: string } } }) => e.type === 'payment_intent.succeeded')).toHaveLength(1);
   expectNoLeak(events.text);
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 });
 
 test('a forged webhook (claims a paid charge; the provider does not know the event) is 400 invalid_signature and changes nothing', async () => {
@@ -172,7 +167,7 @@ test('a forged webhook (claims a paid charge; the provider does not know the eve
   const real = [...opn.events.values()].find((e) => e.key === 'charge.create' && e.data.id === chargeId)!;
   expect((await sendWebhook(JSON.stringify({ ...real, data: { ...real.data, status: 'successful' } }))).status).toBe(200);
   expect((await m.get(`/v1/payment_intents/${created.body.id}`)).body.status).toBe('requires_action');
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 });
 
 test("an internet-banking payment: our address, then the bank's page, paid by the provider's webhook", async () => {
@@ -208,7 +203,7 @@ test("an internet-banking payment: our address, then the bank's page, paid by th
   // Once paid, our address no longer leads to the bank.
   const later = await fetch(`${srv.url}${url.pathname}`, { redirect: 'manual' });
   expect(later.headers.get('location') ?? '').not.toContain(new URL(opn.url).host);
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 });
 
 test("a payment the bank rejects fails, and the provider's reason stays in the logs", async () => {
@@ -229,7 +224,7 @@ test("a payment the bank rejects fails, and the provider's reason stays in the l
     expect(l).not.toContain(PUBLIC_KEY);
     expect(l).not.toMatch(/Basic [A-Za-z0-9+/=]{8,}/);
   }
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 });
 
 test('a refund goes back through the account that took the payment, once', async () => {
@@ -247,7 +242,7 @@ test('a refund goes back through the account that took the payment, once', async
   expect(atOpn).toHaveLength(1);
   expect(atOpn[0]).toMatchObject({ amount: 20000, charge: await chargeOf(paidPayment) });
   expect((await m.get(`/v1/payment_intents/${paidPayment}`)).body.amount_refunded).toBe('20000');
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 });
 
 test('a lost webhook: the reconciliation job reads the charge back and settles the payment', async () => {
@@ -260,7 +255,7 @@ test('a lost webhook: the reconciliation job reads the charge back and settles t
     15_000,
   );
   expect(settled.body.status).toBe('succeeded');
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 }, 30_000);
 
 test('the only account down (5xx, then no answer): 503 provider_unavailable, nothing created, the key released', async () => {
@@ -279,7 +274,7 @@ test('the only account down (5xx, then no answer): 503 provider_unavailable, not
   opn.mode = 'ok';
   const retry = await m.post('/v1/payment_intents', body, { idempotencyKey: key });
   expect(retry.status).toBe(201);
-  await expectLedgerOk();
+  await expectLedgerBalanced(srv);
 }, 30_000);
 
 describe('live payouts as Opn transfers', () => {
@@ -330,7 +325,7 @@ describe('live payouts as Opn transfers', () => {
       (r) => r.body.status === 'succeeded',
       10_000,
     );
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a failed transfer fails the payout and returns its money', async () => {
@@ -353,7 +348,7 @@ describe('live payouts as Opn transfers', () => {
     expect(failed.body.failure_code).toBe('payout_failed');
     expectNoLeak(failed.text);
     expect(await available()).toBe(before);
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a bank the provider cannot pay to is a 400 at create, and nothing is held', async () => {
@@ -403,7 +398,7 @@ describe('live payouts as Opn transfers', () => {
     expect(done.body.status).toBe('completed');
     expectNoLeak(done.text);
     expect(BigInt(await available())).toBe(BigInt(before) - 3006n);
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 40_000);
 });
 
@@ -447,11 +442,8 @@ describe('failover across providers', () => {
     const banking = await m.post('/v1/payment_intents', paymentBody({ payment_method: 'online_banking', payment_method_options: { bank: 'BAY' } }));
     expect(banking.status).toBe(503);
     expect(banking.body.error.code).toBe('provider_unavailable');
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   });
 });
 
-test('the ledger verify CLI passes over every record of this file', async () => {
-  const { code, report, stderr } = await ledgerVerifyCli(srv.database);
-  expect({ code, ok: report?.ok, stderr }).toMatchObject({ code: 0, ok: true });
-});
+cliLedgerVerifyTest(() => srv);

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { FakeOpn } from '../helpers/fake-opn';
-import { expectLedgerBalanced, ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
+import { cliLedgerVerifyTest, expectLedgerBalanced, runCli, startServer, TestServer } from '../helpers/server';
 import { payoutBody, until, type Client } from '../helpers/client';
 import { PayoutIntent } from '../../src/modules/payouts/payout.entity';
 import { CONNECTOR_FACTORIES } from '../../src/modules/providers/live-connectors';
@@ -61,19 +61,6 @@ function expectNoLeak(raw: string, opn: FakeOpn): void {
   expect(raw).not.toMatch(/\b(trsf|recp|evnt)_test_/);
   expect(raw).not.toMatch(/\bpa_[0-9a-z]{26}\b/);
   expect(raw).not.toContain(new URL(opn.url).host);
-}
-
-/** Every balance equal to the sum of its ledger rows (the CLI's check, in process; the CLI itself runs after each group's tests). */
-function expectLedgerOk(srv: TestServer): Promise<void> {
-  return expectLedgerBalanced(srv);
-}
-
-/** The last test of a group: `cli ledger verify` itself over every record the group made. */
-function cliLedgerVerifyTest(server: () => TestServer): void {
-  test('the ledger verify CLI passes over every record of this group', async () => {
-    const { code, report, stderr } = await ledgerVerifyCli(server().database);
-    expect({ code, ok: report?.ok, stderr }).toMatchObject({ code: 0, ok: true });
-  });
 }
 
 describe('transfer webhooks settle live payouts', () => {
@@ -153,7 +140,7 @@ describe('transfer webhooks settle live payouts', () => {
     const events = await eventsOf(id);
     expect(events).toEqual(['payout_intent.created', 'payout_intent.processing', 'payout_intent.succeeded']);
     expectNoLeak((await m.get('/v1/events?limit=100')).text, opn);
-    await expectLedgerOk(srv);
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test("a failed transfer: its webhook fails the payout and returns its money; the provider's code stays in the log", async () => {
@@ -177,7 +164,7 @@ describe('transfer webhooks settle live payouts', () => {
     expect((await m.get(`/v1/payout_intents/${id}`)).body.status).toBe('failed');
     expect(await balance()).toEqual(start);
     expect(await eventsOf(id)).toEqual(['payout_intent.created', 'payout_intent.failed', 'payout_intent.processing']);
-    await expectLedgerOk(srv);
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a transfer that fails in the answer that sent it: the payout fails, its money returns, and the transfer id is kept', async () => {
@@ -203,7 +190,7 @@ describe('transfer webhooks settle live payouts', () => {
     } finally {
       opn.failFastCode = null;
     }
-    await expectLedgerOk(srv);
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a failure reported after the transfer was paid: the payout stays succeeded, the balance does not move, the operator is told', async () => {
@@ -231,7 +218,7 @@ describe('transfer webhooks settle live payouts', () => {
       expect(l).not.toContain('1112223334');
       expect(l).not.toContain(secretKey);
     }
-    await expectLedgerOk(srv);
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a transfer event about no payout of ours is answered 200 without asking the provider', async () => {
@@ -314,7 +301,7 @@ describe('live batch approval after a paying account is disabled', () => {
     // What the refusal advises: cancel, and the held amount is available again.
     expect((await m.post(`/v1/payout_batches/${created.body.id}/cancel`, {})).status).toBe(202);
     expect(await balances()).toEqual(start);
-    await expectLedgerOk(srv);
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test("another account still pays out, but not to one row's bank: the approval is refused naming that row, nothing changes", async () => {
@@ -357,7 +344,7 @@ describe('live batch approval after a paying account is disabled', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(opn.transfers.size).toBe(0);
       expect(narrow.transfers.size).toBe(0);
-      await expectLedgerOk(srv);
+      await expectLedgerBalanced(srv);
     } finally {
       CONNECTOR_FACTORIES.opn = original;
       await narrow.close();

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { FakeStripe } from '../helpers/fake-stripe';
-import { expectLedgerBalanced, ledgerVerifyCli, runCli, startServer, TestServer } from '../helpers/server';
+import { cliLedgerVerifyTest, expectLedgerBalanced, runCli, startServer, TestServer } from '../helpers/server';
 import { until, type Client } from '../helpers/client';
 import { paymentBody } from '../helpers/fixtures';
 import { ProviderAccount } from '../../src/modules/providers/provider-account.entity';
@@ -44,11 +44,6 @@ async function sendWebhook(account: string, payload: string, signature: string):
 async function providerRefOf(id: string): Promise<string> {
   const row = await srv.app.db.read((em) => em.findOneOrFail(PaymentIntent, { where: { id } }));
   return row.providerReference as string;
-}
-
-/** Every balance equal to the sum of its ledger rows (the CLI's check, in process; the CLI itself runs last). */
-function expectLedgerOk(): Promise<void> {
-  return expectLedgerBalanced(srv);
 }
 
 beforeAll(async () => {
@@ -154,7 +149,7 @@ describe('a live PromptPay payment through Stripe', () => {
     );
     expect(events.body.data.filter((e: { type: string }) => e.type === 'payment_intent.succeeded')).toHaveLength(1);
     expectNoLeak(events.text, stripeA);
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   });
 
   test('a forged webhook is 400 invalid_signature and changes nothing', async () => {
@@ -174,7 +169,7 @@ describe('a live PromptPay payment through Stripe', () => {
     const unknown = await sendWebhook('pa_00000000000000000000000000', forged.payload, forged.signature);
     expect(unknown.status).toBe(400);
     expect((await m.get(`/v1/payment_intents/${created.body.id}`)).body.status).toBe('requires_action');
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   });
 
   test('a lost webhook: the reconciliation job reads the payment back and settles it', async () => {
@@ -187,7 +182,7 @@ describe('a live PromptPay payment through Stripe', () => {
       15_000,
     );
     expect(settled.body.status).toBe('succeeded');
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 30_000);
 });
 
@@ -219,7 +214,7 @@ describe('a live refund through Stripe', () => {
     expect([...stripeA.refunds.values()].filter((r) => r.metadata.gateway_refund === res.body.id)).toHaveLength(1);
     expectNoLeak(settled.text, stripeA);
     stripeA.refundStatus = 'succeeded';
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 30_000);
 });
 
@@ -269,7 +264,7 @@ describe('failover', () => {
     const paid = stripeB.pay(piRef, WHSEC);
     expect((await sendWebhook(second, paid.payload, paid.signature)).status).toBe(200);
     expect((await m2.get(`/v1/payment_intents/${created.body.id}`)).body.status).toBe('succeeded');
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   });
 
   test('every account down: 503 provider_unavailable with Retry-After, nothing created, the Idempotency-Key released', async () => {
@@ -289,7 +284,7 @@ describe('failover', () => {
     stripeB.mode = 'ok';
     const retry = await m2.post('/v1/payment_intents', body, { idempotencyKey: key });
     expect(retry.status).toBe(201);
-    await expectLedgerOk();
+    await expectLedgerBalanced(srv);
   }, 30_000);
 
   test('a disabled account takes no new payment', async () => {
@@ -309,7 +304,4 @@ describe('failover', () => {
   });
 });
 
-test('the ledger verify CLI passes over every record of this file', async () => {
-  const { code, report, stderr } = await ledgerVerifyCli(srv.database);
-  expect({ code, ok: report?.ok, stderr }).toMatchObject({ code: 0, ok: true });
-});
+cliLedgerVerifyTest(() => srv);

@@ -36,19 +36,18 @@ import { EXPIRED_MESSAGE, PAYMENT_LIST, PaymentIntentWire, paymentToWire, PROCES
  */
 export interface ProviderState {
   status: 'pending' | 'processing' | 'succeeded' | 'failed' | 'cancelled';
-  /** For `failed`: what the merchant is told. Absent: payment_failed (a real provider's own code stays in the operator's logs). */
-  failure?: { code: string; message: string };
+  /**
+   * For `failed`: what the merchant is told (a SettleOutcome's names, so a planned outcome is a
+   * provider state as it is). Absent: payment_failed; a real provider's own code stays in the logs.
+   */
+  failureCode?: string;
+  failureMessage?: string;
   /** For `processing`: when a simulated provider settles the payment on its own. A real one's outcome arrives as news instead. */
   settleAt?: Date | null;
 }
 
 /** The failure a merchant is told when the provider gave none it may see. */
 const PROVIDER_FAILURE = { code: 'payment_failed', message: 'The payment could not be completed.' };
-
-/** The provider state that settles a payment as `outcome` says. */
-export function settledState(outcome: SettleOutcome): ProviderState {
-  return outcome.status === 'succeeded' ? outcome : { status: 'failed', failure: { code: outcome.failureCode, message: outcome.failureMessage } };
-}
 
 /** Every candidate provider was unavailable (timed out, or answered 5xx before accepting). */
 export class NoProviderLeft extends Error {
@@ -267,9 +266,10 @@ export class PaymentLifecycle {
     } else if (state.status === 'processing') {
       return unchanged;
     }
-    const failure = state.failure ?? PROVIDER_FAILURE;
     const outcome: SettleOutcome =
-      state.status === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: failure.code, failureMessage: failure.message };
+      state.status === 'succeeded'
+        ? { status: 'succeeded' }
+        : { status: 'failed', failureCode: state.failureCode ?? PROVIDER_FAILURE.code, failureMessage: state.failureMessage ?? PROVIDER_FAILURE.message };
     const settled = await this.settle(em, actor, p, outcome, now);
     return { value: true, end: [...end, ...settled.end] };
   }
@@ -352,7 +352,7 @@ export class PaymentLifecycle {
    * expires it); a processing one settles as planned at create.
    */
   private simulatedState(p: PaymentIntent, now: Date): ProviderState {
-    if (p.status !== 'requires_action') return settledState(plannedOutcome(p));
+    if (p.status !== 'requires_action') return plannedOutcome(p);
     if (p.expiresAt.getTime() <= now.getTime()) return { status: 'pending' };
     return { status: 'processing', settleAt: this.settleAt(now) };
   }

@@ -19,7 +19,7 @@ import type { MethodRouting } from '../methods/method-routing.service';
 import { IntentReads } from '../shared/intent-store';
 import { PaymentIntent, type CustomerData } from './payment.entity';
 import { CreatePaymentInput, payerOf, paymentFingerprint } from './payment.input';
-import { NoProviderLeft, PaymentLifecycle, providerUnavailable, settledState } from './payment-lifecycle.service';
+import { NoProviderLeft, PaymentLifecycle, providerUnavailable } from './payment-lifecycle.service';
 import { paymentStates } from './payment.states';
 import type { PaymentChanges } from './payment-rows';
 import { DEFAULT_CANCEL_MESSAGE, HOSTED_CHECKOUT_TTL_MS, PaymentIntentWire, paymentToWire } from './payment.wire';
@@ -207,7 +207,7 @@ export class PaymentService extends IntentReads<PaymentIntent, PaymentIntentWire
     const now = new Date();
     if (p.status !== 'requires_action') paymentStates.check(outcome.status === 'succeeded' ? 'succeed' : 'fail', p.status);
     else if (p.paymentMethod === null) await lifecycle.pickForTest(em, ctx, p, now);
-    const { end } = await lifecycle.applyProviderState(em, ctx, p, settledState(outcome), now);
+    const { end } = await lifecycle.applyProviderState(em, ctx, p, outcome, now);
     return done('done', { value: paymentToWire(p), end });
   }
 
