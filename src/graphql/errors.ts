@@ -10,6 +10,7 @@ import { ApiError, ERROR_CODES, ErrorBody } from '../domain/errors';
 import type { Operation } from '../domain/operation';
 import type { Answer } from '../ops/pipeline';
 import type { GqlContext } from './context';
+import { reviveWireRecords } from '../domain/wire-record';
 
 /**
  * A single-record query's answer: the record, or - for an id that is unknown, foreign or in
@@ -61,7 +62,8 @@ export async function mutate<A, T>(
     return answer.value;
   }
   gql.replayed = true;
-  const body = JSON.parse(answer.body) as T | ErrorBody;
+  // The stored answer's JSON, its records given back the names GraphQL reads (wire-record.ts).
+  const body = reviveWireRecords(JSON.parse(answer.body) as T | ErrorBody);
   if (answer.status >= 400) {
     const { error } = body as ErrorBody;
     throw toGraphQLError(new ApiError(error.code, error.message, error.param), paramPrefix);

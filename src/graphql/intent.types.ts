@@ -1,7 +1,8 @@
 /**
  * GraphQL fields that every intent resource shares (payouts, topups, payments). Output
- * fields read the snake_case REST wire record under camelCase names; each resource adds its
- * own `status` enum and fields. These bases are not reachable from the schema, so
+ * fields read the snake_case REST wire record under camelCase names, as plain property reads
+ * (`simple: true`): the record answers those names itself (src/domain/wire-record.ts).
+ * Each resource adds its own `status` enum and fields. These bases are not reachable from the schema, so
  * type-graphql does not emit them as types of their own.
  */
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
@@ -32,10 +33,10 @@ export abstract class IntentFields {
   @Field(() => EnvironmentEnum, { description: 'The environment of the key that created it.', simple: true })
   environment: EnvironmentEnum;
 
-  @Field(() => String, { name: 'merchantReference', description: "The merchant's own reference, unique per resource, merchant and environment." })
+  @Field(() => String, { name: 'merchantReference', simple: true, description: "The merchant's own reference, unique per resource, merchant and environment." })
   merchant_reference: string;
 
-  @Field(() => String, { name: 'failureCode', nullable: true, description: 'Why it failed or was cancelled, as a code; null otherwise.' })
+  @Field(() => String, { name: 'failureCode', simple: true, nullable: true, description: 'Why it failed or was cancelled, as a code; null otherwise.' })
   failure_code: string | null;
 
   @Field(() => FailureCodeEnum, { nullable: true, description: '`failureCode` as a FailureCode (OTHER for a code outside the list); null otherwise.' })
@@ -43,13 +44,13 @@ export abstract class IntentFields {
     return failureCodeEnum(this.failure_code);
   }
 
-  @Field(() => String, { name: 'failureMessage', nullable: true, description: 'Why it failed or was cancelled, for people; null otherwise.' })
+  @Field(() => String, { name: 'failureMessage', simple: true, nullable: true, description: 'Why it failed or was cancelled, for people; null otherwise.' })
   failure_message: string | null;
 
-  @Field(() => DateTimeScalar, { name: 'createdAt', description: 'When it was created.' })
+  @Field(() => DateTimeScalar, { name: 'createdAt', simple: true, description: 'When it was created.' })
   created_at: string;
 
-  @Field(() => DateTimeScalar, { name: 'updatedAt', description: 'When it last changed.' })
+  @Field(() => DateTimeScalar, { name: 'updatedAt', simple: true, description: 'When it last changed.' })
   updated_at: string;
 }
 

@@ -73,6 +73,6 @@ export function nodeTypeOf(record: unknown): ObjectTypeClass | undefined {
   resolveType: (record: unknown) => nodeTypeOf(record) as (new () => object) | undefined,
 })
 export abstract class NodeInterface {
-  @Field(() => ID, { description: 'The global id: unique across every record type (its prefix names the type).' })
+  @Field(() => ID, { simple: true, description: 'The global id: unique across every record type (its prefix names the type).' })
   id: string;
 }

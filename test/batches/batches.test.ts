@@ -60,6 +60,9 @@ test('a valid batch reserves its totals; approve makes processing payouts; settl
   expect(payouts).toHaveLength(4);
   for (const p of payouts) expect(p).toMatchObject({ object: 'payout_intent', status: 'processing', payout_batch: created.body.id });
   expect(payouts.map((p) => p.recipient.holder_name)).toContain('สมชาย ใจดี');
+  // GraphQL names the batch too.
+  const read = await c.gql(`query($id: ID!) { payoutIntent(id: $id) { payoutBatch } }`, { id: payouts[0].id });
+  expect(read.body).toMatchObject({ data: { payoutIntent: { payoutBatch: created.body.id } } });
 
   const again = await c.post(`/v1/payout_batches/${created.body.id}/approve`);
   expect(again.status).toBe(422);

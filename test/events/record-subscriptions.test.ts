@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 const PAYOUT_SUB = `subscription($id: ID!, $after: String) {
-  payoutIntent(id: $id, after: $after) { event { id type } payoutIntent { id status amountMoney { decimal } } }
+  payoutIntent(id: $id, after: $after) {
+    event { id type }
+    payoutIntent { id status amountMoney { decimal } merchantReference createdAt recipient { bankCode accountLast4 } }
+  }
 }`;
 
 interface Sub {
@@ -78,7 +81,15 @@ test("streams only the watched record's events, with the record as it was at eac
     expect(sub.messages).toEqual([
       {
         event: { id: expect.stringMatching(/^evt_/), type: 'payout_intent.cancelled' },
-        payoutIntent: { id: watched.id, status: 'CANCELLED', amountMoney: { decimal: '10.00' } },
+        // The record as the event stored it (JSON), under its GraphQL names.
+        payoutIntent: {
+          id: watched.id,
+          status: 'CANCELLED',
+          amountMoney: { decimal: '10.00' },
+          merchantReference: watched.merchant_reference,
+          createdAt: watched.created_at,
+          recipient: { bankCode: 'KBANK', accountLast4: '7890' },
+        },
       },
     ]);
   } finally {

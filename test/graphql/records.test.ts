@@ -88,7 +88,9 @@ describe('nextStep: one type per next_action kind', () => {
 });
 
 describe('a deduplicated create says so', () => {
-  const PAYOUT = `mutation($input: CreatePayoutIntentInput!) { createPayoutIntent(input: $input) { id } }`;
+  const PAYOUT = `mutation($input: CreatePayoutIntentInput!) {
+    createPayoutIntent(input: $input) { id merchantReference failureCode createdAt updatedAt approvalsRequired payoutBatch recipient { bankCode holderName accountLast4 } }
+  }`;
   const payout = (merchantReference: string) => ({
     amount: '1000',
     currency: 'THB',
@@ -111,7 +113,18 @@ describe('a deduplicated create says so', () => {
     expect(p1.body.extensions?.deduplicated).toBeUndefined();
     const p2 = await m.gql(PAYOUT, { input: once }, { 'idempotency-key': key });
     expect(p2.headers.get('idempotent-replayed')).toBe('true');
-    expect(p2.body.data.createPayoutIntent.id).toBe(p1.body.data.createPayoutIntent.id);
+    // The replay is the stored answer (JSON): every field reads as it did the first time.
+    expect(p1.body.data.createPayoutIntent).toEqual({
+      id: expect.stringMatching(/^po_/),
+      merchantReference: once.merchantReference,
+      failureCode: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      approvalsRequired: 1,
+      payoutBatch: null,
+      recipient: { bankCode: 'KBANK', holderName: 'Somchai Jaidee', accountLast4: '7890' },
+    });
+    expect(p2.body.data.createPayoutIntent).toEqual(p1.body.data.createPayoutIntent);
     expect(p2.body.extensions).toMatchObject({ deduplicated: true, deduplicatedFields: ['createPayoutIntent'] });
   });
 

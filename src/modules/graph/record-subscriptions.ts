@@ -26,6 +26,7 @@ import { PaymentIntentType } from '../payments/payment.types';
 import { PayoutIntentType } from '../payouts/payout.types';
 import { RefundType } from '../refunds/refund.types';
 import { TopupIntentType } from '../topups/topup.types';
+import { reviveWireRecords } from '../../domain/wire-record';
 
 /** One message of a record subscription. */
 export interface RecordUpdate {
@@ -90,7 +91,8 @@ function update(event: EventRecord, context: GqlContext): RecordUpdate {
   // DataLoaders are per message, never per subscription: a long stream must not serve stale rows.
   context.loaders = context.services.loaders(context.ctx);
   const wire = EventService.toWire(event);
-  return { event: wire, record: wire.data.object };
+  // The record as the event stored it (JSON): given back the names GraphQL reads (wire-record.ts).
+  return { event: wire, record: reviveWireRecords(wire.data.object) };
 }
 
 const ID_ARG = { description: 'The record to watch.' };

@@ -9,6 +9,7 @@ import type { PaymentMethodOptions } from './payment.input';
 import type { PaymentIntentWire } from './payment.schemas';
 import { PAYMENT_STATUSES } from './payment.states';
 import { isoInstant } from '../../domain/instant';
+import { wireRecord } from '../../domain/wire-record';
 
 export type { PaymentIntentWire };
 
@@ -33,7 +34,7 @@ export interface StoredPayer {
 }
 
 export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
-  return {
+  return wireRecord({
     object: 'payment_intent',
     id: p.id,
     amount: formatAmount(p.amount),
@@ -53,5 +54,5 @@ export function paymentToWire(p: PaymentIntent): PaymentIntentWire {
     payment_link: p.paymentLinkId ?? null,
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
-  };
+  });
 }

@@ -29,6 +29,7 @@ import type { PayoutIntentWire } from './payout.schemas';
 import type { ApprovalPolicyService } from '../approvals/approval-policy.service';
 import { approvalToWire, vote } from '../approvals/approval-rules';
 import { personOf } from '../../domain/permissions';
+import { wireRecord } from '../../domain/wire-record';
 export type { PayoutIntentWire } from './payout.schemas';
 
 type PayoutTransition = keyof typeof payoutStates.transitions;
@@ -59,7 +60,7 @@ export interface BatchItems {
 }
 
 export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
-  return {
+  return wireRecord({
     object: 'payout_intent',
     id: p.id,
     amount: formatAmount(p.amount),
@@ -68,12 +69,12 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     environment: p.environment,
     status: p.status,
     merchant_reference: p.merchantReference,
-    recipient: {
+    recipient: wireRecord({
       type: p.recipientType,
       account_last4: p.recipientAccountLast4,
       bank_code: p.recipientBankCode,
       holder_name: p.recipientHolderName,
-    },
+    }),
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
     payout_batch: p.payoutBatch,
@@ -81,7 +82,7 @@ export function payoutToWire(p: PayoutIntent): PayoutIntentWire {
     approvals: (p.approvals ?? []).map(approvalToWire),
     created_at: isoInstant(p.createdAt),
     updated_at: isoInstant(p.updatedAt),
-  };
+  });
 }
 
 /** Normalises a create body the schema accepted. */

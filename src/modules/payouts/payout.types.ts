@@ -1,8 +1,10 @@
 /**
  * GraphQL types for payout intents. Output types are views over the REST wire record:
  * each field's schema name is camelCase and it reads the snake_case wire property, so the
- * same object (fresh, replayed, or from an event) serves both surfaces. Input types are
- * camelCase and reach the domain through `snakeKeys`, i.e. as the REST body.
+ * same object (fresh, replayed, or from an event) serves both surfaces; the record answers
+ * the camelCase names itself (src/domain/wire-record.ts), so they are plain property
+ * reads (`simple: true`). Input types are camelCase and reach the domain through `snakeKeys`,
+ * i.e. as the REST body.
  */
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ApprovalType } from '../../graphql/actor.types';
@@ -37,14 +39,15 @@ export class PayoutRecipientType {
 
   @Field(() => String, {
     name: 'accountLast4',
+    simple: true,
     description: 'Last four characters of the account number; the full number is never returned.',
   })
   account_last4: string;
 
-  @Field(() => String, { description: 'Provider-neutral bank code, e.g. KBANK.', name: 'bankCode' })
+  @Field(() => String, { description: 'Provider-neutral bank code, e.g. KBANK.', name: 'bankCode', simple: true })
   bank_code: string;
 
-  @Field(() => String, { description: "The account holder's name.", name: 'holderName' })
+  @Field(() => String, { description: "The account holder's name.", name: 'holderName', simple: true })
   holder_name: string;
 }
 
@@ -64,7 +67,11 @@ export class PayoutIntentType extends IntentFields {
   })
   payout_batch: string | null;
 
-  @Field(() => Int, { name: 'approvalsRequired', description: 'Approvals it needs to move to processing: its approval policy at creation (1 without one).' })
+  @Field(() => Int, {
+    name: 'approvalsRequired',
+    simple: true,
+    description: 'Approvals it needs to move to processing: its approval policy at creation (1 without one).',
+  })
   approvals_required: number;
 
   @Field(() => [ApprovalType], { simple: true, description: 'The approvals recorded so far, oldest first.' })

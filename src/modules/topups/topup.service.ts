@@ -22,6 +22,7 @@ import type { CreateTopupIntentBody } from './topup.schemas';
 import { TOPUP_STATUSES, TopupStatus, topupStates } from './topup.states';
 import { isoInstant } from '../../domain/instant';
 import type { TopupIntentWire } from './topup.schemas';
+import { wireRecord } from '../../domain/wire-record';
 export type { TopupIntentWire } from './topup.schemas';
 export interface CreateTopupInput {
   amount: bigint;
@@ -44,7 +45,7 @@ const COLLECTION_ACCOUNT = {
 export const TOPUP_LIST: ListSpec = { resource: 'topup_intent', statuses: TOPUP_STATUSES, sorts: AMOUNT_AND_STATUS_SORTS };
 
 export function topupToWire(t: TopupIntent): TopupIntentWire {
-  return {
+  return wireRecord({
     object: 'topup_intent',
     id: t.id,
     amount: formatAmount(t.amount),
@@ -58,7 +59,7 @@ export function topupToWire(t: TopupIntent): TopupIntentWire {
     failure_message: t.failureMessage,
     created_at: isoInstant(t.createdAt),
     updated_at: isoInstant(t.updatedAt),
-  };
+  });
 }
 
 export const TOPUP_TEST_FAILURE = { failure_code: 'transfer_rejected', failure_message: 'The bank transfer was rejected.' };
