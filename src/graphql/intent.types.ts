@@ -2,8 +2,8 @@
  * GraphQL fields that every intent resource shares (payouts, topups, payments). Output
  * fields read the snake_case REST wire record under camelCase names, as plain property reads
  * (`simple: true`): the record answers those names itself (src/domain/wire-record.ts).
- * Each resource adds its own `status` enum and fields. These bases are not reachable from the schema, so
- * type-graphql does not emit them as types of their own.
+ * Each resource adds its own `status` enum and fields. These bases are not reachable from the
+ * schema, so type-graphql does not emit them as types of their own.
  */
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from './scalars';
