@@ -329,8 +329,9 @@ describe('live batch approval after a paying account is disabled', () => {
       expect(created.body.status).toBe('requires_approval');
       const balance = (await m.get('/v1/balances')).body.data[0];
 
-      await connectOpn(srv, narrow.url);
-      expect((await runCli(srv.database, ['providers', 'disable', wide])).code).toBe(0);
+      // Two operator commands, each a process start: run side by side (both finish before the wait).
+      const [, disabled] = await Promise.all([connectOpn(srv, narrow.url), runCli(srv.database, ['providers', 'disable', wide])]);
+      expect(disabled.code).toBe(0);
       await new Promise((r) => setTimeout(r, 1200));
 
       const refused = await m.post(`/v1/payout_batches/${created.body.id}/approve`, {});
