@@ -11,8 +11,11 @@ import { waitForStatus } from '../helpers/fixtures';
 import { eventually } from '../helpers/client';
 import { isMariaDb } from '../../src/db/charset';
 
-// Enough rows that the other process is still writing when it is killed (a report streams about 80,000 rows a second here).
-const ROWS = 150_000;
+// Enough rows that the other process is still writing when it is killed: it is killed a few
+// milliseconds after its first chunk (64 KiB, a few hundred rows) is seen, and a report streams
+// 10,000-15,000 rows a second on a two-core machine (SQLite, MariaDB), so 30,000 rows leave it
+// well over a second to go, and several times that margin on a machine ten times as fast.
+const ROWS = 30_000;
 const LEASE_MS = '1500';
 let srv: TestServer;
 let c: Client;
