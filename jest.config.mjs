@@ -8,14 +8,18 @@
  * Suites that need something optional (MariaDB, chromium, Redis) use testIf/describeIf from
  * test/helpers/skip.ts; the skip reporter prints why each was skipped at the end of the run.
  */
-module.exports = {
+import os from 'node:os';
+
+export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/dist/test'],
   testMatch: ['**/*.test.js', '**/*.spec.js'],
   // tsc has already compiled the tests to CommonJS: no Babel pass over every file of every run.
   transform: {},
   testTimeout: 60000,
-  maxWorkers: 2,
+  // One worker more than cores: a file waits on its server, a browser or a child process for
+  // part of its time, and a third worker fills it (decision 0185). CI passes its own count.
+  maxWorkers: os.availableParallelism() + 1,
   globalSetup: '<rootDir>/dist/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/dist/test/helpers/global-teardown.js',
   reporters: ['<rootDir>/dist/test/helpers/skip-reporter.js', 'default'],
