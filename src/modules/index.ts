@@ -24,6 +24,7 @@ import { providerWebhooksModule } from './provider-webhooks/provider-webhook.mod
 import { refundsModule } from './refunds/refund.module';
 import { topupsModule } from './topups/topup.module';
 import { webhooksModule } from './webhooks/webhook.module';
+import { webhookFanOutModule } from './webhook-fan-out/webhook-fan-out.module';
 import { Composition } from './compose';
 import type { AnyModule, Kernel, SealedColumn } from './module';
 
@@ -35,6 +36,7 @@ export const MODULES: readonly AnyModule[] = [
   peopleModule,
   idempotencyModule,
   auditModule,
+  webhookFanOutModule,
   eventsModule,
   webhooksModule,
   balancesModule,

@@ -2,7 +2,7 @@
  * Many events of one scope recorded together (a payout batch's approval: two events for each
  * of up to 5,000 payouts). The scope's counter moves once, by the number of events, and the
  * events take the numbers below the new value in order, so the stream stays 1..N with no gap;
- * the rows (and the webhook deliveries the hooks plan) go in INSERTs of at most CHUNK rows.
+ * the rows (and the webhook deliveries the fan-out plans) go in INSERTs of at most CHUNK rows.
  * It is end-of-unit work (src/db/batch.ts `EndWork`, returned to the caller for the end of the
  * unit): the counter row is locked from its statement to COMMIT.
  */
@@ -46,9 +46,8 @@ export async function recordMany(
       seq: null as number | null,
     }),
   );
-  // The hooks' reads happen now, before the counter row is locked.
-  const after: Statement[] = [];
-  for (const hook of service.afterRecord) after.push(...(await hook(tx, rows)));
+  // The fan-out's reads happen now, before the counter row is locked.
+  const after = await service.fanOut.plan(tx, rows);
   return async () => {
     if (rows.length === 0) return;
     const last = await takeNumbers(tx, scope, rows.length);

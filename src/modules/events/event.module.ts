@@ -9,6 +9,7 @@ import { EventResolver, EventSubscriptionResolver } from './event.resolver';
 import { registerEventRoutes } from './event.routes';
 import { EventSchema } from './event.schemas';
 import { EventService, type EventWire } from './event.service';
+import { webhookFanOutModule } from '../webhook-fan-out/webhook-fan-out.module';
 
 declare module '../../graphql/context' {
   interface Loaders {
@@ -20,8 +21,10 @@ registerNode('evt', EventType, (loaders, id) => loaders.event.load(id), 'events:
 
 export const eventsModule = defineModule({
   name: 'events',
-  provide({ db, config, log, redis }) {
-    const events = new EventService(db);
+  uses: { fanOut: webhookFanOutModule },
+  provide({ db, config, log, redis }, { fanOut }) {
+    // Every event is written with its webhook deliveries, in the event's own transaction.
+    const events = new EventService(db, fanOut.webhookFanOut);
     const eventHub = new EventHub(events, config.eventsPollMs, log.child({ component: 'events' }), redis);
     return { events, eventHub };
   },

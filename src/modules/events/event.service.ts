@@ -30,19 +30,22 @@ import { eventToWire, type CommittedEvent, type EventWire, type WireRecord } fro
 export { parseTypeFilter, typeMatches, type CommittedEvent, type EventWire, type WireRecord } from './event.wire';
 
 /**
- * Hook run inside the event's transaction (webhook fan-out writes its delivery rows here).
- * It is called before the scope's counter is taken, with the event rows (all but their `seq`),
- * and returns the statements to send after the event row's, in the same round trip: its
- * reads then happen before the counter row is locked, not while it is held.
+ * Plans what an event is written with in its own transaction (the webhook fan-out's delivery
+ * rows, src/modules/webhook-fan-out). Called before the scope's counter is taken, with the event
+ * rows (all but their `seq`); the statements it returns are sent after the event rows', in the
+ * same round trip, so its reads happen before the counter row is locked, not while it is held.
  */
-export type AfterRecordHook = (em: EntityManager, events: readonly EventRecord[]) => Promise<Statement[]>;
+export interface EventFanOut {
+  plan(em: EntityManager, events: readonly EventRecord[]): Promise<Statement[]>;
+}
 
 export class EventService {
-  /** Run in the event's transaction before its counter is taken; their statements follow the event row's. */
-  readonly afterRecord: AfterRecordHook[] = [];
   private readonly committedListeners: ((events: CommittedEvent[]) => void)[] = [];
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    readonly fanOut: EventFanOut,
+  ) {}
 
   /**
    * Listeners told of events once their unit of work commits (`tx.afterCommit`): a fast path
@@ -73,7 +76,7 @@ export class EventService {
   }
 
   /**
-   * `record` in two steps: the hooks' reads now, and the batch (src/db/batch.ts) that takes
+   * `record` in two steps: the fan-out's reads now, and the batch (src/db/batch.ts) that takes
    * the scope's next number and writes the event and what the hooks write: the part that
    * holds the counter row until commit, which the caller returns for the end of the unit of
    * work (src/db/batch.ts `EndWork`). Its
@@ -102,7 +105,7 @@ export class EventService {
         values: [scope.merchantId, scope.environment],
       }),
     ];
-    for (const hook of this.afterRecord) statements.push(...(await hook(tx, [event])));
+    statements.push(...(await this.fanOut.plan(tx, [event])));
     return {
       // From the first statement on the counter row stays locked until the transaction ends.
       statements,

@@ -2,11 +2,10 @@
  * Webhook delivery (Standard Webhooks): fan-out of events to deliveries, claim and retry of
  * delivery attempts. The HTTP call itself is WebhookSender's.
  *
- * Fan-out: `planFanOut` runs inside every event's transaction (EventService.afterRecord, wired
- * in app.ts) and has one delivery row per matching enabled endpoint written with the event
- * row, so a committed event always has its deliveries and a rolled-back one never does; a
- * process killed right after the commit leaves `pending` rows that any process delivers after
- * restart.
+ * Fan-out (src/modules/webhook-fan-out, called by EventService) writes one delivery row per
+ * matching enabled endpoint with the event row, in the event's transaction: a committed event
+ * always has its deliveries and a rolled-back one never does; a process killed right after the
+ * commit leaves `pending` rows that any process delivers after restart.
  *
  * Delivery: `deliverDue` (a scheduler job, in every service process by default) claims an
  * attempt with one conditional UPDATE (`attempt_count = n` and due/expired lease ->
@@ -25,16 +24,12 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
-import { insertOf } from '../../db/compiled-write';
-import type { Statement } from '../../db/batch';
-import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
-import { EventService, typeMatches } from '../events/event.service';
+import { EventService } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
 
 const MAX_CONCURRENT = 16;
-const FAN_OUT_CHUNK = 500;
 
 export interface WebhookDeliveryServiceDeps {
   db: Db;
@@ -50,51 +45,6 @@ export class WebhookDeliveryService {
   private readonly inflight = new Set<Promise<void>>();
 
   constructor(private readonly deps: WebhookDeliveryServiceDeps) {}
-
-  // ---- fan-out (inside the event's transaction) ----
-
-  /**
-   * The fan-out (EventService.afterRecord): the matching endpoints are read before the events
-   * take their scope's counter; the delivery rows (one statement per 500) are sent with the event rows.
-   * No matching endpoint: no statement.
-   */
-  async planFanOut(em: EntityManager, events: readonly EventRecord[]): Promise<Statement[]> {
-    if (events.length === 0) return [];
-    const { merchantId, environment } = events[0];
-    // Built once (compiledSelect): this read runs with every event (once for events recorded together: one scope).
-    const endpoints = await compiledSelect(em, 'webhookEndpoint.enabled', { merchantId, environment, status: 'enabled' }, () =>
-      em.createQueryBuilder(WebhookEndpoint, 'w').where('w.merchant_id = :merchantId AND w.environment = :environment AND w.status = :status'),
-    );
-    if (endpoints.length === 0) return [];
-    const rows = events.flatMap((event) =>
-      endpoints
-        .filter((e) => e.enabledEvents.includes('*') || typeMatches(event.type, e.enabledEvents))
-        .map((e) =>
-          Object.assign(new WebhookDelivery(), {
-            id: newId('webhookDelivery', event.createdAt.getTime()),
-            merchantId: event.merchantId,
-            environment: event.environment,
-            endpointId: e.id,
-            eventId: event.id,
-            eventType: event.type,
-            status: 'pending' as const,
-            attemptCount: 0,
-            resendKey: '',
-            nextAttemptAt: event.createdAt,
-            leaseUntil: null,
-            lastStatusCode: null,
-            lastError: null,
-            deliveredAt: null,
-            createdAt: event.createdAt,
-            updatedAt: event.createdAt,
-          }),
-        ),
-    );
-    // At most FAN_OUT_CHUNK rows a statement (many events recorded together).
-    const statements: Statement[] = [];
-    for (let i = 0; i < rows.length; i += FAN_OUT_CHUNK) statements.push(insertOf(em, WebhookDelivery, rows.slice(i, i + FAN_OUT_CHUNK)));
-    return statements;
-  }
 
   // ---- claim ----
 

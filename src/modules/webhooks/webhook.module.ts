@@ -1,6 +1,5 @@
 /** Webhook endpoints, their deliveries and attempts. */
 import DataLoader from 'dataloader';
-import { eventsModule } from '../events/event.module';
 import { byKey, defineModule } from '../module';
 import { registerNode } from '../../graphql/node';
 import { WebhookAttemptType, WebhookDeliveryType, WebhookEndpointType } from './webhook.types';
@@ -35,8 +34,7 @@ registerNode('wha', WebhookAttemptType, (loaders, id) => loaders.webhookAttempt.
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
-  uses: { events: eventsModule },
-  provide({ db, cipher, config, log }, { events }) {
+  provide({ db, cipher, config, log }) {
     const webhookEndpoints = new WebhookEndpointService({ db, cipher, allowLoopback: config.webhookAllowLoopback });
     const webhookDelivery = new WebhookDeliveryService({
       db,
@@ -46,8 +44,6 @@ export const webhooksModule = defineModule({
       retryScheduleMs: config.webhookRetryScheduleMs,
       leaseMarginMs: config.webhookLeaseMarginMs,
     });
-    // Every event writes its webhook deliveries inside the event's own transaction.
-    events.events.afterRecord.push((em, recorded) => webhookDelivery.planFanOut(em, recorded));
     return { webhookEndpoints, webhookDelivery, ops: webhookOperations(webhookEndpoints) };
   },
   // Last in a pass: a pass delivers the events the other jobs wrote in it.
