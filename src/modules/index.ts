@@ -15,6 +15,7 @@ import { graphModule } from './graph/graph.module';
 import { financeModule } from './finance/finance.module';
 import { idempotencyModule } from './idempotency/idempotency.module';
 import { linksModule } from './links/link.module';
+import { linkProgressModule } from './link-progress/link-progress.module';
 import { methodsModule } from './methods/method.module';
 import { peopleModule } from './people/people.module';
 import { paymentsModule } from './payments/payment.module';
@@ -47,6 +48,7 @@ export const MODULES: readonly AnyModule[] = [
   topupsModule,
   providersModule,
   methodsModule,
+  linkProgressModule,
   paymentsModule,
   providerWebhooksModule,
   refundsModule,

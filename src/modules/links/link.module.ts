@@ -31,9 +31,6 @@ export const linksModule = defineModule({
   uses: { events: eventsModule, methods: methodsModule, payments: paymentsModule },
   provide({ db, config, publicUrl }, { events, methods, payments }) {
     const links = new LinkService({ db, events: events.events, methods: methods.methodRouting, baseUrl: () => publicUrl.get() });
-    const extensions = payments.paymentLifecycle.extensions;
-    extensions.succeeded.push((tx, actor, p, now) => links.countCompletion(tx, actor, p, now));
-    extensions.allowedMethods = async (em, p) => (p.paymentLinkId === null ? null : ((await links.find(em, p, p.paymentLinkId))?.allowedMethods ?? null));
     const pay = new PayService({ db, links, payments: payments.payments, lifecycle: payments.paymentLifecycle, baseUrl: () => publicUrl.get() });
     // A link's payments are payment intents: live mode takes them where live payments are taken.
     const liveLinks: boolean | LiveCheck = config.simulatedProvidersInLive || ((scope, tx) => methods.methodRouting.hasAccounts(scope, tx));

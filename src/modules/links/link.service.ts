@@ -1,7 +1,7 @@
 /**
- * Payment links, the merchant's side: create, update (deactivate), get, list, the QR code,
- * and the count of a link's completions, raised in the transaction that makes one of its
- * payments succeed. The payer's side (the /pay page) is pay.service.ts.
+ * Payment links, the merchant's side: create, update (deactivate), get, list and the QR code.
+ * The payer's side (the /pay page) is pay.service.ts; the count of a link's completions, raised
+ * in the transaction that makes one of its payments succeed, is src/modules/link-progress.
  *
  * A link's row is the lock its writers share: an update, a payer starting a payment
  * (pay.service.ts) and a completion each take it, so the count, the limit and the active
@@ -13,17 +13,17 @@ import type { Db } from '../../db/db';
 import { findManyInScope } from '../../db/scoped-reads';
 import { applyList, listIndexesOf, listRows } from '../../db/list-query';
 import { lockedOne } from '../../db/locking-read';
-import type { EndWork, Written } from '../../db/batch';
+import type { Written } from '../../db/batch';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
-import { isId, newId, randomToken } from '../../domain/ids';
+import { newId, randomToken } from '../../domain/ids';
 import { type ListParams, type Page, parseListQuery, toPage } from '../../domain/listing';
 import type { Actor, Scope } from '../../domain/scope';
 import { done, type Done } from '../../ops/operation';
 import type { EventService } from '../events/event.service';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
-import type { PaymentIntent } from '../payments/payment.entity';
 import { PaymentLink } from './link.entity';
+import { findLink } from './link.reads';
 import { PAYMENT_LINK_LIST } from './link.schemas';
 import { type CreateLinkInput, linkToWire, type PaymentLinkWire, type UpdateLinkInput } from './link.wire';
 
@@ -108,24 +108,6 @@ export class LinkService {
     return { outcome: 'done', value, end };
   }
 
-  /**
-   * A payment of a link succeeded (PaymentExtensions.succeeded, in that transaction): the
-   * count goes up by one under the link's row lock, and the completion that reaches the
-   * limit records `payment_link.completed`. A payer starts a payment only while the link's
-   * completed and open payments are below its limit (pay.service.ts), so the count never
-   * passes the limit. Its writes for the end of the unit (the event, if any).
-   */
-  async countCompletion(tx: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<EndWork[]> {
-    if (p.paymentLinkId === null) return [];
-    const link = await this.find(tx, actor, p.paymentLinkId, true);
-    if (!link) return [];
-    const change = { completedCount: link.completedCount + 1, updatedAt: now };
-    await tx.update(PaymentLink, { id: link.id }, change);
-    Object.assign(link, change);
-    if (link.completionLimit !== null && link.completedCount === link.completionLimit) return (await this.record(tx, actor, link, 'completed', now)).end;
-    return [];
-  }
-
   /** The link's wire record as it is now, and its `payment_link.<suffix>` event's write for the end of `tx`. */
   private async record(tx: Tx, actor: Actor, link: PaymentLink, suffix: string, now: Date): Promise<Written<PaymentLinkWire>> {
     const wire = this.toWire(link);
@@ -134,14 +116,8 @@ export class LinkService {
 
   // ---- reads ----
 
-  async find(em: EntityManager, scope: Scope, id: string, lock = false): Promise<PaymentLink | null> {
-    if (!isId('paymentLink', id)) return null;
-    const qb = em.createQueryBuilder(PaymentLink, 'l').where('l.id = :id AND l.merchant_id = :merchantId AND l.environment = :environment', {
-      id,
-      merchantId: scope.merchantId,
-      environment: scope.environment,
-    });
-    return lock ? lockedOne(em, qb) : qb.getOne();
+  find(em: EntityManager, scope: Scope, id: string, lock = false): Promise<PaymentLink | null> {
+    return findLink(em, scope, id, lock);
   }
 
   async lock(em: EntityManager, scope: Scope, id: string): Promise<PaymentLink> {

@@ -241,7 +241,7 @@ export class CheckoutService {
     let choices: PaymentMethodOptionWire[] = [];
     if (p.status === 'requires_action' && p.paymentMethod === null) {
       const eligible = await this.deps.methods.eligible(em, scopeOf(p), { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: 'hosted' });
-      const allowed = lifecycle.extensions.allowedMethods ? await lifecycle.extensions.allowedMethods(em, p) : null;
+      const allowed = await lifecycle.allowedMethods(em, p);
       choices = eligible.filter((c) => allowed === null || allowed.includes(c.method)).map(choiceToWire);
     }
     return {

@@ -84,17 +84,19 @@ export interface PaymentLifecycleDeps {
   baseUrl: () => string;
   /** Where failover notes each provider it skipped (account id and reason; never a secret). */
   log?: Pick<Logger, 'warn'>;
+  /** The payment's link, if it has one: its completions and its checkout's methods. */
+  links: PaymentLinks;
 }
 
 /**
- * What other modules add to a payment's path without the payments module knowing them (the
- * payment links module: it counts a link's completions and narrows its checkout's methods).
+ * What a payment's link adds to its path (src/modules/link-progress), given at construction:
+ * payments never read or write a link's row themselves.
  */
-export interface PaymentExtensions {
-  /** Runs in the transaction that makes `p` succeed, once per payment (the transition is conditional). */
-  succeeded: ((tx: Tx, actor: Actor, p: PaymentIntent, now: Date) => Promise<EndWork[]>)[];
+export interface PaymentLinks {
+  /** In the transaction that makes `p` succeed, once per payment (the transition is conditional): its writes for the end of the unit. */
+  completed(tx: Tx, actor: Actor, p: PaymentIntent, now: Date): Promise<EndWork[]>;
   /** The method names the hosted page may offer for `p`; null = every eligible one. */
-  allowedMethods?: (em: EntityManager, p: PaymentIntent) => Promise<readonly string[] | null>;
+  allowedMethods(em: EntityManager, p: PaymentIntent): Promise<readonly string[] | null>;
 }
 
 /** Fault injection and slow-provider simulation for tests. */
@@ -107,11 +109,15 @@ export class PaymentLifecycle {
   readonly engine: Lifecycle<PaymentIntent, PaymentStatus, keyof typeof paymentStates.transitions, PaymentIntentWire>;
   readonly store: IntentStore<PaymentIntent, PaymentIntentWire>;
   readonly hooks: ProviderCallHooks = {};
-  readonly extensions: PaymentExtensions = { succeeded: [] };
 
   constructor(private readonly deps: PaymentLifecycleDeps) {
     this.store = new IntentStore(deps.db, PaymentIntent, 'paymentIntent', 'payment intent', PAYMENT_LIST, paymentToWire);
     this.engine = new Lifecycle(deps.lifecycle, paymentStates, this.store, paymentToWire);
+  }
+
+  /** The method names the hosted page may offer for `p` (its link's); null = every eligible one. */
+  allowedMethods(em: EntityManager, p: PaymentIntent): Promise<readonly string[] | null> {
+    return this.deps.links.allowedMethods(em, p);
   }
 
   // ---- provider starts, in atomic phases ----
@@ -304,10 +310,10 @@ export class PaymentLifecycle {
       : this.engine.apply(em, actor, p, 'fail', { settleAt: null, failureCode: outcome.failureCode, failureMessage: outcome.failureMessage }, now);
   }
 
-  /** -> succeeded, with what other modules add to a success (PaymentExtensions), in the same transaction. */
+  /** -> succeeded, with its link's completion (PaymentLinks), in the same transaction. */
   private async succeed(em: Tx, actor: Actor, p: PaymentIntent, transition: 'succeed' | 'succeedAtOnce', now: Date): Promise<Written<PaymentIntentWire>> {
     const { value, end } = await this.engine.apply(em, actor, p, transition, { settleAt: null, receipt: receiptOf(p, now) }, now);
-    for (const extension of this.extensions.succeeded) end.push(...(await extension(em, actor, p, now)));
+    end.push(...(await this.deps.links.completed(em, actor, p, now)));
     return { value, end };
   }
 
@@ -369,7 +375,7 @@ export class PaymentLifecycle {
   /** Test helper on a hosted intent whose payer has not chosen yet: the first eligible method, as a payer might pick. */
   async pickForTest(em: Tx, scope: Scope, p: PaymentIntent, now = new Date()): Promise<void> {
     const eligible = await this.deps.methods.eligible(em, scope, { amount: p.amount, currency: p.currency, country: p.country, checkoutMode: p.checkoutMode });
-    const allowed = this.extensions.allowedMethods ? await this.extensions.allowedMethods(em, p) : null;
+    const allowed = await this.allowedMethods(em, p);
     const choice = eligible.find((c) => allowed === null || allowed.includes(c.method));
     if (!choice) throw new ApiError('invalid_state', 'No payment method is available for this payment any more, so it cannot be settled.');
     await this.store.patch(

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { FastifyInstance } from 'fastify';
 import { balancesModule } from '../balances/balance.module';
 import { eventsModule } from '../events/event.module';
+import { linkProgressModule } from '../link-progress/link-progress.module';
 import { methodsModule } from '../methods/method.module';
 import { byKey, defineModule, type RouteKit } from '../module';
 import { registerNode } from '../../graphql/node';
@@ -30,8 +31,8 @@ registerNode('pi', PaymentIntentType, (loaders, id) => loaders.paymentIntent.loa
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  uses: { balances: balancesModule, events: eventsModule, methods: methodsModule },
-  provide({ db, cipher, config, publicUrl, log }, { balances, events, methods }) {
+  uses: { balances: balancesModule, events: eventsModule, methods: methodsModule, linkProgress: linkProgressModule },
+  provide({ db, cipher, config, publicUrl, log }, { balances, events, methods, linkProgress }) {
     const paymentLifecycle = new PaymentLifecycle({
       db,
       lifecycle: { ledger: balances.ledger, events: events.events },
@@ -40,6 +41,7 @@ export const paymentsModule = defineModule({
       settleMs: config.simulatedSettleMs,
       baseUrl: () => publicUrl.get(),
       log: log.child({ component: 'providers' }),
+      links: linkProgress.linkProgress,
     });
     const payments = new PaymentService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
     const checkout = new CheckoutService({ db, methods: methods.methodRouting, lifecycle: paymentLifecycle });
