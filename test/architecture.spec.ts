@@ -63,6 +63,23 @@ function imports(file: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b\s*(?:[^;']*?\bfrom\s+)?'([^']+)'/gm)].map((m) => m[1]);
 }
 
+/**
+ * Lines of a module file that push onto, or assign to, something reached through the services
+ * of a module it uses (the names of `uses`, and `const x = <used>.…` aliases of them).
+ */
+function writesToUsedServices(text: string): string[] {
+  const uses = /uses:\s*\{([^}]*)\}/.exec(text)?.[1] ?? '';
+  const names = new Set([...uses.matchAll(/(\w+)\s*:/g)].map((m) => m[1]));
+  for (const m of text.matchAll(/const\s+(\w+)\s*=\s*(\w+)\.[\w.]+;/g)) if (names.has(m[2])) names.add(m[1]);
+  if (names.size === 0) return [];
+  const via = [...names].join('|');
+  const write = new RegExp(`\\b(?:${via})\\.[\\w.]+(?:\\.(?:push|unshift|splice|set|add)\\(|\\s*=(?![=>]))`);
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => write.test(line));
+}
+
 /** Whether `file` imports `spec` for its types only (`import type ...`). */
 function typeOnly(file: string, spec: string): boolean {
   return fs
@@ -284,6 +301,33 @@ describe('modules build their own services', () => {
 
   test("every module the registry's modules use is in the registry", () => {
     for (const module of MODULES) for (const used of Object.values(module.uses ?? {})) expect(MODULES).toContain(used);
+  });
+
+  test('a module never writes to the services of the modules it uses: a call between modules is made where it happens', () => {
+    const offending = tsFiles(path.join(SRC, 'modules'))
+      .filter((file) => file.endsWith('.module.ts'))
+      .flatMap((file) => writesToUsedServices(fs.readFileSync(file, 'utf8')).map((line) => `${path.relative(SRC, file)}: ${line}`));
+    expect(offending).toEqual([]);
+  });
+
+  test('the check above sees a hook pushed onto a used service, directly or through an alias, and a hook assigned', () => {
+    const module = `defineModule({
+      uses: { events: eventsModule, payments: paymentsModule },
+      provide({ db }, { events, payments }) {
+        const hooks = payments.lifecycle.hooks;
+        events.events.afterRecord.push((em) => plan(em));
+        hooks.succeeded.push(count);
+        payments.lifecycle.allowed = async () => null;
+        const mine = new Mine(events.events);
+        mine.listeners.push(() => undefined);
+        return { mine };
+      },
+    });`;
+    expect(writesToUsedServices(module)).toEqual([
+      'events.events.afterRecord.push((em) => plan(em));',
+      'hooks.succeeded.push(count);',
+      'payments.lifecycle.allowed = async () => null;',
+    ]);
   });
 });
 
