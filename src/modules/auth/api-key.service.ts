@@ -8,7 +8,7 @@
  * A roll makes a new key pair with the same permissions and gives the old key an end
  * (`expires_at`, at most 7 days on): authentication and the revocation watcher refuse it from
  * then on, so its open sockets close as a revoked key's do. A revocation closes them at once
- * (`AuthService.afterRevoke`, after the commit).
+ * (`AuthService.revoked`, after the commit).
  *
  * Authentication keeps keys in memory for a moment (key-cache.ts): after the commit of a roll
  * or a revocation this process forgets the key before answering, so its next request reads
@@ -80,7 +80,7 @@ export interface RollKeyInput {
 export class ApiKeyService {
   constructor(
     private readonly db: Db,
-    private readonly auth: Pick<AuthService, 'afterRevoke' | 'forget'>,
+    private readonly auth: Pick<AuthService, 'forget' | 'revoked'>,
     private readonly lastUse?: Pick<LastUse, 'flush'>,
   ) {}
 
@@ -135,9 +135,9 @@ export class ApiKeyService {
     row.name = old.name;
     await tx.insert(ApiKey, row);
     tx.afterCommit(() => {
-      this.auth.forget(old.id);
       // No overlap: the old key's sockets close now, not at the watcher's next poll.
-      if (overlapHours === 0) void this.revoked(old.id);
+      if (overlapHours === 0) void this.auth.revoked(old.id);
+      else this.auth.forget(old.id);
     });
     return { outcome: 'created', value: { ...apiKeyToWire(row), secret_key: secretKey } };
   }
@@ -153,10 +153,7 @@ export class ApiKeyService {
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await tx.update(ApiKey, { id: key.id }, { revokedAt: key.revokedAt });
-      tx.afterCommit(() => {
-        this.auth.forget(key.id);
-        void this.revoked(key.id);
-      });
+      tx.afterCommit(() => void this.auth.revoked(key.id));
     }
     return { outcome: 'done', value: apiKeyToWire(key) };
   }
@@ -174,15 +171,5 @@ export class ApiKeyService {
       : null;
     if (!key) throw ApiError.notFound('API key');
     return key;
-  }
-
-  private async revoked(id: string): Promise<void> {
-    for (const hook of this.auth.afterRevoke) {
-      try {
-        await hook(id);
-      } catch {
-        /* the watcher's poll still finds it */
-      }
-    }
   }
 }

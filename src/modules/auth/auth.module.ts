@@ -34,10 +34,9 @@ export const authModule = defineModule({
     // Keys kept in memory for API_KEY_CACHE_MS; a revocation announced by any process drops its key here.
     const keys = new KeyCache(config.apiKeyCacheMs);
     redis?.subscribe(REVOCATION_CHANNEL, (apiKeyId) => keys.forget(apiKeyId));
-    const auth = new AuthService(db, log.child({ component: 'auth' }), lastUse, keys);
     // Closes open graphql-ws sockets of revoked keys, on every process.
     const revocations = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'auth' }), redis);
-    auth.afterRevoke.push((apiKeyId) => revocations.revoked(apiKeyId));
+    const auth = new AuthService(db, log.child({ component: 'auth' }), lastUse, keys, revocations);
     const apiKeys = new ApiKeyService(db, auth, lastUse);
     return { auth, revocations, lastUse, apiKeys, keyOps: apiKeyOperations(apiKeys) };
   },

@@ -111,9 +111,12 @@ export interface RefusalLog {
   warn(obj: object, msg: string): void;
 }
 
+/** What a committed revocation is told to (the revocation watcher). */
+export interface RevocationNotice {
+  revoked(apiKeyId: string): Promise<void> | void;
+}
+
 export class AuthService {
-  /** Run after a revocation has committed (the revocation watcher: open sockets, other processes). */
-  readonly afterRevoke: ((apiKeyId: string) => Promise<void> | void)[] = [];
   /** Credentials refused by this process, by reason (the metric auth_refused_total). */
   readonly refused: Record<RefusalReason, number> = {
     missing: 0,
@@ -131,6 +134,8 @@ export class AuthService {
     private readonly lastUse?: LastUse,
     /** Keys read recently (by public key); the default keeps none. */
     private readonly keys = new KeyCache(0),
+    /** Told of each committed revocation: closes the key's open sockets, on every process. */
+    private readonly revocations?: RevocationNotice,
   ) {}
 
   /**
@@ -139,6 +144,20 @@ export class AuthService {
    */
   forget(apiKeyId: string): void {
     this.keys.forget(apiKeyId);
+  }
+
+  /**
+   * A revocation has committed: this process forgets the key, and the revocation watcher closes
+   * its open graphql-ws sockets here and tells the other processes. A watcher that fails is
+   * left to its poll, which finds the revoked row.
+   */
+  async revoked(apiKeyId: string): Promise<void> {
+    this.forget(apiKeyId);
+    try {
+      await this.revocations?.revoked(apiKeyId);
+    } catch {
+      /* the watcher's poll still finds it */
+    }
   }
 
   /**
@@ -235,7 +254,7 @@ export class AuthService {
    * Revokes by public key or key id. Returns false when no such key exists. This process
    * refuses the key from the commit on; other processes once they hear of it through Redis,
    * or their kept copy lapses (API_KEY_CACHE_MS). Open graphql-ws sockets are closed by the
-   * revocation watcher (`afterRevoke`).
+   * revocation watcher (`revoked`).
    */
   async revokeKey(publicKeyOrId: string): Promise<boolean> {
     const id = await this.db.tx(async (em) => {
@@ -252,8 +271,7 @@ export class AuthService {
       return key?.id;
     });
     if (!id) return false;
-    this.forget(id);
-    for (const hook of this.afterRevoke) await hook(id);
+    await this.revoked(id);
     return true;
   }
 

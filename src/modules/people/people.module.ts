@@ -43,15 +43,12 @@ export const peopleModule = defineModule({
     };
     const secondFactor = new SecondFactor(db, cipher);
     const passwords = new Passwords(config.passwordHashing);
-    const sessions = new SessionService(db, config.sessions, limits, secondFactor, passwords, log.child({ component: 'sign-in' }));
-    // Team changes (invite, new setup link, role change, removal) are audited with their actor.
-    const team = new TeamService(db, publicUrl, passwords, (tx, ctx, facts) => audit.audit.record(tx, ctx, facts));
     // Closes the graphql-ws sockets of ended sessions, on every process (as revoked keys').
     const sessionWatch = new RevocationWatcher(db, config.revocationPollMs, log.child({ component: 'sessions' }), redis, SESSION_ENDINGS);
-    sessions.afterEnd.push(async (ids) => {
-      for (const id of ids) await sessionWatch.revoked(id);
-    });
-    team.afterAccessChange.push((userId, merchantId) => sessions.endFor(userId, merchantId));
+    const sessions = new SessionService(db, config.sessions, limits, secondFactor, passwords, log.child({ component: 'sign-in' }), sessionWatch);
+    // Team changes (invite, new setup link, role change, removal) are audited with their actor,
+    // and end the sessions of the person whose access changed.
+    const team = new TeamService(db, publicUrl, passwords, (tx, ctx, facts) => audit.audit.record(tx, ctx, facts), sessions);
     return { team, sessions, secondFactor, sessionWatch, publicUrl, auth: auth.auth };
   },
   close: ({ sessionWatch }) => sessionWatch.close(),

@@ -78,10 +78,12 @@ function accountFields(user: Pick<User, 'id'> | null, account: string): { member
   return user ? { memberId: user.id } : { email: EMAIL_SHAPE.test(account) ? account.slice(0, 320) : null };
 }
 
-export class SessionService {
-  /** Run after sessions ended (their ids), to close their sockets on every process. */
-  readonly afterEnd: ((sessionIds: string[]) => Promise<void>)[] = [];
+/** Told of each ended session (the session watcher: closes its open sockets, on every process). */
+export interface SessionEndings {
+  revoked(sessionId: string): Promise<void>;
+}
 
+export class SessionService {
   constructor(
     private readonly db: Db,
     private readonly settings: SessionSettings,
@@ -89,6 +91,7 @@ export class SessionService {
     private readonly secondFactor: SecondFactor,
     private readonly passwords: Passwords,
     private readonly log?: SignInLog,
+    private readonly endings?: SessionEndings,
   ) {}
 
   /** One line per refusal: what was refused, the account, why; never the password or the code. */
@@ -349,8 +352,8 @@ export class SessionService {
     return (await tx.find(Session, { where: { ...where, endedAt: stamp }, select: { id: true } })).map((s) => s.id);
   }
 
+  /** After the sessions' end committed: their sockets close, here and on every process. */
   private async ended(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    for (const hook of this.afterEnd) await hook(ids);
+    for (const id of ids) await this.endings?.revoked(id);
   }
 }

@@ -54,15 +54,18 @@ function need(actor: MemberPrincipal, capability: TeamCapability): void {
   }
 }
 
-export class TeamService {
-  /** Run after a person's sessions must end (their role changed, they were removed): user id, merchant id or null for all. */
-  readonly afterAccessChange: ((userId: string, merchantId: string | null) => Promise<void>)[] = [];
+/** Ends a person's sessions once their access changed (role changed, removed): one merchant's, or all (null). */
+export interface AccessEndings {
+  endFor(userId: string, merchantId: string | null): Promise<void>;
+}
 
+export class TeamService {
   constructor(
     private readonly db: Db,
     private readonly publicUrl: PublicBaseUrl,
     private readonly passwords: Passwords,
     private readonly audit?: TeamAudit,
+    private readonly sessions?: AccessEndings,
   ) {}
 
   /** A team change as an audit entry: the member it is about is the record; `by` (the request) names the actor. */
@@ -197,7 +200,7 @@ export class TeamService {
       await tx.update(User, { id: link.userId }, { passwordHash: hash, passwordChangedAt: now });
       return link.userId;
     });
-    for (const hook of this.afterAccessChange) await hook(userId, null);
+    await this.sessions?.endFor(userId, null);
     const user = await this.db.read((em) => em.findOneByOrFail(User, { id: userId }));
     return { email: user.email };
   }
@@ -235,7 +238,7 @@ export class TeamService {
       const end = this.audited(tx, by, 'changeMemberRole', userId);
       return { value: { membership: { ...target, role: r }, user: await tx.findOneByOrFail(User, { id: userId }) }, end };
     });
-    for (const hook of this.afterAccessChange) await hook(userId, merchantId);
+    await this.sessions?.endFor(userId, merchantId);
     return member;
   }
 
@@ -247,7 +250,7 @@ export class TeamService {
       await tx.delete(Membership, { id: target.id });
       return { value: undefined, end: this.audited(tx, by, 'removeMember', userId) };
     });
-    for (const hook of this.afterAccessChange) await hook(userId, merchantId);
+    await this.sessions?.endFor(userId, merchantId);
   }
 
   /** The membership `actor` acts on; an admin may not act on an owner. */
