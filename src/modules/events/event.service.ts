@@ -77,7 +77,7 @@ export class EventService {
 
   /**
    * `record` in two steps: the fan-out's reads now, and the batch (src/db/batch.ts) that takes
-   * the scope's next number and writes the event and what the hooks write: the part that
+   * the scope's next number and writes the event and what the fan-out writes: the part that
    * holds the counter row until commit, which the caller returns for the end of the unit of
    * work (src/db/batch.ts `EndWork`). Its
    * statements need no answer from each other (the event row reads its `seq` from the
