@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (prom-client): process defaults plus request counts and latency by
+ * Prometheus metrics (prom-client): process defaults (when served) plus request counts and latency by
  * method, route pattern and status, the rate limiter's refusals and fallbacks, refused
  * credentials, refused permissions, whether the database is available, its conflicts retried or lost (counted by
  * Db.tx) and reads its readers left to the writer. Route patterns, never raw URLs, so ids do
@@ -24,7 +24,6 @@ export function registerMetrics(
   auth?: { readonly refused: Readonly<Record<string, number>> },
 ): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
   const duration = new Histogram({
@@ -156,6 +155,11 @@ declare module 'fastify' {
  * listens and closed with it.
  */
 export function serveMetrics(fastify: FastifyInstance, registry: Registry, { port, host }: { port: number; host: string }): void {
+  // The process's own (CPU, memory, GC, event loop) only where they are served: prom-client's
+  // GC observer is registered with Node for the life of the process and never removed, so a
+  // server that does not serve metrics would pay a callback per collection for nothing, and
+  // each test server would stay reachable, with its whole app, after it stopped.
+  collectDefaultMetrics({ register: registry });
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
