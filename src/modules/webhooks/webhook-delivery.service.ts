@@ -1,6 +1,6 @@
 /**
- * Webhook delivery (Standard Webhooks): fan-out of events to deliveries, claim and retry of
- * delivery attempts. The HTTP call itself is WebhookSender's.
+ * Webhook delivery (Standard Webhooks): claim and retry of delivery attempts. The HTTP call
+ * itself is WebhookSender's.
  *
  * Fan-out (src/modules/webhook-fan-out, called by EventService) writes one delivery row per
  * matching enabled endpoint with the event row, in the event's transaction: a committed event
