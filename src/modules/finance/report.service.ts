@@ -11,6 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
+import { compiledSelect } from '../../db/compiled-select';
 import { findManyInScope } from '../../db/scoped-reads';
 import type { Tx } from '../../db/tx';
 import { ApiError } from '../../domain/errors';
@@ -164,12 +165,15 @@ export class ReportService {
    */
   async generateDue(now = Date.now()): Promise<number> {
     if (this.running) return 0;
-    const candidate = await this.deps.db.read((em) =>
-      em
-        .createQueryBuilder(ReportRun, 'r')
-        .where("r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until < :now)", { now })
-        .orderBy('r.created_at', 'ASC')
-        .getOne(),
+    // Built once, `now` bound: every scheduler pass asks, idle or not.
+    const [candidate] = await this.deps.db.read((em) =>
+      compiledSelect(em, 'reportRun.due', { now }, (m) =>
+        m
+          .createQueryBuilder(ReportRun, 'r')
+          .where("r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until < :now)")
+          .orderBy('r.created_at', 'ASC')
+          .limit(1),
+      ),
     );
     const lease = candidate ? await this.take(candidate, now) : null;
     if (!candidate || !lease) return 0;

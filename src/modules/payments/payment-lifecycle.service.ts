@@ -17,6 +17,7 @@ import { ApiError } from '../../domain/errors';
 import type { FieldCipher } from '../../domain/crypto';
 import type { Actor, Scope } from '../../domain/scope';
 import { Db } from '../../db/db';
+import { compiledSelect } from '../../db/compiled-select';
 import { METHODS, PaymentMethodName } from '../methods/catalogue';
 import type { SettleOutcome, StartResult } from '../methods/connector';
 import type { MethodChoice, MethodRouting } from '../methods/method-routing.service';
@@ -282,13 +283,11 @@ export class PaymentLifecycle {
 
   /** Scheduler: finishes every provider start whose process died between the phases. */
   async resumeStarts(now = new Date()): Promise<number> {
+    // Built once, `before` bound: every scheduler pass asks, idle or not.
     const stale = await this.deps.db.read((em) =>
-      em
-        .createQueryBuilder(PaymentIntent, 'r')
-        .where('r.provider_call = :call AND r.updated_at <= :before', { call: 'start', before: now.getTime() - PROVIDER_CALL_LEASE_MS })
-        .orderBy('r.updated_at', 'ASC')
-        .limit(50)
-        .getMany(),
+      compiledSelect(em, 'paymentIntent.staleStarts', { call: 'start', before: now.getTime() - PROVIDER_CALL_LEASE_MS }, (m) =>
+        m.createQueryBuilder(PaymentIntent, 'r').where('r.provider_call = :call AND r.updated_at <= :before').orderBy('r.updated_at', 'ASC').limit(50),
+      ),
     );
     let resumed = 0;
     for (const p of stale) {

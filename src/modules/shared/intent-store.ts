@@ -180,14 +180,16 @@ export class IntentStore<E extends IntentRow, W> {
    * the scheduler. Each is then transitioned under its own scope and row lock.
    */
   async due(column: string, status: string, now: Date, limit = 50): Promise<{ id: string; scope: Scope }[]> {
+    // Built once per column and limit (every scheduler pass of every job asks, idle or not).
     const rows = await this.db.read((em) =>
-      em
-        .createQueryBuilder(this.entity, 'r')
-        .select(['r.id', 'r.merchantId', 'r.environment'])
-        .where(`r.status = :status AND r.${column} IS NOT NULL AND r.${column} <= :now`, { status, now: now.getTime() })
-        .orderBy(`r.${column}`, 'ASC')
-        .limit(limit)
-        .getMany(),
+      compiledSelect(em, `${this.idKind}.due:${column}:${limit}`, { status, now: now.getTime() }, (m) =>
+        m
+          .createQueryBuilder(this.entity, 'r')
+          .select(['r.id', 'r.merchantId', 'r.environment'])
+          .where(`r.status = :status AND r.${column} IS NOT NULL AND r.${column} <= :now`)
+          .orderBy(`r.${column}`, 'ASC')
+          .limit(limit),
+      ),
     );
     return rows.map((r) => ({ id: r.id, scope: { merchantId: r.merchantId, environment: r.environment as Scope['environment'] } }));
   }

@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../domain/crypto';
 import { newId } from '../../domain/ids';
 import { isDatabaseUnavailable, type Db } from '../../db/db';
+import { compiledSelect } from '../../db/compiled-select';
 import { EventRecord } from '../events/event.entity';
 import { EventService } from '../events/event.service';
 import type { SendResult, WebhookSender } from './webhook-sender';
@@ -52,18 +53,16 @@ export class WebhookDeliveryService {
   async deliverDue(now = Date.now()): Promise<number> {
     const room = MAX_CONCURRENT - this.inflight.size;
     if (room <= 0) return 0;
+    // Built once per page size, `now` bound: every scheduler pass asks, idle or not.
     const due = await this.deps.db.read((em) =>
-      em
-        .createQueryBuilder(WebhookDelivery, 'd')
-        .select(['d.id', 'd.attemptCount'])
-        .where('(d.status = :pending AND d.next_attempt_at <= :now) OR (d.status = :sending AND d.lease_until <= :now)', {
-          pending: 'pending',
-          sending: 'sending',
-          now,
-        })
-        .orderBy('d.next_attempt_at', 'ASC')
-        .limit(room)
-        .getMany(),
+      compiledSelect(em, `webhookDelivery.due:${room}`, { pending: 'pending', sending: 'sending', now }, (m) =>
+        m
+          .createQueryBuilder(WebhookDelivery, 'd')
+          .select(['d.id', 'd.attemptCount'])
+          .where('(d.status = :pending AND d.next_attempt_at <= :now) OR (d.status = :sending AND d.lease_until <= :now)')
+          .orderBy('d.next_attempt_at', 'ASC')
+          .limit(room),
+      ),
     );
     let claimed = 0;
     for (const d of due) {
