@@ -248,9 +248,9 @@ export class Db {
    */
   async close(): Promise<void> {
     const out = this.probe.isOut;
-    // Node keeps every enabled AsyncLocalStorage in one process-wide list and visits each at
-    // every promise the process creates: one left enabled per closed Db made each later
-    // promise of a test worker, which starts hundreds, cost more.
+    // Node keeps every enabled AsyncLocalStorage in one process-wide list and visits each one
+    // at every promise the process creates: left enabled, each closed Db (a test worker closes
+    // hundreds) made every later promise of the process cost more.
     this.inTx?.disable();
     this.units.close();
     this.probe.close();
