@@ -55,8 +55,9 @@ const pool = mysql.createPool({
   database: url.pathname.slice(1),
   connectionLimit: Number(process.env.DB_POOL_SIZE || 20),
   charset: 'utf8mb4_unicode_ci',
+  // As the gateway reads them (src/db/data-source.ts): a BIGINT as a number while it is a safe integer.
   supportBigNumbers: true,
-  bigNumberStrings: true,
+  bigNumberStrings: false,
   decimalNumbers: false,
 });
 const cipher = FieldCipher.fromBase64(process.env.DATA_ENCRYPTION_KEY!);

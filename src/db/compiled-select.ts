@@ -60,9 +60,10 @@ export type RowMapper = (raw: ObjectLiteral[]) => ObjectLiteral[];
 /**
  * Column types whose values both drivers hand over as the entity holds them, before the
  * column's transformer (TypeORM's drivers convert only booleans, dates, times, JSON, enums,
- * arrays and `Number` columns): strings, `int` as a number, `bigint` as mysql2's string
- * (`bigNumberStrings`) or SQLite's number, which every `bigint` column of the entities turns
- * into what it holds by its transformer (src/db/columns.ts). Every type the entities declare.
+ * arrays and `Number` columns): strings, `int` as a number, `bigint` as a number while it is a
+ * safe integer and a string beyond (both drivers, decision 0187), which every `bigint` column of
+ * the entities turns into what it holds by its transformer (src/db/columns.ts). Every type the
+ * entities declare.
  */
 const AS_READ: ReadonlySet<unknown> = new Set(['varchar', 'text', 'int', 'bigint']);
 

@@ -42,8 +42,11 @@ export function createDataSource(
       url: database.url,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
+      // A BIGINT (times, sequences, counts) comes back as a number while it is a safe integer,
+      // a string beyond, as SQLite hands it over; every `bigint` column's transformer takes both
+      // (./columns.ts). Money is DECIMAL: a string either way (decision 0187).
       supportBigNumbers: true,
-      bigNumberStrings: true,
+      bigNumberStrings: false,
       // mysql2 bounds only the connect and handshake of a new connection; waiting for a pooled
       // connection and every statement are bounded by Db (src/db/db.ts), which also throws
       // away a connection that stopped answering.

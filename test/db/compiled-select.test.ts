@@ -150,3 +150,18 @@ testIf(usingMysql(), NEEDS_MYSQL)('on MySQL/MariaDB a compiled select in a unit 
   });
   expect(executed).toBe(1);
 });
+
+test('a BIGINT is a number while it is a safe integer, as text and as a prepared statement (decision 0187)', async () => {
+  const sql = 'SELECT created_at AS t FROM payout_intents WHERE merchant_id = ? LIMIT 1';
+  const [text] = await srv.app.db.ds.query<{ t: unknown }[]>(sql, [merchantId]);
+  const [prepared] = await srv.app.db.read((em) => preparedRead(em, sql, [merchantId]));
+  expect(typeof text.t).toBe('number');
+  expect(prepared.t).toBe(text.t);
+  if (usingMysql()) {
+    // Beyond 2^53 mysql2 gives the exact digits as a string (SQLite's driver would round).
+    const big = 'SELECT CAST(9007199254740993 AS SIGNED) AS n FROM payout_intents WHERE merchant_id = ? LIMIT 1';
+    const [asText] = await srv.app.db.ds.query<{ n: unknown }[]>(big, [merchantId]);
+    const [asPrepared] = await srv.app.db.read((em) => preparedRead(em, big, [merchantId]));
+    expect([asText.n, asPrepared.n]).toEqual(['9007199254740993', '9007199254740993']);
+  }
+});
