@@ -41,9 +41,13 @@ const WIRE_RECORD = Object.create(
   ),
 ) as object;
 
-/** `fields` as a wire record: the same own properties, and the GraphQL names through the prototype. */
+/**
+ * `fields`, a fresh object literal (every caller writes one), made a wire record: its own
+ * properties, and the GraphQL names through the prototype. Given the prototype, not copied:
+ * a copy made each of a page's records twice.
+ */
 export function wireRecord<T extends object>(fields: T): T {
-  return Object.assign(Object.create(WIRE_RECORD) as T, fields);
+  return Object.setPrototypeOf(fields, WIRE_RECORD) as T;
 }
 
 /** Gives every plain object in `value` (itself included) the wire record prototype; returns `value`. */
