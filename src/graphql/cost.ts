@@ -168,7 +168,8 @@ export function actualCost(data: unknown): number {
       for (const item of value) walk(item);
     } else if (typeof value === 'object' && value !== null) {
       cost += QUERY_COST.objectCost;
-      for (const child of Object.values(value)) walk(child);
+      // An answer's objects are plain (no inherited keys); Object.values would copy each.
+      for (const key in value) walk((value as Record<string, unknown>)[key]);
     } else if (value !== null && value !== undefined) {
       cost += QUERY_COST.scalarCost;
     }
