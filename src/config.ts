@@ -10,7 +10,10 @@ import path from 'node:path';
  * separated, may be empty) take the plain reads, e.g. the other nodes of a Galera cluster with
  * one writer node (docs/decisions/0058-galera-one-writer.md).
  */
-export type DatabaseConfig = { kind: 'mysql'; url: string; readUrls: string[] } | { kind: 'sqlite'; file: string };
+export type DatabaseConfig =
+  | { kind: 'mysql'; url: string; readUrls: string[] }
+  /** `synchronous`: FULL in production, NORMAL elsewhere (docs/decisions/0188-embedded-sqlite-durability.md). */
+  | { kind: 'sqlite'; file: string; synchronous: 'NORMAL' | 'FULL' };
 
 /**
  * How long the service waits on MySQL/MariaDB (src/db/db.ts; docs/decisions/0030-database-timeouts-and-outages.md "Database
@@ -253,7 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database = { kind: 'mysql', url: url.replace(/^mariadb:/, 'mysql:'), readUrls: readUrls(env.DATABASE_READ_URLS) };
   } else {
     if (env.DATABASE_READ_URLS?.trim()) throw new Error('DATABASE_READ_URLS needs DATABASE_URL (the writer); the embedded SQLite file has no readers');
-    database = { kind: 'sqlite', file: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'payments.sqlite')) };
+    database = {
+      kind: 'sqlite',
+      file: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'payments.sqlite')),
+      synchronous: env.NODE_ENV === 'production' ? 'FULL' : 'NORMAL',
+    };
   }
   return {
     port: int('PORT', env.PORT, 4000),

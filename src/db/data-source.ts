@@ -70,6 +70,10 @@ export function createDataSource(
       database: database.file,
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
         db.pragma('journal_mode = WAL');
+        // In WAL mode NORMAL keeps every commit through a crash of the process, not of the machine
+        // (a power loss can roll back the last commits, never corrupt the file); FULL syncs the log
+        // at each commit. Production takes FULL (decision 0188).
+        db.pragma(`synchronous = ${database.synchronous}`);
         db.pragma('busy_timeout = 5000');
         db.pragma('foreign_keys = ON');
       },
