@@ -151,7 +151,7 @@ testIf(usingMysql(), NEEDS_MYSQL)('on MySQL/MariaDB a compiled select in a unit 
   expect(executed).toBe(1);
 });
 
-test('a BIGINT is a number while it is a safe integer, as text and as a prepared statement (decision 0187)', async () => {
+test('a BIGINT is a number while it is a safe integer, as text and through preparedRead (prepared on MySQL/MariaDB; decision 0187)', async () => {
   const sql = 'SELECT created_at AS t FROM payout_intents WHERE merchant_id = ? LIMIT 1';
   const [text] = await srv.app.db.ds.query<{ t: unknown }[]>(sql, [merchantId]);
   const [prepared] = await srv.app.db.read((em) => preparedRead(em, sql, [merchantId]));
