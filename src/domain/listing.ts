@@ -84,7 +84,8 @@ export interface Page<T> {
   total?: ListTotal;
   /**
    * The cursor that resumes after element `i` (Relay edge cursors). Computed on demand: REST
-   * sends only `nextCursor`, so a page encodes one cursor, not one per row.
+   * sends only `nextCursor`, so a page encodes one cursor, not one per row. Each position is
+   * signed once: GraphQL's `endCursor` is the `nextCursor` already made.
    */
   cursorAt(i: number): string;
 }
@@ -267,9 +268,11 @@ export function toPage<R extends { id: string; createdAt: Date }, W>(
   if (params.fromEnd) pageRows = pageRows.slice().reverse();
   const sort = params.sort;
   const encode = cursorEncoder(resource, scope, sort?.name ?? DEFAULT_SORT);
-  const cursorAt = sort
-    ? (i: number) => encode({ t: 0, id: pageRows[i].id, k: String((pageRows[i] as Record<string, unknown>)[sort.property]) })
-    : (i: number) => encode({ t: pageRows[i].createdAt.getTime(), id: pageRows[i].id });
+  const positionOf = sort
+    ? (row: R) => ({ t: 0, id: row.id, k: String((row as Record<string, unknown>)[sort.property]) })
+    : (row: R) => ({ t: row.createdAt.getTime(), id: row.id });
+  const cursors: string[] = [];
+  const cursorAt = (i: number) => (cursors[i] ??= encode(positionOf(pageRows[i])));
   return {
     data: pageRows.map(toWire),
     hasMore,

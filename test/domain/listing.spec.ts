@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import crypto, { createHash, randomBytes } from 'node:crypto';
 import { useCursorKeys } from '../../src/domain/list-cursor';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 /** The listing parser (src/domain/listing.ts) on its own: limits, cursors, filters, unknown parameters. */
-import { DEFAULT_LIMIT, MAX_LIMIT, ListSpec, decodeCursor, encodeCursor, parseIsoInstant, parseListQuery } from '../../src/domain/listing';
+import { DEFAULT_LIMIT, MAX_LIMIT, ListSpec, decodeCursor, encodeCursor, parseIsoInstant, parseListQuery, toPage } from '../../src/domain/listing';
 import type { Scope } from '../../src/domain/scope';
 import { expectValidation } from '../helpers/unit';
 
@@ -211,6 +211,22 @@ describe('cursors', () => {
     useCursorKeys([randomBytes(32)]);
     expectValidation(() => decodeCursor('payout_intent', scope, cursor), 'cursor');
     useCursorKeys([currentKey, previousKey]);
+  });
+
+  test("a page signs each position once: GraphQL's endCursor is REST's nextCursor, not a second HMAC", () => {
+    const rows = [0, 1, 2].map((i) => ({ id: `po_0${i}`, createdAt: new Date(pos.t - i) }));
+    const hmacs = jest.spyOn(crypto, 'createHmac');
+    try {
+      const page = toPage(rows, { limit: 2, extra: {} }, 'payout_intent', scope, (row) => row.id);
+      expect(hmacs).toHaveBeenCalledTimes(1);
+      expect(page.cursorAt(1)).toBe(page.nextCursor);
+      expect(page.cursorAt(0)).not.toBe(page.nextCursor);
+      page.cursorAt(0);
+      expect(hmacs).toHaveBeenCalledTimes(2);
+      expect(decodeCursor('payout_intent', scope, page.cursorAt(1))).toEqual({ t: pos.t - 1, id: 'po_01' });
+    } finally {
+      hmacs.mockRestore();
+    }
   });
 
   test('the error names the parameter it was given under (GraphQL `after`)', () => {
