@@ -56,8 +56,6 @@ test('openapi-typescript types generated from the document type a fetch call', a
     fs.copyFileSync(types, `${target}.${process.pid}`);
     fs.renameSync(`${target}.${process.pid}`, target);
 
-    expect(await tsc([path.join(ROOT, 'examples/typed-client.ts')])).toBe('');
-
     const negative = path.join(dir, 'negative.ts');
     fs.writeFileSync(
       negative,
@@ -78,7 +76,8 @@ p.recipient.account_number;
 export { n, r, t, status };
 `,
     );
-    expect(await tsc([negative])).toBe('');
+    // One program for both (tsc's start is most of its time): an error names its file.
+    expect(await tsc([path.join(ROOT, 'examples/typed-client.ts'), negative])).toBe('');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
