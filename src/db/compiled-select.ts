@@ -110,7 +110,7 @@ const mappers = new BoundedMemo<RowMapper | null>(2_000);
  * one-table select `getMany()` groups the raw rows by primary key (every row its own group),
  * creates the entity (its constructor) and sets each selected column from its raw key
  * through the column's transformer; the mapper does the same. A row whose selected columns are
- * all NULL is no entity, as there. test/db/compiled-select.test.ts compares it with
+ * all NULL is no entity, as there. test/db/compiled-select.suite.ts compares it with
  * `getMany()` on every entity.
  */
 export function rowMapper(qb: SelectQueryBuilder<ObjectLiteral>, sql = qb.getQuery()): RowMapper | null {

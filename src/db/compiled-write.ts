@@ -12,7 +12,7 @@
  * column TypeORM would SELECT the rows back or add RETURNING).
  *
  * A row with an undefined value (a column left to its DEFAULT) goes through `em.insert` as
- * before. test/db/compiled-write.test.ts checks the SQL and values against the builder's.
+ * before. test/db/compiled-write.suite.ts checks the SQL and values against the builder's.
  *
  * `updateWhere` is the same for a conditional UPDATE of a few columns: built once per (table,
  * changed columns, condition) and run with the affected-row count returned.

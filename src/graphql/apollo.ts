@@ -115,7 +115,7 @@ const DEFAULT_PLUGINS_OFF = [
 /**
  * The Apollo Server options of /graphql. `executor`: `jit` (what the service runs: queries
  * compiled by graphql-jit, mutations on graphql-js, executor.ts) or `graphql-js` (Apollo's
- * own execution, the reference test/graphql/jit-executor.test.ts compares against).
+ * own execution, the reference test/graphql/jit-executor.suite.ts compares against).
  */
 export function apolloOptions(
   app: Pick<GraphQLHost, 'config' | 'log'>,

@@ -70,7 +70,7 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
  * `Event.resource`, `NextAction` branches): such documents run on graphql-js. graphql-jit
  * resolves abstract types through `isTypeOf`/`resolveType` differently from graphql-js (it
  * calls type-graphql's asynchronous `resolveType` in ways that do not always await it), so
- * they are not compiled; test/graphql/jit-executor.test.ts checks both give the same answer.
+ * they are not compiled; test/graphql/jit-executor.suite.ts checks both give the same answer.
  */
 export function selectsAbstractType(schema: GraphQLSchema, document: DocumentNode): boolean {
   const typeInfo = new TypeInfo(schema);

@@ -43,7 +43,7 @@ export function idPrefix(id: string): string {
  * `needs` is what the caller must hold: the same requirement as the record's own query
  * (`payout_batches:read` as `payoutBatch(id:)`; an audit entry `events:read`, an API key the
  * `api_keys` capability). It is required, so a new Node type cannot forget it;
- * test/graphql/node-permissions.test.ts compares every kind with its own query.
+ * test/graphql/node-permissions.suite.ts compares every kind with its own query.
  */
 export function registerNode(prefix: string, type: ObjectTypeClass, load: NodeLoader, needs: Requirement): void {
   if (!isRequirement(needs)) throw new Error(`id prefix ${prefix}_ needs a permission for node(id:)`);

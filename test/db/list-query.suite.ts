@@ -2,7 +2,7 @@
  * The list SQL of src/db/list-query.ts on the engine the suite runs on: the index hints and
  * UNION ALL branches it writes into the builder's SQL (FORCE INDEX on MySQL/MariaDB, INDEXED BY
  * on SQLite only where asked), the same rows as the builder's own query without them, and a
- * refusal of a filter it cannot split. The plans themselves: test/domain/listing-explain.test.ts.
+ * refusal of a filter it cannot split. The plans themselves: test/domain/listing-explain.suite.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, ObjectLiteral } from 'typeorm';

@@ -185,7 +185,7 @@ test('only subscriptions are served over WebSocket', async () => {
   await m.stop();
 });
 
-test('a key revoked while a stream is open closes the socket (4403) at once (other processes: test/auth/revocation.test.ts)', async () => {
+test('a key revoked while a stream is open closes the socket (4403) at once (other processes: test/auth/revocation.suite.ts)', async () => {
   const c = await srv.merchant(undefined, 'test', { fund: false });
   const s = await subscribe(srv.url, c.authorization);
   const closed = new Promise<number>((resolve) => s.client.on('closed', (e: any) => resolve(e.code)));

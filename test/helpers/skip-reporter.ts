@@ -31,8 +31,10 @@ export default class SkipReporter {
       for (const a of file.testResults) {
         if (a.status !== 'pending' && a.status !== 'skipped') continue;
         const reason = reasonOf([a.title, ...a.ancestorTitles]);
-        const key = `${rel}\0${reason}`;
-        const g = groups.get(key) ?? { file: rel, reason, count: 0 };
+        // A directory's suites.test.ts runs each suite in a block named after its file (test/helpers/suites.ts).
+        const suite = path.basename(rel) === 'suites.test.ts' ? `${path.dirname(rel)}/${a.ancestorTitles[0]}.suite.ts` : rel;
+        const key = `${suite}\0${reason}`;
+        const g = groups.get(key) ?? { file: suite, reason, count: 0 };
         g.count++;
         groups.set(key, g);
       }

@@ -151,7 +151,7 @@ describe('routes', () => {
   test('an unknown route is 404 not_found, with and without credentials', async () => {
     expectError(await call('unknown /v1 route', 'GET', '/v1/no_such_thing'), 404, 'not_found');
     expectError(await call('unknown root route', 'GET', '/no_such_thing', {}, srv.client()), 404, 'not_found');
-    // A known path with another method is 405 since the second round of the contract (was 404); see test/http/http-details.test.ts.
+    // A known path with another method is 405 since the second round of the contract (was 404); see test/http/http-details.suite.ts.
     const method = await call('unknown method', 'DELETE', '/v1/payout_intents');
     expectError(method, 405, 'method_not_allowed');
     expect(method.headers.get('allow')).toBe('GET, HEAD, POST');

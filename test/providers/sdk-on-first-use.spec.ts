@@ -1,7 +1,7 @@
 /**
  * Stripe's SDK (about 220 modules) loads with the first Stripe account a process uses, not at
  * every start: a process that loads the whole service (what `npm start`, the CLI and every test
- * file load) has none of it. stripe-live.test.ts shows the connector working once it is used.
+ * file load) has none of it. stripe-live.suite.ts shows the connector working once it is used.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -15,8 +15,6 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 
-jest.setTimeout(60000);
-
 let srv: TestServer;
 let rx: Receiver;
 beforeAll(async () => {
