@@ -1,7 +1,7 @@
 /** Chromium page checks the dashboard's browser tests share: axe-core and a 390 px viewport, the page's own errors, and an owner signed in. */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { runCli, type TestServer } from './server';
+import type { TestServer } from './server';
 import { CHROMIUM } from './skip';
 
 export const PASSWORD = 'a long enough passphrase';
@@ -52,8 +52,10 @@ export function collectErrors(page: Page, problems: string[]): void {
 }
 
 /**
- * Chromium at 1280 px (UTC, downloads on) with `email` created as an owner of `merchantId` by
- * the CLI, its password set through the setup link, signed in; the page's errors go to `problems`.
+ * Chromium at 1280 px (UTC, downloads on) with `email` created as an owner of `merchantId`, its
+ * password set through the setup link, signed in; the page's errors go to `problems`. The owner
+ * is made in the server's process by the call `cli users create` makes (a CLI run is a process
+ * start of the whole service; team-browser.test.ts runs the CLI itself).
  */
 export async function ownerPage(
   srv: TestServer,
@@ -65,9 +67,9 @@ export async function ownerPage(
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', timezoneId: 'UTC', acceptDownloads: true });
   const page = await context.newPage();
   collectErrors(page, problems);
-  const cli = await runCli(srv.database, ['users', 'create', '--merchant', merchantId, '--email', email, '--role', 'owner'], { PUBLIC_BASE_URL: srv.url });
-  expect(cli.code).toBe(0);
-  await page.goto((JSON.parse(cli.stdout) as { setup_url: string }).setup_url);
+  const { setup_url } = await srv.app.team.createUser(merchantId, email, 'owner');
+  expect(setup_url).toMatch(/#setup=/);
+  await page.goto(setup_url as string);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();
   await page.getByTestId('totp-skip').click();
