@@ -131,6 +131,11 @@ export function apolloOptions(
     parseOptions: { maxTokens: ARMOR_LIMITS.maxTokens.n },
     formatError: formatError(app.log),
     includeStacktraceInErrorResponses: false,
+    // Apollo follows the service's NODE_ENV (its configuration), not the process's own. Outside
+    // `test` Apollo would add SIGINT/SIGTERM handlers that stop it at once and send the signal
+    // again; the process's shutdown (main.ts) closes Fastify, which drains Apollo in its turn.
+    nodeEnv: app.config.nodeEnv,
+    stopOnTerminationSignals: false,
     // Off in production: the schema is published as a file (schema.graphql), not answered to
     // every key (docs/decisions/0151-production-surface.md). Development and tests keep it.
     introspection: app.config.nodeEnv !== 'production',

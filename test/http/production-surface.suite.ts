@@ -1,6 +1,7 @@
 /**
  * In production the service publishes less about itself: no GraphQL introspection (the schema
- * is published as schema.graphql) and no dashboard source maps.
+ * is published as schema.graphql) and no dashboard source maps. Apollo leaves the process's
+ * signals to main.ts there as everywhere.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,10 @@ import { loadFiles } from '../../src/http/dashboard';
 describe('NODE_ENV=production', () => {
   let srv: TestServer;
   let c: Client;
+  const signalHandlers = () => process.listenerCount('SIGTERM') + process.listenerCount('SIGINT');
+  let handlersBefore: number;
   beforeAll(async () => {
+    handlersBefore = signalHandlers();
     srv = await startServer({ scheduler: false, env: { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://pay.example.com' } });
     c = await srv.merchant();
   });
@@ -28,6 +32,10 @@ describe('NODE_ENV=production', () => {
     }
     const ok = await c.gql('{ __typename viewer { environment } }');
     expect([ok.status, ok.body.data]).toEqual([200, { __typename: 'Query', viewer: { environment: 'TEST' } }]);
+  });
+
+  test('starting the server adds no SIGTERM or SIGINT handler: main.ts owns shutdown', () => {
+    expect(signalHandlers()).toBe(handlersBefore);
   });
 });
 
