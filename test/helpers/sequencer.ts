@@ -10,15 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Sequencer from '@jest/test-sequencer';
 import type { Test } from '@jest/test-result';
-import { SUITE_SUFFIX } from './suites';
+import { SUITES_FILE, suiteFiles } from './suites';
 
 function weight(file: string): number {
-  if (path.basename(file) !== 'suites.test.js') return fs.statSync(file).size;
+  if (path.basename(file) !== SUITES_FILE) return fs.statSync(file).size;
   const dir = path.dirname(file);
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(SUITE_SUFFIX))
-    .reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+  return suiteFiles(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
 }
 
 export default class SuitesWeighed extends Sequencer {

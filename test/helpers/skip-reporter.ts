@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { AggregatedResult } from '@jest/test-result';
+import { SUITES_FILE } from './suites';
 
 const SKIP_MARK = '[skipped: ';
 
@@ -32,7 +33,7 @@ export default class SkipReporter {
         if (a.status !== 'pending' && a.status !== 'skipped') continue;
         const reason = reasonOf([a.title, ...a.ancestorTitles]);
         // A directory's suites.test.ts runs each suite in a block named after its file (test/helpers/suites.ts).
-        const suite = path.basename(rel) === 'suites.test.ts' ? `${path.dirname(rel)}/${a.ancestorTitles[0]}.suite.ts` : rel;
+        const suite = path.basename(file.testFilePath) === SUITES_FILE ? `${path.dirname(rel)}/${a.ancestorTitles[0]}.suite.ts` : rel;
         const key = `${suite}\0${reason}`;
         const g = groups.get(key) ?? { file: suite, reason, count: 0 };
         g.count++;

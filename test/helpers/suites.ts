@@ -10,13 +10,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const SUITE_SUFFIX = '.suite.js';
+const SUITE_SUFFIX = '.suite.js';
+/** The compiled test file that runs a directory's suites (`suites.test.ts` in the source). */
+export const SUITES_FILE = 'suites.test.js';
 
-export function runSuitesIn(dir: string): void {
-  const suites = fs
+/** The compiled suites of a directory, by name. */
+export function suiteFiles(dir: string): string[] {
+  return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(SUITE_SUFFIX))
     .sort();
+}
+
+export function runSuitesIn(dir: string): void {
+  const suites = suiteFiles(dir);
   if (suites.length === 0) throw new Error(`no *${SUITE_SUFFIX} in ${dir}`);
   for (const file of suites) {
     describe(file.slice(0, -SUITE_SUFFIX.length), () => {
